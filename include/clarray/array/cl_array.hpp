@@ -1,0 +1,267 @@
+#pragma once
+// cl_array<T, Storage>: an n-d strided array in device memory.
+//
+// Copies of a cl_array are handles: they share the allocation (like views). Assignment writes
+// elements: `x = y` copies y's values into x's storage (broadcasting y to x's shape), as
+// `x(view) = y` does; `copy()` makes an independent array. A default-constructed array is unbound
+// and takes the shape and storage of what is first assigned to it.
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include <xtensor/xarray.hpp>
+#include <xtensor/xbroadcast.hpp>
+#include <xtensor/xexpression.hpp>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/array/dtype.hpp"
+#include "clarray/array/layout.hpp"
+#include "clarray/array/slice.hpp"
+#include "clarray/error.hpp"
+#include "clarray/runtime/kernel.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/allocation.hpp"
+#include "clarray/storage/policies.hpp"
+
+namespace clarray {
+
+template <class T, class Storage = svm_coarse> class cl_array;
+template <class T, class Storage> class host_view;
+
+namespace detail {
+// An array passed to a raw kernel with a declared access (see in/out/inout below).
+// AtView: bind the view's first element (raw kernels) or the allocation's start (library kernels,
+// which index with the offset themselves).
+template <class A, access Acc, bool AtView = true> struct array_arg {
+    const A& array;
+};
+
+template <class C>
+shape_type to_shape(const C& c) {
+    shape_type s;
+    for (auto v : c) {
+        if constexpr (std::is_signed_v<decltype(v)>)
+            if (v < 0) {
+                std::string txt = "(";
+                for (auto w : c) txt += std::to_string(w) + ",";
+                throw shape_error("negative extent in shape " + txt + ")");
+            }
+        s.push_back(static_cast<std::size_t>(v));
+    }
+    return s;
+}
+
+template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src);
+template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const T& value);
+} // namespace detail
+
+// Declare how a raw kernel uses an array argument (the default is read_write). Reads may overlap
+// with other reads; writes are ordered after every earlier use.
+template <class A> detail::array_arg<A, access::read> in(const A& a) { return {a}; }
+template <class A> detail::array_arg<A, access::write> out(const A& a) { return {a}; }
+template <class A> detail::array_arg<A, access::read_write> inout(const A& a) { return {a}; }
+
+template <class T, class Storage> class cl_array {
+    static_assert(is_dtype_v<T>, "cl_array: unsupported element type (use bool, int8..uint64, "
+                                 "float or double)");
+    static_assert(is_storage_policy_v<Storage>,
+                  "cl_array: Storage must be svm_coarse, svm_fine or buffer");
+
+public:
+    using value_type = T;
+    using stored_type = stored_t<T>;
+    using storage_policy = Storage;
+    static constexpr clarray::dtype dtype = dtype_traits<T>::id;
+
+    cl_array() = default;
+    // Uninitialised contents (see zeros/full for initialised arrays).
+    cl_array(const queue& q, const shape_type& shape, layout l = layout::c)
+        : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
+        std::size_t n = checked_size(shape);
+        if (n > 0) alloc_ = std::make_shared<allocation>(q, Storage::kind, n * sizeof(stored_type));
+    }
+    template <class C, class = std::enable_if_t<!std::is_same_v<C, shape_type> &&
+                                                std::is_integral_v<typename C::value_type>>>
+    cl_array(const queue& q, const C& shape, layout l = layout::c)
+        : cl_array(q, detail::to_shape(shape), l) {}
+    // A view over existing storage (used by views and by the library).
+    cl_array(const queue& q, std::shared_ptr<allocation> alloc, shape_type shape,
+             strides_type strides, std::ptrdiff_t offset)
+        : q_(q), alloc_(std::move(alloc)), shape_(std::move(shape)), strides_(std::move(strides)),
+          offset_(offset) {}
+
+    cl_array(const cl_array&) = default;
+    cl_array(cl_array&&) noexcept = default;
+    ~cl_array() = default;
+    cl_array& operator=(const cl_array& src) {
+        if (!bound()) return *this = src.copy();
+        detail::strided_copy(*this, src);
+        return *this;
+    }
+    cl_array& operator=(cl_array&& src) {
+        if (!bound()) {
+            q_ = std::move(src.q_);
+            alloc_ = std::move(src.alloc_);
+            shape_ = std::move(src.shape_);
+            strides_ = std::move(src.strides_);
+            offset_ = src.offset_;
+            return *this;
+        }
+        detail::strided_copy(*this, src);
+        return *this;
+    }
+
+    // ---- metadata ----
+    bool bound() const noexcept { return q_.has_value(); }
+    const shape_type& shape() const noexcept { return shape_; }
+    std::size_t shape(std::size_t axis) const { return shape_.at(axis); }
+    const strides_type& strides() const noexcept { return strides_; } // in elements
+    std::ptrdiff_t offset() const noexcept { return offset_; }        // in elements
+    std::size_t byte_offset() const noexcept { return offset_ * sizeof(stored_type); }
+    std::size_t dimension() const noexcept { return shape_.size(); }
+    std::size_t size() const noexcept {
+        std::size_t n = 1;
+        for (std::size_t e : shape_) n *= e;
+        return n;
+    }
+    std::size_t nbytes() const noexcept { return size() * sizeof(stored_type); }
+    bool is_c_contiguous() const noexcept { return clarray::is_c_contiguous(shape_, strides_); }
+    bool is_f_contiguous() const noexcept { return clarray::is_f_contiguous(shape_, strides_); }
+    const queue& get_queue() const {
+        if (!q_) throw usage_error("cl_array: unbound (default-constructed) array");
+        return *q_;
+    }
+    const clarray::context& get_context() const { return get_queue().context(); }
+    const std::shared_ptr<allocation>& data() const noexcept { return alloc_; }
+    // The same array, with its operations enqueued on q (same context).
+    cl_array with_queue(const queue& q) const {
+        if (q.context() != get_context()) throw usage_error("with_queue: queue of another context");
+        return cl_array(q, alloc_, shape_, strides_, offset_);
+    }
+    // SVM only: the address of the first element (host access to coarse SVM needs map()).
+    stored_type* svm_data() const noexcept {
+        static_assert(Storage::is_svm, "svm_data() needs an SVM storage policy");
+        return alloc_ ? static_cast<stored_type*>(alloc_->svm_pointer()) + offset_ : nullptr;
+    }
+
+    // ---- host transfer ----
+    // Copy to the host (blocks until the data is there). Works on any view.
+    xt::xarray<T> get() const;
+    // Copy from the host; `e` is broadcast to this array's shape. Works on any view. Blocks.
+    template <class E> void set(const xt::xexpression<E>& e);
+    void set(const std::vector<T>& v);
+    // A new array with this one's values, contiguous in layout l. Enqueued, does not block.
+    cl_array copy(layout l = layout::c) const;
+    // Every element = value. Enqueued, does not block.
+    void fill(const T& value);
+    // A typed, strided xtensor view of this array on the host; see host_view.
+    host_view<T, Storage> map(access a = access::read_write) const;
+
+    // ---- views (share storage) ----
+    template <class... A> cl_array operator()(const A&... args) const {
+        slice_arg list[] = {slice_arg(args)..., slice_arg(all())};
+        shape_type s = shape_;
+        strides_type st = strides_;
+        std::ptrdiff_t off = offset_;
+        detail::apply_slices(s, st, off, list, sizeof...(A));
+        return cl_array(get_queue(), alloc_, std::move(s), std::move(st), off);
+    }
+    // Same elements in a new shape (one extent may be clarray::infer). Shares storage when the
+    // strides allow it, else throws shape_error: use copy().reshape(...) to reshape a copy.
+    cl_array reshape(shape_type new_shape) const;
+    // 1-d view when possible, else a contiguous copy (as NumPy's ravel).
+    cl_array ravel() const;
+    cl_array squeeze() const;
+    cl_array squeeze(std::size_t axis) const;
+    cl_array transpose() const;
+    cl_array transpose(const std::vector<std::size_t>& axes) const;
+
+private:
+    std::optional<queue> q_;
+    std::shared_ptr<allocation> alloc_;
+    shape_type shape_;
+    strides_type strides_;
+    std::ptrdiff_t offset_ = 0;
+};
+
+template <class T, class S> cl_array<T, S> transpose(const cl_array<T, S>& a) {
+    return a.transpose();
+}
+template <class T, class S>
+cl_array<T, S> transpose(const cl_array<T, S>& a, const std::vector<std::size_t>& axes) {
+    return a.transpose(axes);
+}
+
+// ---- kernel arguments ----
+template <class T> struct is_cl_array : std::false_type {};
+template <class T, class S> struct is_cl_array<cl_array<T, S>> : std::true_type {};
+
+template <class T, class S, access Acc, bool AtView>
+struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
+    using arg = detail::array_arg<cl_array<T, S>, Acc, AtView>;
+    static void check(const arg& a, const queue& q) {
+        if (a.array.bound() && a.array.get_context() != q.context())
+            throw usage_error("kernel argument: array from another context than the queue");
+        if (a.array.data()) a.array.data()->check_not_mapped(Acc, "kernel launch");
+    }
+    static void add_dependencies(const arg& a, const queue& q, wait_list& wl) {
+        if (a.array.data()) a.array.data()->add_dependencies(q, Acc, wl);
+    }
+    static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const arg& a) {
+        const allocation* al = a.array.data().get();
+        if (!AtView || a.array.offset() == 0 || !al) {
+            detail::set_memory_arg<S>(k, idx, al);
+            return {};
+        }
+        if constexpr (S::is_svm) {
+            // An SVM argument may point into the middle of an allocation.
+            detail::check_cl(clSetKernelArgSVMPointer(k, idx, a.array.svm_data()),
+                             "clSetKernelArgSVMPointer");
+            return {};
+        } else {
+            std::size_t align = a.array.get_context().device().mem_base_addr_align_bytes();
+            if (align == 0 || a.array.byte_offset() % align != 0)
+                throw usage_error("kernel argument: a Buffer view at byte offset " +
+                                  std::to_string(a.array.byte_offset()) +
+                                  " is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
+                                  std::to_string(align) +
+                                  " bytes); pass the base array and its offset() instead");
+            cl_buffer_region region{a.array.byte_offset(),
+                                    al->bytes() - a.array.byte_offset()};
+            cl_int rc = CL_SUCCESS;
+            detail::handle<cl_mem> sub(clCreateSubBuffer(al->buffer(), CL_MEM_READ_WRITE,
+                                                         CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                                         &rc));
+            detail::check_cl(rc, "clCreateSubBuffer");
+            cl_mem m = sub.get();
+            detail::check_cl(clSetKernelArg(k, idx, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)");
+            return sub;
+        }
+    }
+    static void record(const arg& a, const queue& q, const event& e) {
+        if (a.array.data()) a.array.data()->record(q, Acc, e);
+    }
+};
+
+// A plain cl_array argument: bound at its first element, used read_write.
+template <class T, class S>
+struct kernel_arg<cl_array<T, S>>
+    : kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>> {
+    using base = kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>>;
+    using a = detail::array_arg<cl_array<T, S>, access::read_write, true>;
+    static void check(const cl_array<T, S>& x, const queue& q) { base::check(a{x}, q); }
+    static void add_dependencies(const cl_array<T, S>& x, const queue& q, wait_list& wl) {
+        base::add_dependencies(a{x}, q, wl);
+    }
+    static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const cl_array<T, S>& x) {
+        return base::set(k, idx, a{x});
+    }
+    static void record(const cl_array<T, S>& x, const queue& q, const event& e) {
+        base::record(a{x}, q, e);
+    }
+};
+
+} // namespace clarray
+
+#include "clarray/array/cl_array_impl.hpp"

@@ -1,0 +1,251 @@
+#pragma once
+// Member definitions of cl_array and the strided copy/fill behind them (included by cl_array.hpp).
+#include <algorithm>
+#include <string>
+
+#include <xtensor/xadapt.hpp>
+
+namespace clarray {
+
+namespace detail {
+
+inline std::string strides_to_string(const strides_type& st) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < st.size(); ++i) s += (i ? ", " : "") + std::to_string(st[i]);
+    return s + ")";
+}
+
+inline bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
+                           const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob) {
+    auto [al, ah] = covering_range(sa, ta, oa);
+    auto [bl, bh] = covering_range(sb, tb, ob);
+    return al < ah && bl < bh && al < bh && bl < ah;
+}
+
+inline void fill_pair(nd_pair& L, const shape_type& shape, const strides_type& ds,
+                      const strides_type* ss, std::ptrdiff_t doff, std::ptrdiff_t soff) {
+    L.n = 1;
+    L.rank = shape.size();
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        L.shape[k] = shape[k];
+        L.n *= shape[k];
+        L.dst_strides[k] = ds[k];
+        if (ss) L.src_strides[k] = (*ss)[k];
+    }
+    L.dst_offset = doff;
+    L.src_offset = soff;
+}
+
+// dst = src elementwise, src broadcast to dst's shape. Overlapping views of one allocation with
+// different layouts go through a temporary, so the result is as if src was read first.
+template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
+    shape_type shape = dst.shape();
+    strides_type ds = dst.strides();
+    strides_type ss;
+    try {
+        ss = broadcast_strides(src.shape(), src.strides(), shape);
+    } catch (const shape_error&) {
+        throw shape_error("assignment: source shape " + shape_to_string(src.shape()) +
+                          " does not broadcast to destination shape " + shape_to_string(shape));
+    }
+    if (dst.size() == 0) return {};
+    if (src.data() == dst.data()) {
+        if (ds == ss && dst.offset() == src.offset()) return {}; // x = x
+        if (ranges_overlap(shape, ds, dst.offset(), src.shape(), src.strides(), src.offset()))
+            return strided_copy(dst, src.copy());
+    }
+    coalesce(shape, {&ds, &ss});
+    const queue& q = dst.get_queue();
+    using U = stored_t<T>;
+    if (shape.empty() || (shape.size() == 1 && ds[0] == 1 && ss[0] == 1)) {
+        std::size_t n = shape.empty() ? 1 : shape[0];
+        return dst.data()->copy_from(q, *src.data(), src.byte_offset(), dst.byte_offset(),
+                                     n * sizeof(U));
+    }
+    nd_pair L;
+    fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
+    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id);
+    std::size_t g = elementwise_group_size(q.context().device());
+    using A = cl_array<T, S>;
+    return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
+                    array_arg<A, access::read, false>{src}, L);
+}
+
+template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const T& value) {
+    if (dst.size() == 0) return {};
+    using U = stored_t<T>;
+    const U v = static_cast<U>(value);
+    const queue& q = dst.get_queue();
+    if (is_dense(dst.shape(), dst.strides())) {
+        auto [lo, hi] = covering_range(dst.shape(), dst.strides(), dst.offset());
+        return dst.data()->fill(q, &v, sizeof(U), lo * sizeof(U), (hi - lo) * sizeof(U));
+    }
+    shape_type shape = dst.shape();
+    strides_type ds = dst.strides();
+    coalesce(shape, {&ds});
+    nd_pair L;
+    fill_pair(L, shape, ds, nullptr, dst.offset(), 0);
+    kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id);
+    std::size_t g = elementwise_group_size(q.context().device());
+    return k.launch(q, {round_up(L.n, g)}, {g}, {},
+                    array_arg<cl_array<T, S>, access::write, false>{dst}, v, L);
+}
+
+} // namespace detail
+
+template <class T, class S> xt::xarray<T> cl_array<T, S>::get() const {
+    xt::xarray<T> out = xt::xarray<T>::from_shape(shape_);
+    if (size() == 0) return out;
+    if (is_c_contiguous()) {
+        alloc_->read(get_queue(), byte_offset(), nbytes(), out.data());
+    } else {
+        cl_array tmp = copy(layout::c);
+        tmp.alloc_->read(get_queue(), 0, nbytes(), out.data());
+    }
+    return out;
+}
+
+template <class T, class S> template <class E> void cl_array<T, S>::set(const xt::xexpression<E>& e) {
+    const auto& de = e.derived_cast();
+    shape_type es(de.shape().begin(), de.shape().end());
+    bool ok = true;
+    try {
+        ok = broadcast_shapes(es, shape_) == shape_;
+    } catch (const shape_error&) {
+        ok = false;
+    }
+    if (!ok)
+        throw shape_error("set: host shape " + shape_to_string(es) +
+                          " does not broadcast to the array's shape " + shape_to_string(shape_));
+    if (size() == 0) return;
+    xt::xarray<T> host = xt::broadcast(de, shape_);
+    if (is_c_contiguous()) {
+        alloc_->write(get_queue(), byte_offset(), nbytes(), host.data());
+    } else {
+        cl_array tmp(get_queue(), shape_);
+        tmp.alloc_->write(get_queue(), 0, nbytes(), host.data());
+        detail::strided_copy(*this, tmp);
+    }
+}
+
+template <class T, class S> void cl_array<T, S>::set(const std::vector<T>& v) {
+    if (v.size() != size())
+        throw shape_error("set: vector of " + std::to_string(v.size()) +
+                          " elements for an array of shape " + shape_to_string(shape_) + " (" +
+                          std::to_string(size()) + " elements)");
+    xt::xarray<T> host = xt::xarray<T>::from_shape(shape_);
+    std::copy(v.begin(), v.end(), host.begin());
+    set(host);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::copy(layout l) const {
+    cl_array out(get_queue(), shape_, l);
+    detail::strided_copy(out, *this);
+    return out;
+}
+
+template <class T, class S> void cl_array<T, S>::fill(const T& value) {
+    detail::strided_fill(*this, value);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::reshape(shape_type new_shape) const {
+    std::size_t known = 1, inferred = new_shape.size();
+    for (std::size_t i = 0; i < new_shape.size(); ++i) {
+        if (new_shape[i] == infer) {
+            if (inferred != new_shape.size())
+                throw shape_error("reshape: more than one extent to infer");
+            inferred = i;
+        } else {
+            known *= new_shape[i];
+        }
+    }
+    if (inferred != new_shape.size()) {
+        if (known == 0 || size() % known != 0)
+            throw shape_error("reshape: cannot infer an extent to reshape " +
+                              shape_to_string(shape_) + " (" + std::to_string(size()) +
+                              " elements)");
+        new_shape[inferred] = size() / known;
+    }
+    if (checked_size(new_shape) != size())
+        throw shape_error("reshape: cannot reshape an array of shape " + shape_to_string(shape_) +
+                          " (" + std::to_string(size()) + " elements) into shape " +
+                          shape_to_string(new_shape));
+    strides_type st;
+    if (!reshape_strides(shape_, strides_, new_shape, st))
+        throw shape_error("reshape: a view of shape " + shape_to_string(shape_) + " and strides " +
+                          detail::strides_to_string(strides_) + " cannot become shape " +
+                          shape_to_string(new_shape) +
+                          " without a copy; use copy().reshape(...)");
+    return cl_array(get_queue(), alloc_, std::move(new_shape), std::move(st), offset_);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::ravel() const {
+    shape_type flat{size()};
+    strides_type st;
+    if (reshape_strides(shape_, strides_, flat, st))
+        return cl_array(get_queue(), alloc_, flat, st, offset_);
+    return copy(layout::c).reshape(flat);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::squeeze() const {
+    shape_type s;
+    strides_type st;
+    for (std::size_t i = 0; i < shape_.size(); ++i)
+        if (shape_[i] != 1) {
+            s.push_back(shape_[i]);
+            st.push_back(strides_[i]);
+        }
+    return cl_array(get_queue(), alloc_, s, st, offset_);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::squeeze(std::size_t axis) const {
+    if (axis >= shape_.size())
+        throw index_error("squeeze: axis " + std::to_string(axis) + " out of range for shape " +
+                          shape_to_string(shape_));
+    if (shape_[axis] != 1)
+        throw shape_error("squeeze: axis " + std::to_string(axis) + " of shape " +
+                          shape_to_string(shape_) + " has extent " +
+                          std::to_string(shape_[axis]) + ", not 1");
+    shape_type s = shape_;
+    strides_type st = strides_;
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(axis));
+    st.erase(st.begin() + static_cast<std::ptrdiff_t>(axis));
+    return cl_array(get_queue(), alloc_, s, st, offset_);
+}
+
+template <class T, class S> cl_array<T, S> cl_array<T, S>::transpose() const {
+    shape_type s(shape_.rbegin(), shape_.rend());
+    strides_type st(strides_.rbegin(), strides_.rend());
+    return cl_array(get_queue(), alloc_, s, st, offset_);
+}
+
+template <class T, class S>
+cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) const {
+    std::vector<bool> seen(shape_.size(), false);
+    bool ok = axes.size() == shape_.size();
+    for (std::size_t a : axes) {
+        if (!ok || a >= shape_.size() || seen[a]) {
+            ok = false;
+            break;
+        }
+        seen[a] = true;
+    }
+    if (!ok) {
+        std::string txt;
+        for (std::size_t a : axes) txt += std::to_string(a) + " ";
+        throw index_error("transpose: axes [ " + txt + "] are not a permutation of the " +
+                          std::to_string(shape_.size()) + " axes of shape " +
+                          shape_to_string(shape_));
+    }
+    shape_type s;
+    strides_type st;
+    for (std::size_t a : axes) {
+        s.push_back(shape_[a]);
+        st.push_back(strides_[a]);
+    }
+    return cl_array(get_queue(), alloc_, s, st, offset_);
+}
+
+} // namespace clarray
+
+#include "clarray/host/host_view.hpp"

@@ -1,0 +1,109 @@
+#pragma once
+// Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device.
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include <xtensor/xexpression.hpp>
+
+#include "clarray/array/cl_array.hpp"
+
+namespace clarray {
+
+template <class T, class S = svm_coarse>
+cl_array<T, S> empty(const queue& q, const shape_type& shape, layout l = layout::c) {
+    return cl_array<T, S>(q, shape, l);
+}
+template <class T, class S = svm_coarse>
+cl_array<T, S> full(const queue& q, const shape_type& shape, const T& value, layout l = layout::c) {
+    cl_array<T, S> a(q, shape, l);
+    a.fill(value);
+    return a;
+}
+template <class T, class S = svm_coarse>
+cl_array<T, S> zeros(const queue& q, const shape_type& shape, layout l = layout::c) {
+    return full<T, S>(q, shape, T(0), l);
+}
+template <class T, class S = svm_coarse>
+cl_array<T, S> ones(const queue& q, const shape_type& shape, layout l = layout::c) {
+    return full<T, S>(q, shape, T(1), l);
+}
+
+// The layout of a new array like `a`: F when a is F-contiguous (and not C), else C.
+template <class T, class S> layout layout_like(const cl_array<T, S>& a) {
+    return a.is_f_contiguous() && !a.is_c_contiguous() ? layout::f : layout::c;
+}
+template <class T, class S> cl_array<T, S> empty_like(const cl_array<T, S>& a) {
+    return cl_array<T, S>(a.get_queue(), a.shape(), layout_like(a));
+}
+template <class T, class S> cl_array<T, S> full_like(const cl_array<T, S>& a, const T& value) {
+    cl_array<T, S> r = empty_like(a);
+    r.fill(value);
+    return r;
+}
+template <class T, class S> cl_array<T, S> zeros_like(const cl_array<T, S>& a) {
+    return full_like(a, T(0));
+}
+template <class T, class S> cl_array<T, S> ones_like(const cl_array<T, S>& a) {
+    return full_like(a, T(1));
+}
+
+// Values start, start+step, ... before stop (NumPy's arange).
+template <class T, class S = svm_coarse>
+cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
+    static_assert(!std::is_same_v<T, bool>, "arange: bool is not a numeric range type");
+    if (step == T(0)) throw usage_error("arange: step must not be zero");
+    std::size_t n = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+        double c = std::ceil((static_cast<double>(stop) - start) / step);
+        n = c > 0 ? static_cast<std::size_t>(c) : 0;
+    } else {
+        if (step > 0 && stop > start) n = static_cast<std::size_t>((stop - start + step - 1) / step);
+        if constexpr (std::is_signed_v<T>)
+            if (step < 0 && stop < start)
+                n = static_cast<std::size_t>((start - stop - step - 1) / (-step));
+    }
+    cl_array<T, S> a(q, shape_type{n});
+    if (n == 0) return a;
+    kernel k = detail::builtin_kernel(q.context(), detail::builtin::arange, dtype_traits<T>::id);
+    std::size_t g = detail::elementwise_group_size(q.context().device());
+    using A = cl_array<T, S>;
+    k.launch(q, {detail::round_up(n, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
+             start, step, static_cast<cl_long>(a.offset()), static_cast<cl_ulong>(n));
+    return a;
+}
+
+// num values evenly spaced over [start, stop] (or [start, stop) without endpoint), as NumPy.
+template <class T, class S = svm_coarse>
+cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool endpoint = true) {
+    static_assert(std::is_floating_point_v<T>, "linspace: T must be float or double");
+    cl_array<T, S> a(q, shape_type{num});
+    if (num == 0) return a;
+    std::size_t div = endpoint ? num - 1 : num;
+    T step = div > 0 ? static_cast<T>((static_cast<double>(stop) - start) / div) : T(0);
+    kernel k = detail::builtin_kernel(q.context(), detail::builtin::linspace, dtype_traits<T>::id);
+    std::size_t g = detail::elementwise_group_size(q.context().device());
+    using A = cl_array<T, S>;
+    k.launch(q, {detail::round_up(num, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
+             start, step, stop, static_cast<cl_int>(endpoint && num > 1), static_cast<cl_long>(0),
+             static_cast<cl_ulong>(num));
+    return a;
+}
+
+// Copies a host xtensor expression (any shape) to a new C-order device array.
+template <class S = svm_coarse, class E>
+cl_array<typename E::value_type, S> to_device(const queue& q, const xt::xexpression<E>& e) {
+    using T = typename E::value_type;
+    const auto& de = e.derived_cast();
+    cl_array<T, S> a(q, shape_type(de.shape().begin(), de.shape().end()));
+    a.set(de);
+    return a;
+}
+template <class S = svm_coarse, class T>
+cl_array<T, S> to_device(const queue& q, const std::vector<T>& v) {
+    cl_array<T, S> a(q, shape_type{v.size()});
+    a.set(v);
+    return a;
+}
+
+} // namespace clarray

@@ -1,0 +1,54 @@
+#pragma once
+// Shapes, strides (in elements, may be negative or zero) and the index arithmetic on them.
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include <xtensor/xstorage.hpp>
+
+namespace clarray {
+
+using shape_type = xt::svector<std::size_t, 4>;
+using strides_type = xt::svector<std::ptrdiff_t, 4>;
+
+// Memory order of a new array.
+enum class layout { c, f };
+
+// Arrays have at most this many dimensions (generated kernels pack shape and strides into one
+// argument; pocl allows only 1024 bytes of parameters).
+inline constexpr std::size_t max_dims = 16;
+
+// A shape extent that reshape() infers, like NumPy's -1.
+inline constexpr std::size_t infer = static_cast<std::size_t>(-1);
+
+// Product of the extents; throws shape_error when it overflows or the rank exceeds max_dims.
+std::size_t checked_size(const shape_type& shape);
+strides_type contiguous_strides(const shape_type& shape, layout l);
+bool is_c_contiguous(const shape_type& shape, const strides_type& strides);
+bool is_f_contiguous(const shape_type& shape, const strides_type& strides);
+
+// Elements [first, last) of the allocation that a view touches (first == last when empty).
+std::pair<std::ptrdiff_t, std::ptrdiff_t> covering_range(const shape_type& shape,
+                                                         const strides_type& strides,
+                                                         std::ptrdiff_t offset);
+// True when the view touches each element of its covering range exactly once (any order).
+bool is_dense(const shape_type& shape, const strides_type& strides);
+
+// Removes extent-1 axes and merges adjacent axes that are contiguous for every operand, so most
+// launches index one flat range. All stride lists are rewritten in step with the shape.
+void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides);
+
+// NumPy broadcasting of two shapes; throws shape_error naming both when incompatible.
+shape_type broadcast_shapes(const shape_type& a, const shape_type& b);
+// Strides that read `strides` (of `shape`) as if broadcast to `target`.
+strides_type broadcast_strides(const shape_type& shape, const strides_type& strides,
+                               const shape_type& target);
+
+std::string shape_to_string(const shape_type& shape);
+
+// New strides for `new_shape` over the same memory, or false when impossible without a copy.
+bool reshape_strides(const shape_type& shape, const strides_type& strides,
+                     const shape_type& new_shape, strides_type& out);
+
+} // namespace clarray

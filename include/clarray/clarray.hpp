@@ -1,0 +1,15 @@
+#pragma once
+// Umbrella header of clarray: n-d arrays on OpenCL with SVM or Buffer storage.
+#include "clarray/error.hpp"
+#include "clarray/runtime/context.hpp"
+#include "clarray/runtime/device.hpp"
+#include "clarray/runtime/event.hpp"
+#include "clarray/runtime/kernel.hpp"
+#include "clarray/runtime/program.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/access.hpp"
+#include "clarray/storage/allocation.hpp"
+#include "clarray/storage/policies.hpp"
+#include "clarray/array/cl_array.hpp"
+#include "clarray/array/factories.hpp"
+#include "clarray/host/host_view.hpp"

@@ -1,0 +1,94 @@
+#pragma once
+// host_view: a typed, strided xtensor view of a cl_array on the host.
+//
+//  * svm_coarse: the covering byte range is mapped (clEnqueueSVMMap) on construction;
+//  * svm_fine:   zero-copy, construction only waits for the array's pending commands;
+//  * buffer:     the covering range is mapped with clEnqueueMapBuffer.
+// The view is an xt::xstrided_view, so every xtensor function, assignment and printing works on it.
+// Destruction enqueues the unmap (never waits, never throws); later commands are ordered after it.
+#include <array>
+#include <memory>
+#include <optional>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xstrided_view.hpp>
+
+#include "clarray/array/cl_array.hpp"
+
+namespace clarray {
+
+namespace detail {
+
+template <class U>
+using flat_adaptor_t = decltype(xt::adapt(std::declval<U*>(), std::size_t(), xt::no_ownership(),
+                                          std::declval<std::array<std::size_t, 1>>()));
+template <class U>
+using strided_host_view_t =
+    decltype(xt::strided_view(std::declval<flat_adaptor_t<U>>(), std::declval<shape_type>(),
+                              std::declval<strides_type>(), std::size_t(),
+                              xt::layout_type::dynamic));
+
+// Holds one active map of a byte range; the base that is constructed first and destroyed last.
+class map_guard {
+public:
+    map_guard(const std::optional<queue>& q, std::shared_ptr<allocation> alloc, access a,
+              std::size_t offset, std::size_t n)
+        : alloc_(std::move(alloc)), a_(a), offset_(offset), n_(n) {
+        if (alloc_ && n_ > 0) {
+            q_ = q;
+            host_ = alloc_->map(*q_, a_, offset_, n_);
+        }
+    }
+    map_guard(const map_guard&) = delete;
+    map_guard& operator=(const map_guard&) = delete;
+    ~map_guard() {
+        if (host_) alloc_->unmap(*q_, host_, a_, offset_, n_);
+    }
+    void* mapped_host_pointer() const noexcept { return host_; }
+
+private:
+    std::shared_ptr<allocation> alloc_;
+    std::optional<queue> q_;
+    access a_;
+    std::size_t offset_, n_;
+    void* host_ = nullptr;
+};
+
+} // namespace detail
+
+template <class T, class S>
+class host_view : private detail::map_guard,
+                  public detail::strided_host_view_t<stored_t<T>> {
+    using U = stored_t<T>;
+    using view_base = detail::strided_host_view_t<U>;
+
+public:
+    using view_base::operator=;
+
+    host_view(const cl_array<T, S>& a, access acc, std::pair<std::ptrdiff_t, std::ptrdiff_t> range)
+        : detail::map_guard(a.bound() ? std::optional<queue>(a.get_queue()) : std::nullopt,
+                            a.data(), acc, range.first * sizeof(U),
+                            (range.second - range.first) * sizeof(U)),
+          view_base(xt::adapt(static_cast<U*>(mapped_host_pointer()),
+                              static_cast<std::size_t>(range.second - range.first),
+                              xt::no_ownership(),
+                              std::array<std::size_t, 1>{
+                                  static_cast<std::size_t>(range.second - range.first)}),
+                    shape_type(a.shape()), strides_type(a.strides()),
+                    static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
+    host_view(const host_view&) = delete;
+    host_view& operator=(const host_view&) = delete;
+
+    // Host address of the mapped covering range (element 0 of the view is at data() + data_offset()).
+    U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }
+};
+
+template <class T, class S> host_view<T, S> cl_array<T, S>::map(access a) const {
+    auto range = covering_range(shape_, strides_, offset_);
+    // A write-only map may discard old contents, which is only right when the view covers its
+    // whole range; a strided view keeps the elements between its own.
+    if (a == access::write && !is_dense(shape_, strides_)) a = access::read_write;
+    return host_view<T, S>(*this, a, range);
+}
+
+} // namespace clarray

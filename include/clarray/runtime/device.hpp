@@ -1,0 +1,62 @@
+#pragma once
+// A device and the capabilities clarray cares about, queried once.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clarray/runtime/cl.hpp"
+
+namespace clarray {
+
+struct svm_capabilities {
+    bool coarse = false;      // CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+    bool fine = false;        // CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+    bool fine_system = false; // CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+    bool atomics = false;     // CL_DEVICE_SVM_ATOMICS
+};
+
+class device {
+public:
+    device() = default;
+    explicit device(cl_device_id id);
+
+    cl_device_id id() const noexcept { return id_; }
+    cl_platform_id platform() const noexcept;
+    const std::string& name() const noexcept;
+    const std::string& platform_name() const noexcept;
+    const std::string& vendor() const noexcept;
+    const std::string& version() const noexcept;        // CL_DEVICE_VERSION
+    const std::string& driver_version() const noexcept; // CL_DRIVER_VERSION
+    int opencl_version() const noexcept;                // e.g. 300 for "OpenCL 3.0"
+    bool is_cpu() const noexcept;
+    bool is_gpu() const noexcept;
+
+    // Queried only for devices of OpenCL >= 2.0 (the query is invalid before); else all false.
+    svm_capabilities svm_caps() const noexcept;
+    bool has_fp64() const noexcept;
+    std::size_t max_parameter_size() const noexcept;
+    cl_ulong max_alloc_size() const noexcept;
+    cl_ulong global_mem_size() const noexcept;
+    std::size_t max_work_group_size() const noexcept;
+    cl_uint compute_units() const noexcept;
+    cl_uint mem_base_addr_align_bytes() const noexcept;
+
+    friend bool operator==(const device& a, const device& b) noexcept { return a.id_ == b.id_; }
+    friend bool operator!=(const device& a, const device& b) noexcept { return a.id_ != b.id_; }
+
+    struct info; // defined in src/runtime/device.cpp
+
+private:
+    cl_device_id id_ = nullptr;
+    std::shared_ptr<const info> info_;
+};
+
+// Every device of every platform, in platform order.
+std::vector<device> all_devices();
+
+// The device CLARRAY_DEVICE selects ("P:D" indices, or a case-insensitive substring of
+// "<platform name> <device name>"); the first device when unset. Throws error when nothing matches.
+device select_device(const char* selector);
+
+} // namespace clarray

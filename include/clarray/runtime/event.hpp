@@ -1,0 +1,60 @@
+#pragma once
+// Events and wait lists. Every enqueue in clarray takes a wait_list and returns an event.
+#include <cstddef>
+#include <initializer_list>
+#include <vector>
+
+#include "clarray/runtime/handle.hpp"
+
+namespace clarray {
+
+class event {
+public:
+    event() noexcept = default;
+    explicit event(cl_event owned) noexcept : h_(owned) {}
+    static event retain(cl_event raw) noexcept { return event(detail::handle<cl_event>::retain(raw)); }
+
+    cl_event get() const noexcept { return h_.get(); }
+    explicit operator bool() const noexcept { return bool(h_); }
+    // Blocks until the command completed; throws cl_error if it failed.
+    void wait() const;
+    // True once the command is CL_COMPLETE (or failed); never blocks. A null event is complete.
+    bool is_complete() const;
+    // Profiling times in ns (the queue must have profiling enabled).
+    cl_ulong profiling_start() const;
+    cl_ulong profiling_end() const;
+
+private:
+    explicit event(detail::handle<cl_event> h) noexcept : h_(std::move(h)) {}
+    detail::handle<cl_event> h_;
+};
+
+// Events a command must wait for. Holds references; null events are ignored.
+class wait_list {
+public:
+    wait_list() = default;
+    wait_list(std::initializer_list<event> evs) {
+        for (const event& e : evs) add(e);
+    }
+    void add(const event& e) {
+        if (e) events_.push_back(e);
+    }
+    void add(const wait_list& other) {
+        for (const event& e : other.events_) events_.push_back(e);
+    }
+    bool empty() const noexcept { return events_.empty(); }
+    cl_uint size() const noexcept { return static_cast<cl_uint>(events_.size()); }
+    void clear() noexcept { events_.clear(); }
+    // Contiguous raw handles for an enqueue call (nullptr when empty, as OpenCL requires).
+    const cl_event* data() const {
+        static_assert(sizeof(event) == sizeof(cl_event), "event must be a bare handle");
+        return events_.empty() ? nullptr : reinterpret_cast<const cl_event*>(events_.data());
+    }
+    void wait() const; // clWaitForEvents on all of them
+    const std::vector<event>& events() const noexcept { return events_; }
+
+private:
+    std::vector<event> events_;
+};
+
+} // namespace clarray

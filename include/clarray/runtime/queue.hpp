@@ -1,0 +1,45 @@
+#pragma once
+// Command queues. Copies share the same cl_command_queue.
+#include <memory>
+
+#include "clarray/runtime/context.hpp"
+#include "clarray/runtime/event.hpp"
+
+namespace clarray {
+
+struct queue_options {
+    bool out_of_order = false;
+    bool profiling = false;
+};
+inline constexpr queue_options in_order{false, false};
+inline constexpr queue_options out_of_order{true, false};
+inline constexpr queue_options profiling{false, true};
+
+class queue {
+public:
+    explicit queue(const context& ctx, queue_options opts = in_order);
+
+    cl_command_queue get() const noexcept { return state_->q.get(); }
+    const clarray::context& get_context() const noexcept { return state_->ctx; }
+    const clarray::context& context() const noexcept { return state_->ctx; }
+    bool is_out_of_order() const noexcept { return state_->opts.out_of_order; }
+
+    void flush() const;
+    void finish() const;
+    // A marker that completes when every event in deps (or, if empty, all earlier commands) has.
+    event enqueue_marker(const wait_list& deps = {}) const;
+    event enqueue_barrier(const wait_list& deps = {}) const;
+
+    friend bool operator==(const queue& a, const queue& b) noexcept { return a.get() == b.get(); }
+    friend bool operator!=(const queue& a, const queue& b) noexcept { return a.get() != b.get(); }
+
+private:
+    struct state {
+        clarray::context ctx;
+        detail::handle<cl_command_queue> q;
+        queue_options opts;
+    };
+    std::shared_ptr<const state> state_;
+};
+
+} // namespace clarray

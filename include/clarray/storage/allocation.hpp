@@ -1,0 +1,97 @@
+#pragma once
+// One device allocation (an SVM region or a cl_mem), shared by every array and view over it.
+//
+// It records which queues and events used it, so that
+//  * a command on another queue (or on an out-of-order queue) waits for the commands it must follow,
+//  * the release is enqueued after all of them: clEnqueueSVMFree on the home queue with every
+//    recorded event in its wait list (then clFlush), or clReleaseMemObject for Buffers, which
+//    OpenCL itself defers until the commands using the object are done. Nothing blocks.
+// Host maps are counted, so a kernel launched over memory with an active write map is an error.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "clarray/runtime/event.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/access.hpp"
+
+namespace clarray {
+
+enum class storage_kind : unsigned char { svm_coarse, svm_fine, buffer };
+const char* storage_name(storage_kind k) noexcept;
+
+// Counters for tests and diagnostics (process-wide).
+struct allocation_stats {
+    std::int64_t live_allocations;
+    std::int64_t live_bytes;
+    std::int64_t held_events; // events held by usage records of live allocations
+};
+allocation_stats current_allocation_stats() noexcept;
+
+class allocation {
+public:
+    // Allocates bytes > 0 for use from `home` (the queue its release is enqueued on). Throws
+    // unsupported when the context lacks that SVM kind, out_of_memory when allocation fails.
+    allocation(const queue& home, storage_kind kind, std::size_t bytes);
+    ~allocation();
+    allocation(const allocation&) = delete;
+    allocation& operator=(const allocation&) = delete;
+
+    storage_kind kind() const noexcept { return kind_; }
+    std::size_t bytes() const noexcept { return bytes_; }
+    void* svm_pointer() const noexcept { return svm_; }
+    cl_mem buffer() const noexcept { return mem_; }
+    const queue& home_queue() const noexcept { return home_; }
+    const clarray::context& context() const noexcept { return home_.context(); }
+
+    // Adds to `out` the events a command on q that touches this memory with access `a` must wait
+    // for: earlier writers (and, for writes, readers) on other queues, or on q when q is out of
+    // order. Flushes those queues, as cross-queue waits require.
+    void add_dependencies(const queue& q, access a, wait_list& out);
+    // Records that the command `e` on q touched this memory with access `a`.
+    void record(const queue& q, access a, const event& e);
+    // Throws usage_error when a command with access `a` must not start now because host maps are
+    // active (a write map blocks everything, a read map blocks writers). Fine SVM is exempt.
+    void check_not_mapped(access a, const char* what) const;
+
+    // Blocking host transfers of a byte range, ordered after the recorded uses.
+    void read(const queue& q, std::size_t offset, std::size_t n, void* dst);
+    void write(const queue& q, std::size_t offset, std::size_t n, const void* src);
+    // Asynchronous device copy / fill (pattern_size a power of two dividing offset and n).
+    event copy_from(const queue& q, allocation& src, std::size_t src_offset, std::size_t dst_offset,
+                    std::size_t n);
+    event fill(const queue& q, const void* pattern, std::size_t pattern_size, std::size_t offset,
+               std::size_t n);
+
+    // Host view of [offset, offset+n): returns once the host may touch it. `a == write` may
+    // discard the old contents. Every map must be matched by exactly one unmap with the same
+    // arguments; unmap enqueues (never waits) and never throws.
+    void* map(const queue& q, access a, std::size_t offset, std::size_t n);
+    void unmap(const queue& q, void* host, access a, std::size_t offset, std::size_t n) noexcept;
+
+private:
+    struct use_record {
+        detail::handle<cl_command_queue> q;
+        bool in_order;
+        event ev;
+    };
+    void record_locked(const queue& q, access a, const event& e);
+    void collect_locked(const queue& q, access a, wait_list& out);
+    wait_list all_uses_locked();
+
+    queue home_;
+    storage_kind kind_;
+    bool emulate_coarse_;
+    std::size_t bytes_;
+    void* svm_ = nullptr;
+    cl_mem mem_ = nullptr;
+    mutable std::mutex mutex_;
+    std::vector<use_record> writers_; // the last write(s)
+    std::vector<use_record> readers_; // reads since the last write
+    std::atomic<int> write_maps_{0};
+    std::atomic<int> read_maps_{0};
+};
+
+} // namespace clarray

@@ -1,0 +1,318 @@
+#include "clarray/array/layout.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "clarray/array/dtype.hpp"
+#include "clarray/array/slice.hpp"
+#include "clarray/error.hpp"
+
+namespace clarray {
+
+std::string shape_to_string(const shape_type& shape) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    if (shape.size() == 1) s += ",";
+    return s + ")";
+}
+
+std::size_t checked_size(const shape_type& shape) {
+    if (shape.size() > max_dims)
+        throw shape_error("shape " + shape_to_string(shape) + " has " +
+                          std::to_string(shape.size()) + " dimensions; at most " +
+                          std::to_string(max_dims) + " are supported");
+    std::size_t n = 1;
+    constexpr std::size_t limit = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+    for (std::size_t e : shape) {
+        if (e > limit) throw shape_error("shape " + shape_to_string(shape) + ": extent " +
+                                         std::to_string(e) + " is negative or too large");
+        if (e != 0 && n > limit / e)
+            throw shape_error("shape " + shape_to_string(shape) + ": element count overflows");
+        n *= e;
+    }
+    return n;
+}
+
+strides_type contiguous_strides(const shape_type& shape, layout l) {
+    strides_type st(shape.size());
+    std::ptrdiff_t s = 1;
+    if (l == layout::c) {
+        for (std::size_t i = shape.size(); i-- > 0;) {
+            st[i] = s;
+            s *= static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1));
+        }
+    } else {
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+            st[i] = s;
+            s *= static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1));
+        }
+    }
+    return st;
+}
+
+namespace {
+bool contiguous_in(const shape_type& shape, const strides_type& strides, layout l) {
+    std::ptrdiff_t expect = 1;
+    auto step = [&](std::size_t i) {
+        if (shape[i] == 1) return true; // any stride is fine for a unit axis
+        if (strides[i] != expect) return false;
+        expect *= static_cast<std::ptrdiff_t>(shape[i]);
+        return true;
+    };
+    for (std::size_t e : shape)
+        if (e == 0) return true;
+    if (l == layout::c) {
+        for (std::size_t i = shape.size(); i-- > 0;)
+            if (!step(i)) return false;
+    } else {
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            if (!step(i)) return false;
+    }
+    return true;
+}
+} // namespace
+
+bool is_c_contiguous(const shape_type& shape, const strides_type& strides) {
+    return contiguous_in(shape, strides, layout::c);
+}
+bool is_f_contiguous(const shape_type& shape, const strides_type& strides) {
+    return contiguous_in(shape, strides, layout::f);
+}
+
+std::pair<std::ptrdiff_t, std::ptrdiff_t> covering_range(const shape_type& shape,
+                                                         const strides_type& strides,
+                                                         std::ptrdiff_t offset) {
+    std::ptrdiff_t lo = offset, hi = offset;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0) return {offset, offset};
+        std::ptrdiff_t span = static_cast<std::ptrdiff_t>(shape[i] - 1) * strides[i];
+        if (span < 0) lo += span;
+        else hi += span;
+    }
+    return {lo, hi + 1};
+}
+
+bool is_dense(const shape_type& shape, const strides_type& strides) {
+    // Sort the non-unit axes by |stride|: dense iff they nest exactly.
+    xt::svector<std::pair<std::ptrdiff_t, std::size_t>, 4> axes;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0) return true;
+        if (shape[i] != 1) axes.push_back({strides[i] < 0 ? -strides[i] : strides[i], shape[i]});
+    }
+    std::sort(axes.begin(), axes.end());
+    std::ptrdiff_t expect = 1;
+    for (auto& [st, ext] : axes) {
+        if (st != expect) return false;
+        expect *= static_cast<std::ptrdiff_t>(ext);
+    }
+    return true;
+}
+
+void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides) {
+    shape_type s;
+    xt::svector<strides_type, 4> st(strides.size());
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 1) continue;
+        s.push_back(shape[i]);
+        std::size_t k = 0;
+        for (strides_type* p : strides) st[k++].push_back((*p)[i]);
+    }
+    // Merge axis i into axis i+1 (C order) when every operand steps through them as one.
+    shape_type out_shape;
+    xt::svector<strides_type, 4> out(strides.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (!out_shape.empty()) {
+            bool mergeable = true;
+            for (std::size_t k = 0; k < st.size(); ++k)
+                if (out[k].back() != st[k][i] * static_cast<std::ptrdiff_t>(s[i])) mergeable = false;
+            if (mergeable) {
+                out_shape.back() *= s[i];
+                for (std::size_t k = 0; k < st.size(); ++k) out[k].back() = st[k][i];
+                continue;
+            }
+        }
+        out_shape.push_back(s[i]);
+        for (std::size_t k = 0; k < st.size(); ++k) out[k].push_back(st[k][i]);
+    }
+    shape = out_shape;
+    std::size_t k = 0;
+    for (strides_type* p : strides) *p = out[k++];
+}
+
+shape_type broadcast_shapes(const shape_type& a, const shape_type& b) {
+    std::size_t n = std::max(a.size(), b.size());
+    shape_type out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::size_t ea = i < n - a.size() ? 1 : a[i - (n - a.size())];
+        std::size_t eb = i < n - b.size() ? 1 : b[i - (n - b.size())];
+        if (ea != eb && ea != 1 && eb != 1)
+            throw shape_error("shapes " + shape_to_string(a) + " and " + shape_to_string(b) +
+                              " cannot be broadcast together");
+        out[i] = ea == 1 ? eb : ea;
+    }
+    return out;
+}
+
+strides_type broadcast_strides(const shape_type& shape, const strides_type& strides,
+                               const shape_type& target) {
+    if (shape.size() > target.size())
+        throw shape_error("cannot broadcast shape " + shape_to_string(shape) + " to " +
+                          shape_to_string(target));
+    std::size_t lead = target.size() - shape.size();
+    strides_type out(target.size(), 0);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == target[lead + i]) out[lead + i] = strides[i];
+        else if (shape[i] == 1) out[lead + i] = 0;
+        else
+            throw shape_error("cannot broadcast shape " + shape_to_string(shape) + " to " +
+                              shape_to_string(target));
+    }
+    return out;
+}
+
+bool reshape_strides(const shape_type& shape, const strides_type& strides,
+                     const shape_type& new_shape, strides_type& out) {
+    // NumPy's _attempt_nocopy_reshape (C order): match runs of old axes to runs of new axes with
+    // equal element counts; each old run must be contiguous in itself.
+    shape_type os;
+    strides_type ost;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] != 1) {
+            os.push_back(shape[i]);
+            ost.push_back(strides[i]);
+        }
+    out.assign(new_shape.size(), 0);
+    std::size_t total = 1;
+    for (std::size_t e : new_shape) total *= e;
+    if (total == 0) {
+        out = contiguous_strides(new_shape, layout::c);
+        return true;
+    }
+    std::size_t oi = 0, oj = 1, ni = 0, nj = 1;
+    const std::size_t on = os.size(), nn = new_shape.size();
+    while (ni < nn && oi < on) {
+        std::size_t np = new_shape[ni], op = os[oi];
+        while (np != op) {
+            if (np < op) np *= new_shape[nj++];
+            else op *= os[oj++];
+        }
+        for (std::size_t k = oi; k + 1 < oj; ++k)
+            if (ost[k] != ost[k + 1] * static_cast<std::ptrdiff_t>(os[k + 1])) return false;
+        out[nj - 1] = ost[oj - 1];
+        for (std::size_t k = nj - 1; k > ni; --k)
+            out[k - 1] = out[k] * static_cast<std::ptrdiff_t>(new_shape[k]);
+        ni = nj++;
+        oi = oj++;
+    }
+    // Trailing unit axes of the new shape.
+    for (std::size_t k = ni; k < nn; ++k) out[k] = 1;
+    return true;
+}
+
+const char* dtype_name(dtype d) noexcept {
+    static const char* const names[] = {"bool",  "int8",   "uint8", "int16",   "uint16", "int32",
+                                        "uint32", "int64", "uint64", "float32", "float64"};
+    return names[static_cast<int>(d)];
+}
+const char* cl_type_name(dtype d) noexcept {
+    static const char* const names[] = {"uchar", "char", "uchar", "short", "ushort", "int",
+                                        "uint",  "long", "ulong", "float", "double"};
+    return names[static_cast<int>(d)];
+}
+std::size_t dtype_size(dtype d) noexcept {
+    static const std::size_t sizes[] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+    return sizes[static_cast<int>(d)];
+}
+
+namespace detail {
+
+void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offset,
+                  const slice_arg* args, std::size_t count) {
+    std::size_t consuming = 0, ellipses = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (args[i].kind == slice_arg::ellipsis) ++ellipses;
+        else if (args[i].kind != slice_arg::newaxis) ++consuming;
+    }
+    if (ellipses > 1) throw index_error("a view may contain at most one ellipsis");
+    if (consuming > shape.size())
+        throw index_error("too many indices: " + std::to_string(consuming) + " for an array of " +
+                          std::to_string(shape.size()) + " dimensions, shape " +
+                          shape_to_string(shape));
+    shape_type ns;
+    strides_type nst;
+    std::size_t axis = 0;
+    auto keep = [&](std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k, ++axis) {
+            ns.push_back(shape[axis]);
+            nst.push_back(strides[axis]);
+        }
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+        const slice_arg& a = args[i];
+        switch (a.kind) {
+        case slice_arg::ellipsis:
+            keep(shape.size() - consuming);
+            break;
+        case slice_arg::newaxis:
+            ns.push_back(1);
+            nst.push_back(0);
+            break;
+        case slice_arg::all:
+            keep(1);
+            break;
+        case slice_arg::index: {
+            auto n = static_cast<std::ptrdiff_t>(shape[axis]);
+            std::ptrdiff_t idx = a.i < 0 ? a.i + n : a.i;
+            if (idx < 0 || idx >= n)
+                throw index_error("index " + std::to_string(a.i) + " is out of range for axis " +
+                                  std::to_string(axis) + " with extent " + std::to_string(n));
+            offset += idx * strides[axis];
+            ++axis;
+            break;
+        }
+        case slice_arg::range: {
+            auto n = static_cast<std::ptrdiff_t>(shape[axis]);
+            std::ptrdiff_t step = a.r.step;
+            if (step == 0) throw index_error("range step must not be zero");
+            auto bad = [&](const char* which, std::ptrdiff_t v) {
+                return index_error(std::string("range ") + which + " " + std::to_string(v) +
+                                   " is out of range for axis " + std::to_string(axis) +
+                                   " with extent " + std::to_string(n));
+            };
+            std::ptrdiff_t start, stop, len;
+            if (step > 0) {
+                start = a.r.start.given ? a.r.start.value : 0;
+                stop = a.r.stop.given ? a.r.stop.value : n;
+                if (start < 0) start += n;
+                if (stop < 0) stop += n;
+                if (start < 0 || start > n) throw bad("start", a.r.start.value);
+                if (stop < 0 || stop > n) throw bad("stop", a.r.stop.value);
+                len = stop > start ? (stop - start + step - 1) / step : 0;
+            } else {
+                start = a.r.start.given ? a.r.start.value : n - 1;
+                stop = a.r.stop.given ? a.r.stop.value : -1; // -1: before the first element
+                if (a.r.start.given && start < 0) start += n;
+                if (a.r.stop.given && stop < 0) stop += n;
+                if (start < -1 || start > n - 1) throw bad("start", a.r.start.value);
+                if (stop < -1 || stop > n - 1) throw bad("stop", a.r.stop.value);
+                len = start > stop ? (start - stop - step - 1) / (-step) : 0;
+            }
+            if (len > 0) offset += start * strides[axis];
+            ns.push_back(static_cast<std::size_t>(len));
+            nst.push_back(strides[axis] * step);
+            ++axis;
+            break;
+        }
+        }
+    }
+    keep(shape.size() - axis); // unindexed trailing axes
+    shape = ns;
+    strides = nst;
+}
+
+} // namespace detail
+} // namespace clarray

@@ -1,0 +1,86 @@
+#include "clarray/runtime/program.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "clarray/error.hpp"
+#include "clarray/runtime/kernel.hpp"
+
+namespace clarray {
+
+namespace detail {
+
+namespace {
+std::string build_log(cl_program p, cl_device_id dev) {
+    std::size_t n = 0;
+    if (clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) != CL_SUCCESS)
+        return "<no build log>";
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    return log;
+}
+
+std::string numbered_excerpt(const std::string& src) {
+    std::string out;
+    int line = 1;
+    std::size_t pos = 0;
+    while (pos < src.size() && line <= 200) {
+        std::size_t end = src.find('\n', pos);
+        if (end == std::string::npos) end = src.size();
+        char num[16];
+        std::snprintf(num, sizeof num, "%4d| ", line++);
+        out += num;
+        out.append(src, pos, end - pos);
+        out += '\n';
+        pos = end + 1;
+    }
+    return out;
+}
+} // namespace
+
+handle<cl_program> build_program(const context& ctx, const std::string& source,
+                                 const std::string& options) {
+    if (const char* show = std::getenv("CLARRAY_SHOW_KERNELS"); show && *show && *show != '0')
+        std::cerr << "---- clarray kernel source (options: " << options << ") ----\n"
+                  << source << "\n----\n";
+    const char* text = source.c_str();
+    std::size_t len = source.size();
+    cl_int rc = CL_SUCCESS;
+    handle<cl_program> prog(clCreateProgramWithSource(ctx.get(), 1, &text, &len, &rc));
+    check_cl(rc, "clCreateProgramWithSource");
+    cl_device_id dev = ctx.device().id();
+    rc = clBuildProgram(prog.get(), 1, &dev, options.c_str(), nullptr, nullptr);
+    if (rc != CL_SUCCESS) throw build_error(rc, build_log(prog.get(), dev), numbered_excerpt(source));
+    return prog;
+}
+
+event enqueue_nd_range(const queue& q, cl_kernel k, const ndrange& global, const ndrange* local,
+                       const wait_list& deps) {
+    cl_event e = nullptr;
+    check_cl(clEnqueueNDRangeKernel(q.get(), k, global.dims, nullptr, global.sizes,
+                                    local ? local->sizes : nullptr, deps.size(), deps.data(), &e),
+             "clEnqueueNDRangeKernel");
+    return event(e);
+}
+
+} // namespace detail
+
+program::program(const context& ctx, const std::string& source, const std::string& options)
+    : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}
+
+program::program(const context& ctx, cl_program built) : ctx_(ctx), prog_(built) {}
+
+kernel program::kernel(const std::string& name) const {
+    cl_int rc = CL_SUCCESS;
+    detail::handle<cl_kernel> k(clCreateKernel(prog_.get(), name.c_str(), &rc));
+    if (rc != CL_SUCCESS)
+        throw cl_error(rc, "clCreateKernel", "kernel name: '" + name + "'");
+    return clarray::kernel(ctx_, std::move(k), name);
+}
+
+kernel::kernel(const context& ctx, detail::handle<cl_kernel> k, std::string name)
+    : state_(std::make_shared<state>(ctx, std::move(k), std::move(name))) {}
+
+} // namespace clarray

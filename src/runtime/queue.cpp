@@ -1,0 +1,44 @@
+#include "clarray/runtime/queue.hpp"
+
+#include "clarray/error.hpp"
+
+namespace clarray {
+
+queue::queue(const clarray::context& ctx, queue_options opts) {
+    cl_command_queue_properties props = 0;
+    if (opts.out_of_order) props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    if (opts.profiling) props |= CL_QUEUE_PROFILING_ENABLE;
+    cl_int rc = CL_SUCCESS;
+    cl_command_queue q = nullptr;
+    if (ctx.device().opencl_version() >= 200) {
+        cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+        q = clCreateCommandQueueWithProperties(ctx.get(), ctx.device().id(), list, &rc);
+        detail::check_cl(rc, "clCreateCommandQueueWithProperties");
+    } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        q = clCreateCommandQueue(ctx.get(), ctx.device().id(), props, &rc);
+#pragma GCC diagnostic pop
+        detail::check_cl(rc, "clCreateCommandQueue");
+    }
+    state_ = std::make_shared<const state>(state{ctx, detail::handle<cl_command_queue>(q), opts});
+}
+
+void queue::flush() const { detail::check_cl(clFlush(get()), "clFlush"); }
+void queue::finish() const { detail::check_cl(clFinish(get()), "clFinish"); }
+
+event queue::enqueue_marker(const wait_list& deps) const {
+    cl_event e = nullptr;
+    detail::check_cl(clEnqueueMarkerWithWaitList(get(), deps.size(), deps.data(), &e),
+                     "clEnqueueMarkerWithWaitList");
+    return event(e);
+}
+
+event queue::enqueue_barrier(const wait_list& deps) const {
+    cl_event e = nullptr;
+    detail::check_cl(clEnqueueBarrierWithWaitList(get(), deps.size(), deps.data(), &e),
+                     "clEnqueueBarrierWithWaitList");
+    return event(e);
+}
+
+} // namespace clarray

@@ -1,0 +1,379 @@
+#include "clarray/storage/allocation.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "clarray/error.hpp"
+
+namespace clarray {
+
+namespace {
+std::atomic<std::int64_t> g_live_allocations{0};
+std::atomic<std::int64_t> g_live_bytes{0};
+std::atomic<std::int64_t> g_held_events{0};
+
+// Destructors and unmaps must not throw: report and go on.
+void report_noexcept_failure(const char* what, cl_int rc) noexcept {
+    const char* name = cl_error_name(rc);
+    std::fprintf(stderr, "clarray: %s failed: %s (%d)\n", what, name ? name : "unknown", rc);
+}
+
+cl_map_flags map_flags(access a) {
+    switch (a) {
+    case access::read:
+        return CL_MAP_READ;
+    case access::write:
+        return CL_MAP_WRITE_INVALIDATE_REGION;
+    case access::read_write:
+        break;
+    }
+    return CL_MAP_READ | CL_MAP_WRITE;
+}
+
+void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(staging); }
+} // namespace
+
+const char* storage_name(storage_kind k) noexcept {
+    switch (k) {
+    case storage_kind::svm_coarse:
+        return "svm_coarse";
+    case storage_kind::svm_fine:
+        return "svm_fine";
+    case storage_kind::buffer:
+        return "buffer";
+    }
+    return "?";
+}
+
+allocation_stats current_allocation_stats() noexcept {
+    return {g_live_allocations.load(), g_live_bytes.load(), g_held_events.load()};
+}
+
+allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
+    : home_(home), kind_(kind),
+      emulate_coarse_(kind == storage_kind::svm_coarse && home.context().options().emulate_coarse),
+      bytes_(bytes) {
+    const clarray::context& ctx = home.context();
+    const clarray::device& dev = ctx.device();
+    if (bytes == 0) throw usage_error("allocation of 0 bytes (zero-size arrays own no memory)");
+    auto too_big = [&](const char* what) {
+        return out_of_memory(std::string(what) + ": " + std::to_string(bytes) +
+                             " bytes requested on '" + dev.name() +
+                             "', CL_DEVICE_MAX_MEM_ALLOC_SIZE is " +
+                             std::to_string(dev.max_alloc_size()));
+    };
+    if (bytes > dev.max_alloc_size()) throw too_big(storage_name(kind));
+    if (kind == storage_kind::buffer) {
+        cl_int rc = CL_SUCCESS;
+        mem_ = clCreateBuffer(ctx.get(), CL_MEM_READ_WRITE, bytes, nullptr, &rc);
+        detail::check_cl(rc, "clCreateBuffer");
+    } else {
+        const bool fine = kind == storage_kind::svm_fine;
+        svm_capabilities caps = ctx.svm_caps();
+        if (fine ? !caps.fine : !caps.coarse)
+            throw unsupported(std::string(storage_name(kind)) + " storage: device '" + dev.name() +
+                              "' (" + dev.version() + ") does not support " +
+                              (fine ? "fine" : "coarse") +
+                              "-grained buffer SVM" +
+                              (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)"
+                                                         : "") +
+                              "; use clarray::buffer storage");
+        cl_svm_mem_flags flags = CL_MEM_READ_WRITE | (fine ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0);
+        svm_ = clSVMAlloc(ctx.get(), flags, bytes, 0);
+        if (!svm_) throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
+                                       std::to_string(bytes) + " bytes) returned NULL on '" +
+                                       dev.name() + "'");
+    }
+    g_live_allocations.fetch_add(1);
+    g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
+}
+
+wait_list allocation::all_uses_locked() {
+    wait_list all;
+    for (const use_record& u : writers_) all.add(u.ev);
+    for (const use_record& u : readers_) all.add(u.ev);
+    return all;
+}
+
+allocation::~allocation() {
+    wait_list all;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        all = all_uses_locked();
+        // A cross-queue wait needs the waited-for commands flushed to their device.
+        for (const auto* list : {&writers_, &readers_})
+            for (const use_record& u : *list)
+                if (u.q.get() != home_.get()) clFlush(u.q.get());
+        g_held_events.fetch_sub(static_cast<std::int64_t>(writers_.size() + readers_.size()));
+        writers_.clear();
+        readers_.clear();
+    }
+    if (mem_) {
+        // OpenCL defers the deletion until the commands using the buffer have finished.
+        cl_int rc = clReleaseMemObject(mem_);
+        if (rc != CL_SUCCESS) report_noexcept_failure("clReleaseMemObject", rc);
+    } else if (svm_) {
+        // Ordered after everything on the (in-order) home queue and after every recorded use.
+        cl_event done = nullptr;
+        cl_int rc = clEnqueueSVMFree(home_.get(), 1, &svm_, nullptr, nullptr, all.size(),
+                                     all.data(), &done);
+        if (rc == CL_SUCCESS) {
+            clReleaseEvent(done);
+            clFlush(home_.get());
+        } else {
+            // Could not enqueue (e.g. the device was lost): waiting is the only safe way left.
+            report_noexcept_failure("clEnqueueSVMFree (falling back to wait + clSVMFree)", rc);
+            if (!all.empty()) clWaitForEvents(all.size(), all.data());
+            clFinish(home_.get());
+            clSVMFree(home_.context().get(), svm_);
+        }
+    }
+    g_live_allocations.fetch_sub(1);
+    g_live_bytes.fetch_sub(static_cast<std::int64_t>(bytes_));
+}
+
+void allocation::collect_locked(const queue& q, access a, wait_list& out) {
+    auto take = [&](const std::vector<use_record>& list) {
+        for (const use_record& u : list) {
+            bool same_queue = u.q.get() == q.get();
+            if (same_queue && u.in_order) continue; // the queue orders it already
+            if (!same_queue) clFlush(u.q.get());
+            out.add(u.ev);
+        }
+    };
+    take(writers_);
+    if (writes(a)) take(readers_);
+}
+
+void allocation::add_dependencies(const queue& q, access a, wait_list& out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    collect_locked(q, a, out);
+}
+
+void allocation::record_locked(const queue& q, access a, const event& e) {
+    if (!e) return;
+    std::int64_t before = static_cast<std::int64_t>(writers_.size() + readers_.size());
+    use_record u{detail::handle<cl_command_queue>::retain(q.get()), !q.is_out_of_order(), e};
+    if (writes(a)) {
+        // The writer waited for every earlier use, so its completion implies theirs.
+        writers_.clear();
+        readers_.clear();
+        writers_.push_back(std::move(u));
+    } else {
+        bool replaced = false;
+        if (u.in_order)
+            for (use_record& r : readers_)
+                if (r.q == u.q) { // later command on the same in-order queue finishes later
+                    r.ev = e;
+                    replaced = true;
+                    break;
+                }
+        if (!replaced) {
+            if (readers_.size() >= 32) { // keep out-of-order read lists short
+                std::vector<use_record> pending;
+                for (use_record& r : readers_)
+                    if (!r.ev.is_complete()) pending.push_back(std::move(r));
+                readers_ = std::move(pending);
+            }
+            readers_.push_back(std::move(u));
+        }
+    }
+    g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size() + readers_.size()) - before);
+}
+
+void allocation::record(const queue& q, access a, const event& e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    record_locked(q, a, e);
+}
+
+void allocation::check_not_mapped(access a, const char* what) const {
+    if (kind_ == storage_kind::svm_fine) return;
+    if (write_maps_.load() > 0)
+        throw usage_error(std::string(what) + ": the memory (" + storage_name(kind_) +
+                          ") has an active host write map; destroy the host view first");
+    if (writes(a) && read_maps_.load() > 0)
+        throw usage_error(std::string(what) + ": writes memory (" + storage_name(kind_) +
+                          ") that has an active host read map; destroy the host view first");
+}
+
+void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* dst) {
+    check_not_mapped(access::read, "read to host");
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps;
+    collect_locked(q, access::read, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_TRUE, offset, n, dst, deps.size(),
+                                             deps.data(), &e),
+                         "clEnqueueReadBuffer");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst, static_cast<char*>(svm_) + offset,
+                                            n, deps.size(), deps.data(), &e),
+                         "clEnqueueSVMMemcpy(to host)");
+    record_locked(q, access::read, event(e));
+}
+
+void allocation::write(const queue& q, std::size_t offset, std::size_t n, const void* src) {
+    check_not_mapped(access::write, "write from host");
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps;
+    collect_locked(q, access::write, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_TRUE, offset, n, src, deps.size(),
+                                              deps.data(), &e),
+                         "clEnqueueWriteBuffer");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset, src,
+                                            n, deps.size(), deps.data(), &e),
+                         "clEnqueueSVMMemcpy(from host)");
+    record_locked(q, access::write, event(e));
+}
+
+event allocation::copy_from(const queue& q, allocation& src, std::size_t src_offset,
+                            std::size_t dst_offset, std::size_t n) {
+    if ((src.mem_ != nullptr) != (mem_ != nullptr))
+        throw usage_error("device copy between SVM and Buffer storage is not supported");
+    src.check_not_mapped(access::read, "device copy (source)");
+    check_not_mapped(access::write, "device copy (destination)");
+    wait_list deps;
+    src.add_dependencies(q, access::read, deps);
+    add_dependencies(q, access::write, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueCopyBuffer(q.get(), src.mem_, mem_, src_offset, dst_offset, n,
+                                             deps.size(), deps.data(), &e),
+                         "clEnqueueCopyBuffer");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + dst_offset,
+                                            static_cast<char*>(src.svm_) + src_offset, n,
+                                            deps.size(), deps.data(), &e),
+                         "clEnqueueSVMMemcpy");
+    event ev(e);
+    src.record(q, access::read, ev);
+    record(q, access::write, ev);
+    return ev;
+}
+
+event allocation::fill(const queue& q, const void* pattern, std::size_t pattern_size,
+                       std::size_t offset, std::size_t n) {
+    check_not_mapped(access::write, "fill");
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps;
+    collect_locked(q, access::write, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueFillBuffer(q.get(), mem_, pattern, pattern_size, offset, n,
+                                             deps.size(), deps.data(), &e),
+                         "clEnqueueFillBuffer");
+    else
+        detail::check_cl(clEnqueueSVMMemFill(q.get(), static_cast<char*>(svm_) + offset, pattern,
+                                             pattern_size, n, deps.size(), deps.data(), &e),
+                         "clEnqueueSVMMemFill");
+    event ev(e);
+    record_locked(q, access::write, ev);
+    return ev;
+}
+
+void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t n) {
+    check_not_mapped(a, "host map");
+    std::unique_lock<std::mutex> lock(mutex_);
+    wait_list deps;
+    // The host view is used on the host, so every earlier use on any queue must be waited for,
+    // including the map queue's own (an in-order queue's order does not bind the host).
+    for (const auto* list : {&writers_, &readers_}) {
+        if (list == &readers_ && !writes(a)) break;
+        for (const use_record& u : *list) {
+            if (u.q.get() != q.get()) clFlush(u.q.get());
+            deps.add(u.ev);
+        }
+    }
+    void* host = nullptr;
+    cl_event e = nullptr;
+    switch (kind_) {
+    case storage_kind::svm_fine:
+        lock.unlock();
+        deps.wait(); // zero-copy: synchronizing is all a fine-grained view needs
+        host = static_cast<char*>(svm_) + offset;
+        break;
+    case storage_kind::svm_coarse:
+        if (emulate_coarse_) {
+            // Staging copy, as a discrete GPU's map would be: the host never sees svm_ itself.
+            host = std::malloc(n);
+            if (!host) throw out_of_memory("coarse-emulation staging copy of " + std::to_string(n) +
+                                           " bytes");
+            if (reads(a)) {
+                cl_int rc = clEnqueueSVMMemcpy(q.get(), CL_TRUE, host,
+                                               static_cast<char*>(svm_) + offset, n, deps.size(),
+                                               deps.data(), &e);
+                if (rc != CL_SUCCESS) std::free(host);
+                detail::check_cl(rc, "clEnqueueSVMMemcpy(emulated map)");
+            } else {
+                std::memset(host, 0xA5, n); // invalidated contents are garbage, as on a GPU
+                deps.wait();
+            }
+        } else {
+            detail::check_cl(clEnqueueSVMMap(q.get(), CL_TRUE, map_flags(a),
+                                             static_cast<char*>(svm_) + offset, n, deps.size(),
+                                             deps.data(), &e),
+                             "clEnqueueSVMMap");
+            host = static_cast<char*>(svm_) + offset;
+        }
+        break;
+    case storage_kind::buffer: {
+        cl_int rc = CL_SUCCESS;
+        host = clEnqueueMapBuffer(q.get(), mem_, CL_TRUE, map_flags(a), offset, n, deps.size(),
+                                  deps.data(), &e, &rc);
+        detail::check_cl(rc, "clEnqueueMapBuffer");
+        break;
+    }
+    }
+    if (e) {
+        if (lock.owns_lock()) record_locked(q, access::read, event(e));
+        else clReleaseEvent(e);
+    }
+    (writes(a) ? write_maps_ : read_maps_).fetch_add(1);
+    return host;
+}
+
+void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
+                       std::size_t n) noexcept {
+    cl_event e = nullptr;
+    cl_int rc = CL_SUCCESS;
+    switch (kind_) {
+    case storage_kind::svm_fine:
+        break;
+    case storage_kind::svm_coarse:
+        if (emulate_coarse_) {
+            if (writes(a)) {
+                rc = clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset, host,
+                                        n, 0, nullptr, &e);
+                if (rc == CL_SUCCESS) rc = clSetEventCallback(e, CL_COMPLETE, free_staging, host);
+                else std::free(host);
+            } else {
+                std::free(host);
+            }
+        } else {
+            rc = clEnqueueSVMUnmap(q.get(), static_cast<char*>(svm_) + offset, 0, nullptr, &e);
+        }
+        break;
+    case storage_kind::buffer:
+        rc = clEnqueueUnmapMemObject(q.get(), mem_, host, 0, nullptr, &e);
+        break;
+    }
+    if (rc != CL_SUCCESS) report_noexcept_failure("unmap of a host view", rc);
+    (writes(a) ? write_maps_ : read_maps_).fetch_sub(1);
+    if (e) {
+        try {
+            // Later commands must follow the unmap: as a writer if the host wrote, else as a reader.
+            record(q, writes(a) ? access::write : access::read, event(e));
+        } catch (...) { // record allocates; nothing may escape a destructor path
+            report_noexcept_failure("recording an unmap event", CL_OUT_OF_HOST_MEMORY);
+        }
+        clFlush(q.get());
+    }
+}
+
+} // namespace clarray
