@@ -1,0 +1,88 @@
+#pragma once
+// Shared test fixtures: one context and queue per process, type lists for parametrized tests.
+#include <catch2/catch.hpp>
+
+#include <clarray/clarray.hpp>
+
+#include <cstdint>
+#include <random>
+#include <tuple>
+#include <type_traits>
+
+#include <xtensor/xarray.hpp>
+#include <xtensor/xrandom.hpp>
+
+namespace ca = clarray;
+
+namespace test {
+
+inline ca::context& ctx() {
+    static ca::context c = ca::context::from_env();
+    return c;
+}
+inline ca::queue& q() {
+    static ca::queue qq(ctx());
+    return qq;
+}
+
+// Whether storage S can be allocated on the test device; prints why not (Catch2 2 has no SKIP).
+template <class S> bool storage_available() {
+    ca::svm_capabilities caps = ctx().svm_caps();
+    bool ok = S::kind == ca::storage_kind::buffer ||
+              (S::kind == ca::storage_kind::svm_coarse ? caps.coarse : caps.fine);
+    if (!ok) WARN("skipped: device lacks " << S::name << " storage");
+    return ok;
+}
+template <class T> bool dtype_available() {
+    if (std::is_same_v<T, double> && !ctx().device().has_fp64()) {
+        WARN("skipped: device lacks fp64");
+        return false;
+    }
+    return true;
+}
+
+// One test parameter: element type x storage policy.
+template <class T, class S> struct cfg {
+    using value_type = T;
+    using storage = S;
+    using array = ca::cl_array<T, S>;
+};
+
+#define CLARRAY_POLICIES ca::svm_coarse, ca::svm_fine, ca::buffer
+
+using all_policies = std::tuple<cfg<float, ca::svm_coarse>, cfg<float, ca::svm_fine>,
+                                cfg<float, ca::buffer>>;
+
+// The dtype matrix on every policy.
+using dtype_matrix = std::tuple<
+    cfg<bool, ca::svm_coarse>, cfg<std::int8_t, ca::svm_coarse>, cfg<std::uint8_t, ca::buffer>,
+    cfg<std::int16_t, ca::svm_fine>, cfg<std::uint16_t, ca::svm_coarse>,
+    cfg<std::int32_t, ca::buffer>, cfg<std::uint32_t, ca::svm_fine>,
+    cfg<std::int64_t, ca::svm_coarse>, cfg<std::uint64_t, ca::buffer>, cfg<float, ca::svm_fine>,
+    cfg<double, ca::svm_coarse>, cfg<double, ca::buffer>, cfg<float, ca::buffer>,
+    cfg<std::int32_t, ca::svm_coarse>, cfg<std::int32_t, ca::svm_fine>>;
+
+// Deterministic random host data of any dtype (values small enough for exact integer math).
+template <class T> xt::xarray<T> random_array(const ca::shape_type& shape, unsigned seed = 1) {
+    std::mt19937_64 rng(seed);
+    xt::xarray<T> a = xt::xarray<T>::from_shape(shape);
+    for (auto& v : a) {
+        if constexpr (std::is_same_v<T, bool>) v = (rng() & 1) != 0;
+        else if constexpr (std::is_floating_point_v<T>)
+            v = static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng));
+        else if constexpr (std::is_signed_v<T>) v = static_cast<T>(static_cast<int>(rng() % 200) - 100);
+        else v = static_cast<T>(rng() % 200);
+    }
+    return a;
+}
+
+template <class S> bool skip_unless() { return !storage_available<S>(); }
+
+} // namespace test
+
+#define CLARRAY_REQUIRE_CFG(C)                                                                    \
+    do {                                                                                          \
+        if (!test::storage_available<typename C::storage>() ||                                    \
+            !test::dtype_available<typename C::value_type>())                                     \
+            return;                                                                               \
+    } while (0)
