@@ -13,3 +13,6 @@
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
 #include "clarray/host/host_view.hpp"
+#include "clarray/expr/expression.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/codegen/assign.hpp"

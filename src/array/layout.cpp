@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/slice.hpp"
@@ -112,18 +113,17 @@ bool is_dense(const shape_type& shape, const strides_type& strides) {
     return true;
 }
 
-void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides) {
+void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count) {
     shape_type s;
-    xt::svector<strides_type, 4> st(strides.size());
+    std::vector<strides_type> st(count); // not svector: its inline buffer cannot be relocated
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == 1) continue;
         s.push_back(shape[i]);
-        std::size_t k = 0;
-        for (strides_type* p : strides) st[k++].push_back((*p)[i]);
+        for (std::size_t k = 0; k < count; ++k) st[k].push_back((*strides[k])[i]);
     }
     // Merge axis i into axis i+1 (C order) when every operand steps through them as one.
     shape_type out_shape;
-    xt::svector<strides_type, 4> out(strides.size());
+    std::vector<strides_type> out(count);
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (!out_shape.empty()) {
             bool mergeable = true;
@@ -139,8 +139,7 @@ void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides) {
         for (std::size_t k = 0; k < st.size(); ++k) out[k].push_back(st[k][i]);
     }
     shape = out_shape;
-    std::size_t k = 0;
-    for (strides_type* p : strides) *p = out[k++];
+    for (std::size_t k = 0; k < count; ++k) *strides[k] = out[k];
 }
 
 shape_type broadcast_shapes(const shape_type& a, const shape_type& b) {

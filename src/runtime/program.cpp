@@ -1,5 +1,6 @@
 #include "clarray/runtime/program.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -56,16 +57,23 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     return prog;
 }
 
+namespace {
+std::atomic<std::uint64_t> g_launches{0};
+}
+
 event enqueue_nd_range(const queue& q, cl_kernel k, const ndrange& global, const ndrange* local,
                        const wait_list& deps) {
     cl_event e = nullptr;
     check_cl(clEnqueueNDRangeKernel(q.get(), k, global.dims, nullptr, global.sizes,
                                     local ? local->sizes : nullptr, deps.size(), deps.data(), &e),
              "clEnqueueNDRangeKernel");
+    g_launches.fetch_add(1, std::memory_order_relaxed);
     return event(e);
 }
 
 } // namespace detail
+
+std::uint64_t kernel_launch_count() noexcept { return detail::g_launches.load(); }
 
 program::program(const context& ctx, const std::string& source, const std::string& options)
     : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}

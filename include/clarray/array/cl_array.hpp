@@ -28,6 +28,12 @@ namespace clarray {
 
 template <class T, class Storage = svm_coarse> class cl_array;
 template <class T, class Storage> class host_view;
+template <class D> struct expression;
+
+namespace detail {
+template <class E>
+inline constexpr bool is_expression_node_v = std::is_base_of_v<expression<E>, E>;
+}
 
 namespace detail {
 // An array passed to a raw kernel with a declared access (see in/out/inout below).
@@ -91,6 +97,10 @@ public:
         : q_(q), alloc_(std::move(alloc)), shape_(std::move(shape)), strides_(std::move(strides)),
           offset_(offset) {}
 
+    // Evaluates an expression (one kernel) into a new array of its shape.
+    template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
+    cl_array(const E& e); // NOLINT: implicit, so that `cl_array<float> c = a + b;` works
+
     cl_array(const cl_array&) = default;
     cl_array(cl_array&&) noexcept = default;
     ~cl_array() = default;
@@ -111,6 +121,21 @@ public:
         detail::strided_copy(*this, src);
         return *this;
     }
+
+    // Writes the expression's values into this array (one kernel); e broadcasts to our shape.
+    template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
+    cl_array& operator=(const E& e);
+    // In place, one kernel each; the result must be castable to T (NumPy's same_kind rule).
+    template <class X> cl_array& operator+=(const X& x);
+    template <class X> cl_array& operator-=(const X& x);
+    template <class X> cl_array& operator*=(const X& x);
+    template <class X> cl_array& operator/=(const X& x);
+    template <class X> cl_array& operator%=(const X& x);
+    template <class X> cl_array& operator&=(const X& x);
+    template <class X> cl_array& operator|=(const X& x);
+    template <class X> cl_array& operator^=(const X& x);
+    template <class X> cl_array& operator<<=(const X& x);
+    template <class X> cl_array& operator>>=(const X& x);
 
     // ---- metadata ----
     bool bound() const noexcept { return q_.has_value(); }

@@ -249,3 +249,5 @@ cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) c
 } // namespace clarray
 
 #include "clarray/host/host_view.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/codegen/assign.hpp"

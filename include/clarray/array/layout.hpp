@@ -37,7 +37,10 @@ bool is_dense(const shape_type& shape, const strides_type& strides);
 
 // Removes extent-1 axes and merges adjacent axes that are contiguous for every operand, so most
 // launches index one flat range. All stride lists are rewritten in step with the shape.
-void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides);
+void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count);
+inline void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides) {
+    coalesce(shape, strides.begin(), strides.size());
+}
 
 // NumPy broadcasting of two shapes; throws shape_error naming both when incompatible.
 shape_type broadcast_shapes(const shape_type& a, const shape_type& b);

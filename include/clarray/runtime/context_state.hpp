@@ -18,6 +18,23 @@ struct context_state {
     std::mutex builtin_mutex;
     std::unordered_map<std::uint64_t, handle<cl_program>> builtin_programs;
     std::unordered_map<std::uint64_t, clarray::kernel> builtin_kernels;
+
+    // Generated kernels: keyed by the expression's static type tag and a small runtime signature
+    // (rank, contiguity, layout passing). A hit does no string work and no clCreateKernel.
+    struct generated_key {
+        const void* type_tag;
+        std::uint32_t signature;
+        bool operator==(const generated_key& o) const noexcept {
+            return type_tag == o.type_tag && signature == o.signature;
+        }
+    };
+    struct generated_key_hash {
+        std::size_t operator()(const generated_key& k) const noexcept {
+            return std::hash<const void*>()(k.type_tag) ^ (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull);
+        }
+    };
+    std::mutex generated_mutex;
+    std::unordered_map<generated_key, clarray::kernel, generated_key_hash> generated_kernels;
 };
 
 } // namespace clarray::detail

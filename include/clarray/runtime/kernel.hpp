@@ -3,6 +3,7 @@
 // local_memory<T>(n) as __local buffers. A launch adds the arrays' pending events to its wait list
 // and records its own event on them.
 #include <array>
+#include <cstdint>
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
@@ -61,6 +62,9 @@ template <class T> struct kernel_arg<local_memory<T>> {
     static void record(const local_memory<T>&, const queue&, const event&) {}
 };
 
+// Kernels clarray has enqueued in this process (tests check one launch per assignment).
+std::uint64_t kernel_launch_count() noexcept;
+
 namespace detail {
 event enqueue_nd_range(const queue& q, cl_kernel k, const ndrange& global, const ndrange* local,
                        const wait_list& deps);
@@ -78,7 +82,7 @@ public:
     template <class... Args>
     event launch(const queue& q, ndrange global, ndrange local, const wait_list& deps,
                  const Args&... args) {
-        if (q.context() != state_->ctx)
+        if (q.context().get() != state_->ctx)
             throw usage_error("kernel '" + state_->name + "': queue from another context");
         (kernel_arg<Args>::check(args, q), ...);
         wait_list wl = deps;
@@ -99,12 +103,16 @@ public:
 
     cl_kernel get() const noexcept { return state_->k.get(); }
     const std::string& name() const noexcept { return state_->name; }
+    // Held while arguments are set and the kernel enqueued (cl_kernel is not thread-safe).
+    std::mutex& argument_mutex() const noexcept { return state_->mutex; }
 
 private:
     struct state {
-        state(context c, detail::handle<cl_kernel> kh, std::string n)
-            : ctx(std::move(c)), k(std::move(kh)), name(std::move(n)) {}
-        context ctx;
+        state(const context& c, detail::handle<cl_kernel> kh, std::string n)
+            : ctx(c.get()), k(std::move(kh)), name(std::move(n)) {}
+        // Not a clarray::context: kernels live in their context's caches, and a strong reference
+        // would keep it alive forever. The cl_kernel keeps its program and context alive.
+        cl_context ctx;
         detail::handle<cl_kernel> k;
         std::string name;
         std::mutex mutex;

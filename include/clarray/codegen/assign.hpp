@@ -1,0 +1,341 @@
+#pragma once
+// Evaluation of expressions into arrays: one generated kernel per assignment (several outputs
+// with tie()). Per launch: broadcast and coalesce the operands' strides, look the kernel up by
+// (expression type, rank, contiguity), bind arguments, enqueue; no string work on a cache hit.
+#include <array>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/codegen/source_builder.hpp"
+#include "clarray/expr/expression.hpp"
+#include "clarray/runtime/context_state.hpp"
+#include "clarray/runtime/program.hpp"
+
+namespace clarray {
+namespace detail {
+
+template <class... T> struct type_tag {
+    static constexpr char id = 0;
+};
+
+// The strides/offset/memory of one array operand, broadcast to the iteration shape.
+struct operand_view {
+    strides_type strides;
+    std::ptrdiff_t offset;
+    allocation* alloc;
+    const shape_type* shape;        // the operand's own shape and strides (alias analysis)
+    const strides_type* own_strides;
+};
+
+template <class A> operand_view input_view(const A& a, const shape_type& target) {
+    operand_view v{{}, a.offset(), a.data().get(), &a.shape(), &a.strides()};
+    try {
+        v.strides = broadcast_strides(a.shape(), a.strides(), target);
+    } catch (const shape_error&) {
+        throw shape_error("expression: operand of shape " + shape_to_string(a.shape()) +
+                          " does not broadcast to shape " + shape_to_string(target));
+    }
+    return v;
+}
+
+// Shape of an expression: its array operands broadcast together.
+template <class E> shape_type expression_shape(const E& e) {
+    shape_type s;
+    bool any = false;
+    e.for_each_terminal([&](const auto& t) {
+        if constexpr (std::decay_t<decltype(t)>::is_array) {
+            s = any ? broadcast_shapes(s, t.array().shape()) : t.array().shape();
+            any = true;
+        }
+    });
+    if (!any) throw usage_error("an expression needs at least one array operand");
+    return s;
+}
+template <class E> const queue& expression_queue(const E& e) {
+    const queue* q = nullptr;
+    e.for_each_terminal([&](const auto& t) {
+        if constexpr (std::decay_t<decltype(t)>::is_array)
+            if (!q) q = &t.array().get_queue();
+    });
+    if (!q) throw usage_error("an expression needs at least one array operand");
+    return *q;
+}
+
+template <class... E> struct expr_list {
+    static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
+};
+
+// outs: tuple of cl_array (handles); exprs: tuple of expression nodes.
+template <class Outs, class Exprs> struct assigner;
+
+template <class... OT, class... OS, class... E>
+struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
+    static constexpr std::size_t n_out = sizeof...(OT);
+
+    static void run(const std::tuple<cl_array<OT, OS>...>& outs, const std::tuple<E...>& exprs) {
+        const auto& first = std::get<0>(outs);
+        const shape_type& shape0 = first.shape();
+        std::apply(
+            [&](const auto&... o) {
+                auto same = [&](const auto& x) {
+                    if (x.shape() != shape0)
+                        throw shape_error("tie: outputs of shapes " + shape_to_string(shape0) +
+                                          " and " + shape_to_string(x.shape()) + " differ");
+                };
+                (same(o), ...);
+            },
+            outs);
+        const queue& q = first.get_queue();
+        const cl_context cctx = q.context().get();
+
+        // Operand views: outputs first, then the inputs in emit order.
+        std::vector<operand_view> ops; // operand_view holds svectors, which cannot live in an svector
+        ops.reserve(8);
+        std::apply([&](const auto&... o) { (ops.push_back({o.strides(), o.offset(), o.data().get(), &o.shape(), &o.strides()}), ...); },
+                   outs);
+        std::size_t scalar_bytes = 0;
+        auto collect = [&](const auto& t) {
+            if constexpr (std::decay_t<decltype(t)>::is_array) {
+                if (t.array().get_context().get() != cctx)
+                    throw usage_error("expression: operands from different contexts");
+                ops.push_back(input_view(t.array(), shape0));
+            } else {
+                scalar_bytes += sizeof(t.value());
+            }
+        };
+        std::apply([&](const auto&... e) { (e.for_each_terminal(collect), ...); }, exprs);
+
+        if (has_harmful_alias(ops)) {
+            // Evaluate into temporaries first, as if every input were read before any write.
+            std::tuple<cl_array<OT, OS>...> tmp = std::apply(
+                [&](const auto&... o) {
+                    return std::tuple<cl_array<OT, OS>...>(
+                        cl_array<OT, OS>(q, o.shape())...);
+                },
+                outs);
+            run(tmp, exprs);
+            copy_each(outs, tmp, std::index_sequence_for<OT...>{});
+            return;
+        }
+
+        std::size_t n = 1;
+        for (std::size_t e : shape0) n *= e;
+        if (n == 0) return;
+
+        shape_type shape = shape0;
+        xt::svector<strides_type*, 8> sp;
+        for (auto& v : ops) sp.push_back(&v.strides);
+        coalesce(shape, sp.data(), sp.size());
+        const std::size_t rank = shape.size();
+        bool contiguous = rank <= 1;
+        if (rank == 1)
+            for (auto& v : ops) contiguous = contiguous && v.strides[0] == 1;
+        const std::size_t words = layout_words(ops.size(), rank == 0 ? 1 : rank, contiguous);
+        const device& dev = q.context().device();
+        const bool by_buffer =
+            ops.size() * sizeof(void*) + scalar_bytes + words * 8 + 64 > dev.max_parameter_size();
+        const std::uint32_t signature = static_cast<std::uint32_t>(rank) |
+                                        (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u);
+
+        kernel k = lookup(q.context(), signature, rank, contiguous, by_buffer);
+
+        // Layout words (mirrors clarray_layout in source_builder.cpp).
+        xt::svector<cl_long, 64> lay;
+        lay.push_back(static_cast<cl_long>(n));
+        if (contiguous) {
+            for (auto& v : ops) lay.push_back(v.offset);
+        } else {
+            const std::size_t r = rank == 0 ? 1 : rank;
+            for (std::size_t i = 0; i < r; ++i)
+                lay.push_back(rank == 0 ? 1 : static_cast<cl_long>(shape[i]));
+            for (auto& v : ops) lay.push_back(v.offset);
+            for (auto& v : ops)
+                for (std::size_t i = 0; i < r; ++i) lay.push_back(rank == 0 ? 0 : v.strides[i]);
+        }
+
+        wait_list deps;
+        std::apply([&](const auto&... o) { (prepare(o, q, access::write, deps), ...); }, outs);
+        auto depend = [&](const auto& t) {
+            if constexpr (std::decay_t<decltype(t)>::is_array)
+                prepare(t.array(), q, access::read, deps);
+        };
+        std::apply([&](const auto&... e) { (e.for_each_terminal(depend), ...); }, exprs);
+
+        const std::size_t g = elementwise_group_size(dev);
+        const ndrange global{round_up(n, g)}, local{g};
+        event ev;
+        {
+            std::lock_guard<std::mutex> lock(k.argument_mutex());
+            cl_kernel raw = k.get();
+            cl_uint idx = 0;
+            std::apply([&](const auto&... o) { (bind_array(raw, idx, o), ...); }, outs);
+            auto bind = [&](const auto& t) {
+                if constexpr (std::decay_t<decltype(t)>::is_array) {
+                    bind_array(raw, idx, t.array());
+                } else {
+                    auto v = t.value();
+                    check_cl(clSetKernelArg(raw, idx++, sizeof(v), &v), "clSetKernelArg(scalar)");
+                }
+            };
+            std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
+            handle<cl_mem> lay_buf;
+            if (by_buffer) {
+                cl_int rc = CL_SUCCESS;
+                lay_buf = handle<cl_mem>(clCreateBuffer(q.context().get(),
+                                                        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                                        lay.size() * 8, lay.data(), &rc));
+                check_cl(rc, "clCreateBuffer(layout)");
+                cl_mem m = lay_buf.get();
+                check_cl(clSetKernelArg(raw, idx, sizeof(cl_mem), &m), "clSetKernelArg(layout)");
+            } else {
+                check_cl(clSetKernelArg(raw, idx, lay.size() * 8, lay.data()),
+                         "clSetKernelArg(layout)");
+            }
+            ev = enqueue_nd_range(q, raw, global, &local, deps);
+        }
+        auto record_in = [&](const auto& t) {
+            if constexpr (std::decay_t<decltype(t)>::is_array)
+                if (t.array().data()) t.array().data()->record(q, access::read, ev);
+        };
+        std::apply([&](const auto&... e) { (e.for_each_terminal(record_in), ...); }, exprs);
+        std::apply([&](const auto&... o) { ((o.data() ? o.data()->record(q, access::write, ev) : void()), ...); },
+                   outs);
+    }
+
+private:
+    template <class A>
+    static void prepare(const A& a, const queue& q, access acc, wait_list& deps) {
+        if (!a.data()) return;
+        a.data()->check_not_mapped(acc, "expression evaluation");
+        a.data()->add_dependencies(q, acc, deps);
+    }
+    template <class A> static void bind_array(cl_kernel k, cl_uint& idx, const A& a) {
+        set_memory_arg<typename A::storage_policy>(k, idx++, a.data().get());
+    }
+    // An input that shares memory with an output at a different mapping would be overwritten
+    // before it is read by other work-items. Same-index aliasing (a = a * 2) is safe.
+    static bool has_harmful_alias(const std::vector<operand_view>& ops) {
+        for (std::size_t o = 0; o < n_out; ++o)
+            for (std::size_t i = n_out; i < ops.size(); ++i) {
+                if (!ops[o].alloc || ops[o].alloc != ops[i].alloc) continue;
+                if (ops[o].strides == ops[i].strides && ops[o].offset == ops[i].offset) continue;
+                if (ranges_overlap(*ops[o].shape, *ops[o].own_strides, ops[o].offset,
+                                   *ops[i].shape, *ops[i].own_strides, ops[i].offset))
+                    return true;
+            }
+        return false;
+    }
+    template <std::size_t... I>
+    static void copy_each(const std::tuple<cl_array<OT, OS>...>& outs,
+                          const std::tuple<cl_array<OT, OS>...>& tmp, std::index_sequence<I...>) {
+        (strided_copy(std::get<I>(outs), std::get<I>(tmp)), ...);
+    }
+    static kernel lookup(const context& ctx, std::uint32_t signature, std::size_t rank,
+                         bool contiguous, bool by_buffer) {
+        context_state& st = ctx.state();
+        const context_state::generated_key key{&type_tag<assigner>::id, signature};
+        std::lock_guard<std::mutex> lock(st.generated_mutex);
+        auto it = st.generated_kernels.find(key);
+        if (it != st.generated_kernels.end()) return it->second;
+        source_builder b;
+        b.set_output_count(n_out);
+        std::vector<std::string> values = expr_list<E...>::emit(b);
+        std::vector<dtype> out_types{dtype_traits<OT>::id...};
+        bool fp64 = b.uses_fp64();
+        for (dtype d : out_types) fp64 = fp64 || d == dtype::float64;
+        if (fp64 && !ctx.device().has_fp64())
+            throw unsupported("this expression computes in float64, which device '" +
+                              ctx.device().name() +
+                              "' does not support (cl_khr_fp64); convert operands with "
+                              "astype<float>()");
+        std::string src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);
+        handle<cl_program> prog = build_program(ctx, src, "");
+        cl_int rc = CL_SUCCESS;
+        handle<cl_kernel> raw(clCreateKernel(prog.get(), "clarray_assign", &rc));
+        check_cl(rc, "clCreateKernel(clarray_assign)");
+        kernel k(ctx, std::move(raw), "clarray_assign");
+        st.generated_kernels.emplace(key, k);
+        return k;
+    }
+};
+
+template <class T, class S, class E> void assign(const cl_array<T, S>& out, const E& e) {
+    assigner<std::tuple<cl_array<T, S>>, std::tuple<E>>::run(std::tuple<cl_array<T, S>>(out),
+                                                              std::tuple<E>(e));
+}
+
+template <class To, class From> inline constexpr bool same_kind_castable_v =
+    std::is_same_v<To, From> || std::is_floating_point_v<To> ||
+    (std::is_integral_v<To> && !std::is_same_v<To, bool> && std::is_integral_v<From>) ||
+    (std::is_same_v<To, bool> && std::is_same_v<From, bool>);
+
+} // namespace detail
+
+// ---- cl_array members that take expressions ----
+template <class T, class S>
+template <class E, class>
+cl_array<T, S>::cl_array(const E& e)
+    : cl_array(detail::expression_queue(e), detail::expression_shape(e)) {
+    detail::assign(*this, e);
+}
+
+template <class T, class S>
+template <class E, class>
+cl_array<T, S>& cl_array<T, S>::operator=(const E& e) {
+    if (!bound()) return *this = cl_array(e);
+    detail::assign(*this, e);
+    return *this;
+}
+
+#define CLARRAY_COMPOUND(SYMBOL, OPSYMBOL)                                                        \
+    template <class T, class S>                                                                   \
+    template <class X>                                                                            \
+    cl_array<T, S>& cl_array<T, S>::operator SYMBOL(const X& x) {                                 \
+        auto e = (*this)OPSYMBOL x;                                                               \
+        using R = typename decltype(e)::value_type;                                               \
+        static_assert(detail::same_kind_castable_v<detail::canonical_t<T>, R>,                    \
+                      "in-place operation would cast the result to a different kind (NumPy's "    \
+                      "same_kind rule); assign the expression explicitly with astype<T>()");      \
+        detail::assign(*this, e);                                                                 \
+        return *this;                                                                             \
+    }
+CLARRAY_COMPOUND(+=, +)
+CLARRAY_COMPOUND(-=, -)
+CLARRAY_COMPOUND(*=, *)
+CLARRAY_COMPOUND(/=, /)
+CLARRAY_COMPOUND(%=, %)
+CLARRAY_COMPOUND(&=, &)
+CLARRAY_COMPOUND(|=, |)
+CLARRAY_COMPOUND(^=, ^)
+CLARRAY_COMPOUND(<<=, <<)
+CLARRAY_COMPOUND(>>=, >>)
+#undef CLARRAY_COMPOUND
+
+// Evaluates an expression into a new array on its first array operand's queue.
+template <class S = svm_coarse, class E, class = std::enable_if_t<is_expression_v<E>>>
+auto eval(const E& e) {
+    using T = typename std::decay_t<detail::node_t<const E&>>::value_type;
+    return cl_array<T, S>(detail::as_node(e));
+}
+
+// ---- several outputs in one kernel: tie(x, y) = std::tuple(e1, e2) ----
+template <class... A> class tied_outputs {
+public:
+    explicit tied_outputs(A&... a) : outs_(a...) {}
+    template <class... E> tied_outputs& operator=(const std::tuple<E...>& exprs) {
+        static_assert(sizeof...(E) == sizeof...(A), "tie: one expression per output");
+        auto nodes = std::apply(
+            [](const auto&... e) { return std::make_tuple(detail::as_node(e)...); }, exprs);
+        detail::assigner<std::tuple<A...>, decltype(nodes)>::run(outs_, nodes);
+        return *this;
+    }
+
+private:
+    std::tuple<A...> outs_; // handles share the outputs' storage
+};
+template <class... A> tied_outputs<A...> tie(A&... outs) { return tied_outputs<A...>(outs...); }
+
+} // namespace clarray

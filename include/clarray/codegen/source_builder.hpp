@@ -1,0 +1,64 @@
+#pragma once
+// Builds the OpenCL C source of one generated kernel. Expression nodes describe themselves to it
+// by type only (their runtime values never reach the source: scalars are kernel arguments), so one
+// source serves every launch of an expression type.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "clarray/array/dtype.hpp"
+
+namespace clarray::detail {
+
+// Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar.
+std::string cl_cast(dtype d, const std::string& text);
+
+class source_builder {
+public:
+    // The element access of the next array operand ("a3[o3]"); declares its parameter.
+    std::string array_input(dtype d);
+    // The next scalar argument ("s2"); declares its parameter.
+    std::string scalar_input(dtype d);
+    // A helper function emitted once before the kernel (keyed by name).
+    void helper(const std::string& name, const std::string& definition);
+    void need_fp64() { fp64_ = true; }
+    void note_type(dtype d) {
+        if (d == dtype::float64) fp64_ = true;
+    }
+
+    // A kernel assigning `values[k]` (already converted) to output k of type outs[k].
+    // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
+    // layout_in_buffer: the layout struct arrives through a __constant pointer (too big for
+    // the parameter space).
+    std::string assign_kernel(const std::vector<dtype>& outs, const std::vector<std::string>& values,
+                              std::size_t rank, bool contiguous, bool layout_in_buffer) const;
+
+    std::size_t array_count() const noexcept { return params_arrays_; }
+    bool uses_fp64() const noexcept { return fp64_; }
+
+    // Kernel parameters of the inputs, in visit order (outputs come first and are added by
+    // assign_kernel), and the number of array operands among them.
+    struct param {
+        bool is_array;
+        dtype type;
+        std::size_t index; // array operand index (outputs first) or scalar index
+    };
+    const std::vector<param>& params() const noexcept { return params_; }
+    void set_output_count(std::size_t n) { outputs_ = n; }
+
+private:
+    std::vector<param> params_;
+    std::vector<std::string> helper_names_;
+    std::string helpers_;
+    std::size_t outputs_ = 0;
+    std::size_t params_arrays_ = 0;
+    std::size_t scalars_ = 0;
+    bool fp64_ = false;
+};
+
+// Number of 64-bit words in the layout struct for `arrays` operands (outputs included).
+inline std::size_t layout_words(std::size_t arrays, std::size_t rank, bool contiguous) {
+    return contiguous ? 1 + arrays : 1 + rank + arrays * (1 + rank);
+}
+
+} // namespace clarray::detail

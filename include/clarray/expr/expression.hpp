@@ -1,0 +1,169 @@
+#pragma once
+// Lazy expression nodes. An expression is a small tree of function nodes over terminals (arrays
+// and scalars); it does nothing until it is assigned, when it becomes one generated kernel.
+//
+// Each node type N provides:
+//   using value_type;                               element type of the result
+//   static std::string emit(source_builder&);       OpenCL text of one element, from the type only
+//   template <class F> void for_each_terminal(F&&) const;   terminals in emit order
+// Children are held as xtensor does: lvalues by const reference, temporaries by value.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "clarray/array/cl_array.hpp"
+#include "clarray/array/dtype.hpp"
+#include "clarray/codegen/source_builder.hpp"
+#include "clarray/error.hpp"
+#include "clarray/expr/promotion.hpp"
+
+namespace clarray {
+
+template <class D> struct expression {
+    const D& derived_cast() const noexcept { return static_cast<const D&>(*this); }
+};
+
+namespace detail {
+template <class D> std::true_type is_expression_impl(const expression<D>*);
+std::false_type is_expression_impl(...);
+} // namespace detail
+template <class T>
+inline constexpr bool is_expression_v =
+    decltype(detail::is_expression_impl(std::declval<std::decay_t<T>*>()))::value ||
+    is_cl_array<std::decay_t<T>>::value;
+
+template <class T>
+inline constexpr bool is_scalar_v =
+    std::is_arithmetic_v<std::decay_t<T>> && is_dtype_v<detail::canonical_t<std::decay_t<T>>>;
+
+namespace detail {
+
+template <class T> constexpr dtype dtype_of() { return dtype_traits<canonical_t<T>>::id; }
+
+// An array operand. A is cl_array<T,S> or const cl_array<T,S>&.
+template <class A> class array_terminal : public expression<array_terminal<A>> {
+    using array_type = std::decay_t<A>;
+
+public:
+    using value_type = canonical_t<typename array_type::value_type>;
+    explicit array_terminal(A a) : a_(std::forward<A>(a)) {}
+    static std::string emit(source_builder& b) { return b.array_input(dtype_of<value_type>()); }
+    template <class F> void for_each_terminal(F&& f) const { f(*this); }
+    const array_type& array() const noexcept { return a_; }
+    static constexpr bool is_array = true;
+
+private:
+    A a_;
+};
+
+// A scalar operand, passed as a kernel argument of type T (never baked into the source).
+template <class T> class scalar_terminal : public expression<scalar_terminal<T>> {
+public:
+    using value_type = T;
+    template <class W> explicit scalar_terminal(W w) : v_(checked_cast(w)) {}
+    static std::string emit(source_builder& b) { return b.scalar_input(dtype_of<T>()); }
+    template <class F> void for_each_terminal(F&& f) const { f(*this); }
+    stored_t<T> value() const noexcept { return static_cast<stored_t<T>>(v_); }
+    static constexpr bool is_array = false;
+
+private:
+    // NumPy 2 refuses a Python int that does not fit the array's integer type; so do we.
+    template <class W> static T checked_cast(W w) {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_integral_v<W> &&
+                      !std::is_same_v<W, bool>) {
+            bool fits = std::is_signed_v<W>
+                            ? (static_cast<long long>(w) >=
+                                   static_cast<long long>(std::numeric_limits<T>::min()) &&
+                               (w < 0 || static_cast<unsigned long long>(w) <=
+                                             static_cast<unsigned long long>(
+                                                 std::numeric_limits<T>::max())))
+                            : static_cast<unsigned long long>(w) <=
+                                  static_cast<unsigned long long>(std::numeric_limits<T>::max());
+            if constexpr (std::is_unsigned_v<T> && std::is_signed_v<W>) fits = fits && w >= 0;
+            if (!fits)
+                throw dtype_error("scalar " + std::to_string(w) + " is out of range for the " +
+                                  dtype_name(dtype_of<T>()) + " operand it is combined with");
+        }
+        return static_cast<T>(w);
+    }
+    T v_;
+};
+
+// Op applied to children E... (each a node type, possibly a const reference).
+template <class Op, class... E> class function_node : public expression<function_node<Op, E...>> {
+public:
+    using value_type = typename Op::template result_t<typename std::decay_t<E>::value_type...>;
+    template <class... A> explicit function_node(A&&... a) : children_(std::forward<A>(a)...) {}
+    static std::string emit(source_builder& b) {
+        // Children are emitted left to right (braced init order), matching for_each_terminal.
+        std::string texts[] = {std::decay_t<E>::emit(b)...};
+        b.note_type(dtype_of<value_type>());
+        return emit_with(b, texts, std::index_sequence_for<E...>{});
+    }
+    template <class F> void for_each_terminal(F&& f) const {
+        std::apply([&](const auto&... c) { (c.for_each_terminal(f), ...); }, children_);
+    }
+
+private:
+    template <std::size_t... I>
+    static std::string emit_with(source_builder& b, const std::string* t, std::index_sequence<I...>) {
+        return Op::template emit<typename std::decay_t<E>::value_type...>(b, t[I]...);
+    }
+    std::tuple<E...> children_;
+};
+
+// ---- turning operands into nodes ----
+template <class X> decltype(auto) as_node(X&& x) {
+    if constexpr (is_cl_array<std::decay_t<X>>::value) {
+        if constexpr (std::is_lvalue_reference_v<X>)
+            return array_terminal<const std::decay_t<X>&>(x);
+        else
+            return array_terminal<std::decay_t<X>>(std::move(x));
+    } else {
+        return std::forward<X>(x);
+    }
+}
+template <class X> using node_t = decltype(as_node(std::declval<X>()));
+// How a node is stored in its parent: references to lvalue nodes, values otherwise.
+template <class X>
+using child_t = std::conditional_t<is_cl_array<std::decay_t<X>>::value, node_t<X>,
+                                   std::conditional_t<std::is_lvalue_reference_v<X>,
+                                                      const std::decay_t<X>&, std::decay_t<X>>>;
+
+template <class X> using value_type_of = typename std::decay_t<node_t<X>>::value_type;
+
+// A weak scalar takes the type its partner dictates.
+template <class Partner, class W> using weak_scalar_t =
+    scalar_terminal<weak_promote_t<value_type_of<Partner>, std::decay_t<W>>>;
+
+template <class Op, class X> auto make_unary(X&& x) {
+    return function_node<Op, child_t<X>>(as_node(std::forward<X>(x)));
+}
+
+template <class Op, class X, class Y> auto make_binary(X&& x, Y&& y) {
+    if constexpr (is_scalar_v<X> && is_scalar_v<Y>) {
+        using T = promote_t<std::decay_t<X>, std::decay_t<Y>>;
+        return function_node<Op, scalar_terminal<T>, scalar_terminal<T>>(scalar_terminal<T>(x),
+                                                                         scalar_terminal<T>(y));
+    } else if constexpr (is_scalar_v<X>) {
+        using ST = weak_scalar_t<Y, X>;
+        return function_node<Op, ST, child_t<Y>>(ST(x), as_node(std::forward<Y>(y)));
+    } else if constexpr (is_scalar_v<Y>) {
+        using ST = weak_scalar_t<X, Y>;
+        return function_node<Op, child_t<X>, ST>(as_node(std::forward<X>(x)), ST(y));
+    } else {
+        return function_node<Op, child_t<X>, child_t<Y>>(as_node(std::forward<X>(x)),
+                                                         as_node(std::forward<Y>(y)));
+    }
+}
+
+template <class X, class Y>
+inline constexpr bool binary_operands_v =
+    (is_expression_v<X> && (is_expression_v<Y> || is_scalar_v<Y>)) ||
+    (is_scalar_v<X> && is_expression_v<Y>);
+
+} // namespace detail
+} // namespace clarray

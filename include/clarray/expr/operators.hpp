@@ -1,0 +1,380 @@
+#pragma once
+// Elementwise operators and functions on clarray expressions. Each op states its result type
+// (NumPy 2 rules) and its OpenCL text; operands are converted to the computation type first, and
+// the result to the result type, so narrow integers wrap as in NumPy.
+#include <string>
+#include <type_traits>
+
+#include "clarray/expr/expression.hpp"
+
+namespace clarray {
+namespace detail {
+
+template <class T> std::string cast_to(const std::string& text) {
+    return cl_cast(dtype_of<T>(), text);
+}
+template <class T> inline constexpr bool is_float_v = std::is_floating_point_v<T>;
+template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
+template <class T> const char* cl_name() { return cl_type_name(dtype_of<T>()); }
+
+// ---- binary arithmetic: result = promote(A, B), computed in the result type ----
+#define CLARRAY_ARITH_OP(NAME, SYMBOL, CHECK)                                                     \
+    struct NAME {                                                                                 \
+        template <class A, class B> using result_t = promote_t<A, B>;                             \
+        template <class A, class B>                                                               \
+        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
+            using R = result_t<A, B>;                                                             \
+            CHECK;                                                                                \
+            return cast_to<R>(cast_to<R>(a) + " " SYMBOL " " + cast_to<R>(b));                   \
+        }                                                                                         \
+    };
+CLARRAY_ARITH_OP(plus_op, "+", )
+CLARRAY_ARITH_OP(minus_op, "-",
+                 static_assert(!is_bool_v<R>, "boolean subtract is not supported (as in NumPy); "
+                                              "use logical_xor or ^"))
+CLARRAY_ARITH_OP(multiplies_op, "*", )
+CLARRAY_ARITH_OP(bit_and_op, "&",
+                 static_assert(!is_float_v<R>, "& needs integer or bool operands"))
+CLARRAY_ARITH_OP(bit_or_op, "|", static_assert(!is_float_v<R>, "| needs integer or bool operands"))
+CLARRAY_ARITH_OP(bit_xor_op, "^", static_assert(!is_float_v<R>, "^ needs integer or bool operands"))
+CLARRAY_ARITH_OP(shift_left_op, "<<",
+                 static_assert(std::is_integral_v<R> && !is_bool_v<R>, "<< needs integer operands"))
+CLARRAY_ARITH_OP(shift_right_op, ">>",
+                 static_assert(std::is_integral_v<R> && !is_bool_v<R>, ">> needs integer operands"))
+#undef CLARRAY_ARITH_OP
+
+// True division: integers divide as double (NumPy's true_divide).
+struct divides_op {
+    template <class A, class B> using result_t = true_divide_t<promote_t<A, B>>;
+    template <class A, class B>
+    static std::string emit(source_builder&, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        return cast_to<R>(cast_to<R>(a) + " / " + cast_to<R>(b));
+    }
+};
+
+// Python-style floor division and modulo (the result takes the divisor's sign); integer division
+// by zero gives 0, as NumPy does (it warns), instead of trapping.
+struct floor_divide_op {
+    template <class A, class B> using result_t = promote_t<A, B>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        static_assert(!is_bool_v<R>, "floor_divide needs numeric operands");
+        std::string t = cl_name<R>(), f = std::string("clarray_floordiv_") + t;
+        if constexpr (is_float_v<R>) {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return floor(a / b); }");
+        } else if constexpr (std::is_signed_v<R>) {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
+                        "    if (b == 0) return 0;\n    if (b == -1) return (" + t + ")(0 - (u" + t + ")a);\n"
+                        "    " + t + " q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;\n"
+                        "    return q;\n}");
+        } else {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return b == 0 ? 0 : a / b; }");
+        }
+        return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+    }
+};
+struct modulus_op {
+    template <class A, class B> using result_t = promote_t<A, B>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        static_assert(!is_bool_v<R>, "% needs numeric operands");
+        std::string t = cl_name<R>(), f = std::string("clarray_mod_") + t;
+        if constexpr (is_float_v<R>) {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
+                        "    " + t + " r = fmod(a, b);\n    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n"
+                        "    return r;\n}");
+        } else if constexpr (std::is_signed_v<R>) {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
+                        "    if (b == 0 || b == -1) return 0;\n    " + t + " r = a % b;\n"
+                        "    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n    return r;\n}");
+        } else {
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return b == 0 ? 0 : a % b; }");
+        }
+        return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+    }
+};
+
+// Integer powers by squaring (OpenCL has pow for floats only). Negative exponents give 0 except
+// for bases 1 and -1 (NumPy raises for them).
+struct power_op {
+    template <class A, class B> using result_t = promote_t<A, B>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        if constexpr (is_float_v<R>) {
+            return "pow(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+        } else {
+            std::string t = cl_name<R>(), f = std::string("clarray_ipow_") + t;
+            std::string neg = std::is_signed_v<R>
+                                  ? "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n"
+                                  : "";
+            g.helper(f, "inline " + t + " " + f + "(" + t + " b, " + t + " e) {\n" + neg +
+                            "    " + t + " r = 1;\n    while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }\n"
+                            "    return r;\n}");
+            return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+        }
+    }
+};
+
+// maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it.
+#define CLARRAY_MINMAX_OP(NAME, FN, PROPAGATE_NAN)                                                \
+    struct NAME {                                                                                 \
+        template <class A, class B> using result_t = promote_t<A, B>;                             \
+        template <class A, class B>                                                               \
+        static std::string emit(source_builder& g, const std::string& a, const std::string& b) { \
+            using R = result_t<A, B>;                                                             \
+            if constexpr (is_float_v<R> && PROPAGATE_NAN) {                                       \
+                std::string t = cl_name<R>(), f = std::string("clarray_" #NAME "_") + t;          \
+                g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {"              \
+                            " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }");          \
+                return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";                      \
+            } else {                                                                              \
+                return std::string(is_float_v<R> ? "f" FN : FN) + "(" + cast_to<R>(a) + ", " +    \
+                       cast_to<R>(b) + ")";                                                       \
+            }                                                                                     \
+        }                                                                                         \
+    };
+CLARRAY_MINMAX_OP(maximum_op, "max", true)
+CLARRAY_MINMAX_OP(minimum_op, "min", true)
+CLARRAY_MINMAX_OP(fmax_op, "max", false)
+CLARRAY_MINMAX_OP(fmin_op, "min", false)
+#undef CLARRAY_MINMAX_OP
+
+// Comparisons: computed in the promoted type, bool result.
+#define CLARRAY_COMPARE_OP(NAME, SYMBOL)                                                          \
+    struct NAME {                                                                                 \
+        template <class A, class B> using result_t = bool;                                        \
+        template <class A, class B>                                                               \
+        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
+            using C = promote_t<A, B>;                                                            \
+            return "(" + cast_to<C>(a) + " " SYMBOL " " + cast_to<C>(b) + ")";                    \
+        }                                                                                         \
+    };
+CLARRAY_COMPARE_OP(equal_op, "==")
+CLARRAY_COMPARE_OP(not_equal_op, "!=")
+CLARRAY_COMPARE_OP(less_op, "<")
+CLARRAY_COMPARE_OP(less_equal_op, "<=")
+CLARRAY_COMPARE_OP(greater_op, ">")
+CLARRAY_COMPARE_OP(greater_equal_op, ">=")
+#undef CLARRAY_COMPARE_OP
+
+struct logical_and_op {
+    template <class A, class B> using result_t = bool;
+    template <class A, class B>
+    static std::string emit(source_builder&, const std::string& a, const std::string& b) {
+        return "((" + a + ") != 0 && (" + b + ") != 0)";
+    }
+};
+struct logical_or_op {
+    template <class A, class B> using result_t = bool;
+    template <class A, class B>
+    static std::string emit(source_builder&, const std::string& a, const std::string& b) {
+        return "((" + a + ") != 0 || (" + b + ") != 0)";
+    }
+};
+struct logical_xor_op {
+    template <class A, class B> using result_t = bool;
+    template <class A, class B>
+    static std::string emit(source_builder&, const std::string& a, const std::string& b) {
+        return "(((" + a + ") != 0) != ((" + b + ") != 0))";
+    }
+};
+
+// Two-argument float functions: computed in float_of(promote(A, B)).
+#define CLARRAY_FLOAT_BINARY(NAME, FN)                                                            \
+    struct NAME {                                                                                 \
+        template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;                 \
+        template <class A, class B>                                                               \
+        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
+            using R = result_t<A, B>;                                                             \
+            return std::string(FN "(") + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";              \
+        }                                                                                         \
+    };
+CLARRAY_FLOAT_BINARY(atan2_op, "atan2")
+CLARRAY_FLOAT_BINARY(hypot_op, "hypot")
+CLARRAY_FLOAT_BINARY(copysign_op, "copysign")
+CLARRAY_FLOAT_BINARY(fmod_op, "fmod")
+CLARRAY_FLOAT_BINARY(nextafter_op, "nextafter")
+#undef CLARRAY_FLOAT_BINARY
+
+// ---- unary ----
+struct negate_op {
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder&, const std::string& a) {
+        static_assert(!is_bool_v<A>, "unary - on bool is not supported (as in NumPy); use !");
+        return cast_to<A>("-" + cast_to<A>(a));
+    }
+};
+struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder&, const std::string& a) {
+        static_assert(!is_float_v<A>, "~ needs integer or bool operands");
+        if constexpr (is_bool_v<A>) return "((uchar)((" + a + ") == 0))";
+        else return cast_to<A>("~" + cast_to<A>(a));
+    }
+};
+struct logical_not_op {
+    template <class A> using result_t = bool;
+    template <class A> static std::string emit(source_builder&, const std::string& a) {
+        return "((" + a + ") == 0)";
+    }
+};
+struct abs_op {
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder&, const std::string& a) {
+        if constexpr (is_float_v<A>) return "fabs(" + cast_to<A>(a) + ")";
+        else if constexpr (is_bool_v<A> || std::is_unsigned_v<A>) return cast_to<A>(a);
+        else return cast_to<A>("abs(" + cast_to<A>(a) + ")");
+    }
+};
+template <class U> struct cast_op {
+    template <class A> using result_t = canonical_t<U>;
+    template <class A> static std::string emit(source_builder&, const std::string& a) {
+        return cast_to<canonical_t<U>>(a);
+    }
+};
+
+// One-argument float functions, computed in float_of(A).
+#define CLARRAY_FLOAT_UNARY(NAME, FN)                                                             \
+    struct NAME {                                                                                 \
+        template <class A> using result_t = float_of_t<A>;                                        \
+        template <class A> static std::string emit(source_builder&, const std::string& a) {      \
+            return std::string(FN "(") + cast_to<float_of_t<A>>(a) + ")";                         \
+        }                                                                                         \
+    };
+#define CLARRAY_FLOAT_FUNCTIONS(X)                                                                \
+    X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh)        \
+    X(atanh) X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt)           \
+    X(rsqrt) X(cbrt) X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc)           \
+    X(tgamma) X(lgamma) X(sinpi) X(cospi) X(tanpi) X(logb)
+#define CLARRAY_DEFINE_FLOAT_UNARY(F) CLARRAY_FLOAT_UNARY(F##_op, #F)
+CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
+#undef CLARRAY_DEFINE_FLOAT_UNARY
+#undef CLARRAY_FLOAT_UNARY
+
+#define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE)                                                  \
+    struct NAME {                                                                                 \
+        template <class A> using result_t = bool;                                                 \
+        template <class A> static std::string emit(source_builder&, const std::string& a) {      \
+            if constexpr (is_float_v<A>) return std::string("(" FN "(") + a + ") != 0)";          \
+            else return INT_VALUE;                                                                \
+        }                                                                                         \
+    };
+CLARRAY_CLASSIFY_OP(isnan_op, "isnan", "0")
+CLARRAY_CLASSIFY_OP(isinf_op, "isinf", "0")
+CLARRAY_CLASSIFY_OP(isfinite_op, "isfinite", "1")
+#undef CLARRAY_CLASSIFY_OP
+
+// where(c, x, y): x where c is true, else y; x and y promoted together.
+struct where_op {
+    template <class C, class A, class B> using result_t = promote_t<A, B>;
+    template <class C, class A, class B>
+    static std::string emit(source_builder&, const std::string& c, const std::string& a,
+                            const std::string& b) {
+        using R = promote_t<A, B>;
+        return "((" + c + ") != 0 ? " + cast_to<R>(a) + " : " + cast_to<R>(b) + ")";
+    }
+};
+
+template <class Op, class C, class X, class Y> auto make_where(C&& c, X&& x, Y&& y) {
+    static_assert(is_expression_v<C>, "where: the condition must be an array expression");
+    if constexpr (is_scalar_v<X> && is_scalar_v<Y>) {
+        using T = promote_t<std::decay_t<X>, std::decay_t<Y>>;
+        return function_node<Op, child_t<C>, scalar_terminal<T>, scalar_terminal<T>>(
+            as_node(std::forward<C>(c)), scalar_terminal<T>(x), scalar_terminal<T>(y));
+    } else if constexpr (is_scalar_v<X>) {
+        using ST = weak_scalar_t<Y, X>;
+        return function_node<Op, child_t<C>, ST, child_t<Y>>(as_node(std::forward<C>(c)), ST(x),
+                                                             as_node(std::forward<Y>(y)));
+    } else if constexpr (is_scalar_v<Y>) {
+        using ST = weak_scalar_t<X, Y>;
+        return function_node<Op, child_t<C>, child_t<X>, ST>(as_node(std::forward<C>(c)),
+                                                             as_node(std::forward<X>(x)), ST(y));
+    } else {
+        return function_node<Op, child_t<C>, child_t<X>, child_t<Y>>(
+            as_node(std::forward<C>(c)), as_node(std::forward<X>(x)), as_node(std::forward<Y>(y)));
+    }
+}
+
+} // namespace detail
+
+// ---- operators ----
+#define CLARRAY_BINARY_OPERATOR(SYMBOL, OP)                                                       \
+    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>       \
+    auto operator SYMBOL(X&& x, Y&& y) {                                                          \
+        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));           \
+    }
+CLARRAY_BINARY_OPERATOR(+, plus_op)
+CLARRAY_BINARY_OPERATOR(-, minus_op)
+CLARRAY_BINARY_OPERATOR(*, multiplies_op)
+CLARRAY_BINARY_OPERATOR(/, divides_op)
+CLARRAY_BINARY_OPERATOR(%, modulus_op)
+CLARRAY_BINARY_OPERATOR(&, bit_and_op)
+CLARRAY_BINARY_OPERATOR(|, bit_or_op)
+CLARRAY_BINARY_OPERATOR(^, bit_xor_op)
+CLARRAY_BINARY_OPERATOR(<<, shift_left_op)
+CLARRAY_BINARY_OPERATOR(>>, shift_right_op)
+CLARRAY_BINARY_OPERATOR(==, equal_op)
+CLARRAY_BINARY_OPERATOR(!=, not_equal_op)
+CLARRAY_BINARY_OPERATOR(<, less_op)
+CLARRAY_BINARY_OPERATOR(<=, less_equal_op)
+CLARRAY_BINARY_OPERATOR(>, greater_op)
+CLARRAY_BINARY_OPERATOR(>=, greater_equal_op)
+#undef CLARRAY_BINARY_OPERATOR
+
+#define CLARRAY_BINARY_FUNCTION(NAME, OP)                                                         \
+    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>       \
+    auto NAME(X&& x, Y&& y) {                                                                     \
+        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));           \
+    }
+CLARRAY_BINARY_FUNCTION(floor_divide, floor_divide_op)
+CLARRAY_BINARY_FUNCTION(mod, modulus_op)
+CLARRAY_BINARY_FUNCTION(pow, power_op)
+CLARRAY_BINARY_FUNCTION(maximum, maximum_op)
+CLARRAY_BINARY_FUNCTION(minimum, minimum_op)
+CLARRAY_BINARY_FUNCTION(fmax, fmax_op)
+CLARRAY_BINARY_FUNCTION(fmin, fmin_op)
+CLARRAY_BINARY_FUNCTION(atan2, atan2_op)
+CLARRAY_BINARY_FUNCTION(hypot, hypot_op)
+CLARRAY_BINARY_FUNCTION(copysign, copysign_op)
+CLARRAY_BINARY_FUNCTION(fmod, fmod_op)
+CLARRAY_BINARY_FUNCTION(nextafter, nextafter_op)
+CLARRAY_BINARY_FUNCTION(logical_and, logical_and_op)
+CLARRAY_BINARY_FUNCTION(logical_or, logical_or_op)
+CLARRAY_BINARY_FUNCTION(logical_xor, logical_xor_op)
+#undef CLARRAY_BINARY_FUNCTION
+
+#define CLARRAY_UNARY(NAME, OP)                                                                   \
+    template <class X, class = std::enable_if_t<is_expression_v<X>>> auto NAME(X&& x) {           \
+        return detail::make_unary<detail::OP>(std::forward<X>(x));                                \
+    }
+CLARRAY_UNARY(operator-, negate_op)
+CLARRAY_UNARY(operator~, bit_not_op)
+CLARRAY_UNARY(operator!, logical_not_op)
+CLARRAY_UNARY(logical_not, logical_not_op)
+CLARRAY_UNARY(abs, abs_op)
+CLARRAY_UNARY(isnan, isnan_op)
+CLARRAY_UNARY(isinf, isinf_op)
+CLARRAY_UNARY(isfinite, isfinite_op)
+#define CLARRAY_DEFINE_FLOAT_FUNCTION(F) CLARRAY_UNARY(F, F##_op)
+CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
+#undef CLARRAY_DEFINE_FLOAT_FUNCTION
+#undef CLARRAY_UNARY
+template <class X, class = std::enable_if_t<is_expression_v<X>>> auto operator+(X&& x) {
+    return std::forward<X>(x);
+}
+
+// Elementwise conversion to U (as C casts; to bool: != 0).
+template <class U, class X, class = std::enable_if_t<is_expression_v<X>>> auto astype(X&& x) {
+    return detail::make_unary<detail::cast_op<U>>(std::forward<X>(x));
+}
+
+template <class C, class X, class Y> auto where(C&& c, X&& x, Y&& y) {
+    return detail::make_where<detail::where_op>(std::forward<C>(c), std::forward<X>(x),
+                                                std::forward<Y>(y));
+}
+
+} // namespace clarray

@@ -1,0 +1,78 @@
+#pragma once
+// NumPy 2 type promotion (NEP 50) on C++ element types.
+//
+// Array operands are strong: int8 + int8 -> int8, uint32 + int32 -> int64, int32 + float -> double.
+// C++ arithmetic scalars are weak: they take the array's type when their kind (bool < integer <
+// floating) is not higher: float_array * 2.0 -> float, int8_array + 1 -> int8, int_array * 2.0 ->
+// double, bool_array + 1 -> int64.
+#include <cstdint>
+#include <type_traits>
+
+namespace clarray {
+
+namespace detail {
+template <std::size_t N, bool Signed> struct int_of_size;
+template <> struct int_of_size<1, true> { using type = std::int8_t; };
+template <> struct int_of_size<2, true> { using type = std::int16_t; };
+template <> struct int_of_size<4, true> { using type = std::int32_t; };
+template <> struct int_of_size<8, true> { using type = std::int64_t; };
+template <> struct int_of_size<16, true> { using type = double; }; // uint64 with int64: NumPy's choice
+template <> struct int_of_size<1, false> { using type = std::uint8_t; };
+template <> struct int_of_size<2, false> { using type = std::uint16_t; };
+template <> struct int_of_size<4, false> { using type = std::uint32_t; };
+template <> struct int_of_size<8, false> { using type = std::uint64_t; };
+
+// Canonical spelling of each dtype (long long -> int64_t, etc.).
+template <class T, class = void> struct canonical { using type = T; };
+template <class T>
+struct canonical<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+    using type = typename int_of_size<sizeof(T), std::is_signed_v<T>>::type;
+};
+template <class T> using canonical_t = typename canonical<T>::type;
+
+template <class A, class B> struct promote2 {
+    static constexpr bool fa = std::is_floating_point_v<A>, fb = std::is_floating_point_v<B>;
+    static constexpr bool ba = std::is_same_v<A, bool>, bb = std::is_same_v<B, bool>;
+    template <class F, class I>
+    using float_int = std::conditional_t<std::is_same_v<F, double> || (sizeof(I) > 2), double, F>;
+    template <class S, class U>
+    using mixed_int =
+        std::conditional_t<(sizeof(S) > sizeof(U)), S, typename int_of_size<2 * sizeof(U), true>::type>;
+    using type =
+        std::conditional_t<std::is_same_v<A, B>, A,
+        std::conditional_t<ba, B,
+        std::conditional_t<bb, A,
+        std::conditional_t<fa && fb, std::conditional_t<(sizeof(A) > sizeof(B)), A, B>,
+        std::conditional_t<fa, float_int<A, B>,
+        std::conditional_t<fb, float_int<B, A>,
+        std::conditional_t<std::is_signed_v<A> == std::is_signed_v<B>,
+                           std::conditional_t<(sizeof(A) > sizeof(B)), A, B>,
+        std::conditional_t<std::is_signed_v<A>, mixed_int<A, B>, mixed_int<B, A>>>>>>>>>;
+};
+} // namespace detail
+
+// Promotion of two array (strong) element types.
+template <class A, class B>
+using promote_t = typename detail::promote2<detail::canonical_t<A>, detail::canonical_t<B>>::type;
+
+// Type of an array of element type A combined with a weak C++ scalar of type W.
+template <class A, class W>
+using weak_promote_t = std::conditional_t<
+    std::is_same_v<W, bool>, detail::canonical_t<A>,
+    std::conditional_t<std::is_integral_v<W>,
+                       std::conditional_t<std::is_same_v<A, bool>, std::int64_t,
+                                          detail::canonical_t<A>>,
+                       std::conditional_t<std::is_floating_point_v<A>, detail::canonical_t<A>,
+                                          double>>>;
+
+// The floating type math functions compute in: floats keep theirs, small integers (and bool)
+// use float, 32/64-bit integers use double (NumPy would give float16 for 8-bit inputs; OpenCL has
+// no portable half).
+template <class T>
+using float_of_t = std::conditional_t<std::is_floating_point_v<T>, T,
+                                      std::conditional_t<(sizeof(T) <= 2), float, double>>;
+// The result type of true division (`/`): integers divide as double, as NumPy does.
+template <class T>
+using true_divide_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+
+} // namespace clarray

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
+# packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
+# Usage: scripts/device-run.sh [examples|tests|all] ; results go to $OUT when set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+prefix=$PWD/.device/prefix
+if [[ ! -d $prefix/usr/include/xtensor ]]; then
+  for d in .device/debs/*.deb; do dpkg -x "$d" "$prefix"; done
+fi
+mkdir -p .device/icd
+echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > .device/icd/nvidia.icd
+export OCL_ICD_VENDORS=$PWD/.device/icd
+export CLARRAY_DEVICE=${CLARRAY_DEVICE:-NVIDIA}
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+  > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build build-device -j 16 > "$out/build.log" 2>&1 || { grep -E 'error' "$out/build.log" | head -30; exit 1; }
+rc=0
+if [[ $what == examples || $what == all ]]; then
+  for ex in build-device/examples/*; do
+    [[ -x $ex && -f $ex ]] || continue
+    echo "== $ex"; "$ex" 2>&1 | tee "$out/$(basename "$ex").log" || rc=1
+  done
+fi
+if [[ $what == tests || $what == all ]]; then
+  (cd build-device && ctest -j 8 --timeout 300 --output-on-failure > "$out/ctest.log" 2>&1) || rc=1
+  tail -5 "$out/ctest.log"
+  grep -E "Failed|\*\*\*" "$out/ctest.log" | head -40
+  ./build-device/tests/clarray_tests 2>&1 | grep -iE "skipped|warn" | sort | uniq -c | head -20
+fi
+exit $rc

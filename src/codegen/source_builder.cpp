@@ -1,0 +1,94 @@
+#include "clarray/codegen/source_builder.hpp"
+
+#include <algorithm>
+
+namespace clarray::detail {
+
+std::string cl_cast(dtype d, const std::string& text) {
+    if (d == dtype::bool_) return "((uchar)((" + text + ") != 0))";
+    return std::string("((") + cl_type_name(d) + ")(" + text + "))";
+}
+
+std::string source_builder::array_input(dtype d) {
+    note_type(d);
+    std::size_t j = outputs_ + params_arrays_++;
+    params_.push_back({true, d, j});
+    return "a" + std::to_string(j) + "[o" + std::to_string(j) + "]";
+}
+
+std::string source_builder::scalar_input(dtype d) {
+    note_type(d);
+    std::size_t j = scalars_++;
+    params_.push_back({false, d, j});
+    return "s" + std::to_string(j);
+}
+
+void source_builder::helper(const std::string& name, const std::string& definition) {
+    if (std::find(helper_names_.begin(), helper_names_.end(), name) != helper_names_.end()) return;
+    helper_names_.push_back(name);
+    helpers_ += definition;
+    helpers_ += "\n";
+}
+
+std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
+                                          const std::vector<std::string>& values, std::size_t rank,
+                                          bool contiguous, bool layout_in_buffer) const {
+    const std::size_t n_arrays = outs.size() + params_arrays_;
+    const std::size_t r = rank == 0 ? 1 : rank;
+    std::string s;
+    bool fp64 = fp64_;
+    for (dtype d : outs) fp64 = fp64 || d == dtype::float64;
+    if (fp64) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    s += helpers_;
+    s += "typedef struct {\n    ulong n;\n";
+    if (contiguous) {
+        s += "    long off[" + std::to_string(n_arrays) + "];\n";
+    } else {
+        s += "    ulong shape[" + std::to_string(r) + "];\n";
+        s += "    long off[" + std::to_string(n_arrays) + "];\n";
+        s += "    long st[" + std::to_string(n_arrays) + "][" + std::to_string(r) + "];\n";
+    }
+    s += "} clarray_layout;\n\n";
+    s += "kernel void clarray_assign(";
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        s += std::string("global ") + cl_type_name(outs[k]) + "* a" + std::to_string(k) +
+             ", ";
+    for (const param& p : params_) {
+        if (p.is_array)
+            s += std::string("global const ") + cl_type_name(p.type) + "* a" +
+                 std::to_string(p.index) + ", ";
+        else
+            s += std::string(cl_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
+    }
+    s += layout_in_buffer ? "constant clarray_layout* Lp) {\n#define L (*Lp)\n"
+                          : "clarray_layout L) {\n";
+    s += "    ulong gid = get_global_id(0);\n    if (gid >= L.n) return;\n";
+    if (contiguous) {
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) +
+                 "] + (long)gid;\n";
+    } else if (rank <= 1) {
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) +
+                 "] + (long)gid * L.st[" + std::to_string(j) + "][0];\n";
+    } else {
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) + "];\n";
+        // 64-bit unravel of the C-order index, innermost axis first.
+        s += "    ulong rem = gid;\n";
+        s += "    for (int k = " + std::to_string(rank - 1) + "; k >= 0; --k) {\n";
+        s += "        ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            s += "        o" + std::to_string(j) + " += (long)c * L.st[" + std::to_string(j) +
+                 "][k];\n";
+        s += "    }\n";
+    }
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        s += "    a" + std::to_string(k) + "[o" + std::to_string(k) + "] = " +
+             cl_cast(outs[k], values[k]) + ";\n";
+    s += "}\n";
+    if (layout_in_buffer) s += "#undef L\n";
+    return s;
+}
+
+} // namespace clarray::detail
