@@ -17,8 +17,8 @@ out=${OUT:-/tmp/out}; mkdir -p "$out"
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
   > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-device -j 16 > "$out/build.log" 2>&1 || { grep -E 'error' "$out/build.log" | head -30; exit 1; }
 rc=0
+cmake --build build-device -j 16 --target examples_all > "$out/build.log" 2>&1 || { grep -E 'error' "$out/build.log" | head -30; exit 1; }
 if [[ $what == examples || $what == all ]]; then
   for ex in build-device/examples/*; do
     [[ -x $ex && -f $ex ]] || continue
@@ -26,6 +26,7 @@ if [[ $what == examples || $what == all ]]; then
   done
 fi
 if [[ $what == tests || $what == all ]]; then
+  cmake --build build-device -j 16 > "$out/build-tests.log" 2>&1 || { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
   (cd build-device && ctest -j 8 --timeout 300 --output-on-failure > "$out/ctest.log" 2>&1) || rc=1
   tail -5 "$out/ctest.log"
   grep -E "Failed|\*\*\*" "$out/ctest.log" | head -40

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The heavier test configurations (CI runs only the default one). Each prints its ctest summary.
+#   default         pocl, all policies                  (= scripts/run-tests.sh)
+#   emulate-coarse  coarse-SVM host views through staging copies, mapped-state checker active
+#   no-svm          SVM reported absent: SVM tests skip, the Buffer fallback is exercised
+#   asan            AddressSanitizer + UndefinedBehaviorSanitizer build of library and tests
+#   tsan            ThreadSanitizer build, multi-queue / multi-thread tests
+#   valgrind        memcheck leak check of the release-ordering and error tests
+# Usage: scripts/run-all-checks.sh [config ...]   (default: all of them)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-deps.sh
+configs=("$@")
+((${#configs[@]})) || configs=(default emulate-coarse no-svm asan tsan valgrind)
+supp=$PWD/scripts/sanitizer-suppressions
+status=0
+run() { echo "=== $1"; shift; "$@" || status=1; }
+for c in "${configs[@]}"; do
+  case $c in
+    default) run default scripts/run-tests.sh ;;
+    emulate-coarse) run emulate-coarse env CLARRAY_EMULATE_COARSE=1 scripts/run-tests.sh ;;
+    no-svm) run no-svm env CLARRAY_DISABLE_SVM=1 scripts/run-tests.sh ;;
+    asan)
+      # pocl's JIT and LLVM leak by design at exit; leaks of clarray's own objects are
+      # checked by the allocation/event counters in the tests.
+      run asan env BUILD_DIR=build-asan CMAKE_ARGS="-DCLARRAY_SANITIZE=address,undefined" \
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp \
+        CTEST_ARGS="-E install_and_find_package" scripts/run-tests.sh ;;
+    tsan)
+      run tsan env BUILD_DIR=build-tsan CMAKE_ARGS="-DCLARRAY_SANITIZE=thread" \
+        TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1" \
+        CTEST_ARGS="-R release|concurrent|dependencies" scripts/run-tests.sh ;;
+    valgrind)
+      cmake -S . -B build-tests -G Ninja >/dev/null && cmake --build build-tests --target clarray_tests &&
+      run valgrind valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+        --suppressions=$supp/valgrind.supp --gen-suppressions=no -q \
+        build-tests/tests/clarray_tests "[release],[errors]" ;;
+    *) echo "unknown config $c"; status=1 ;;
+  esac
+done
+exit $status
