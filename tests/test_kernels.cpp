@@ -90,3 +90,17 @@ TEMPLATE_LIST_TEST_CASE("raw kernel on a view at an offset", "[kernels]", test::
                             Contains("CL_DEVICE_MEM_BASE_ADDR_ALIGN"));
     }
 }
+
+TEST_CASE("one kernel object with SVM and Buffer arguments", "[kernels]") {
+    if (!test::storage_available<ca::svm_coarse>()) return;
+    ca::kernel twice =
+        ca::program(test::ctx(), "kernel void twice(global float* a) { a[get_global_id(0)] *= 2; }")
+            .kernel("twice");
+    auto s = ca::full<float, ca::svm_coarse>(test::q(), {64}, 3.0f);
+    auto b = ca::full<float, ca::buffer>(test::q(), {64}, 5.0f);
+    twice(test::q(), {64}, s);
+    twice(test::q(), {64}, b); // the same kernel object, now with a cl_mem
+    twice(test::q(), {64}, s);
+    CHECK((s.get() == xt::xarray<float>(xt::ones<float>({64}) * 12.0f)));
+    CHECK((b.get() == xt::xarray<float>(xt::ones<float>({64}) * 10.0f)));
+}

@@ -26,9 +26,10 @@ const char* builtin_name(builtin b) {
 }
 } // namespace
 
-kernel builtin_kernel(const context& ctx, builtin which, dtype d) {
+kernel builtin_kernel(const context& ctx, builtin which, dtype d, bool svm_binding) {
     context_state& st = ctx.state();
-    const std::uint64_t kkey = (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
+    const std::uint64_t kkey = (static_cast<std::uint64_t>(svm_binding) << 16) |
+                               (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
     std::lock_guard<std::mutex> lock(st.builtin_mutex);
     if (auto it = st.builtin_kernels.find(kkey); it != st.builtin_kernels.end()) return it->second;
     if (d == dtype::float64 && !ctx.device().has_fp64())

@@ -88,6 +88,25 @@ kernel program::kernel(const std::string& name) const {
     return clarray::kernel(ctx_, std::move(k), name);
 }
 
+cl_kernel kernel::kernel_for_binding(std::uint64_t mask) {
+    state& st = *state_;
+    if (!st.k_bound) {
+        st.k_bound = true;
+        st.k_mask = mask;
+    }
+    if (st.k_mask == mask) return st.k.get();
+    for (auto& v : st.variants)
+        if (v.first == mask) return v.second.get();
+    cl_program prog = nullptr;
+    detail::check_cl(clGetKernelInfo(st.k.get(), CL_KERNEL_PROGRAM, sizeof(prog), &prog, nullptr),
+                     "clGetKernelInfo(CL_KERNEL_PROGRAM)");
+    cl_int rc = CL_SUCCESS;
+    detail::handle<cl_kernel> k(clCreateKernel(prog, st.name.c_str(), &rc));
+    detail::check_cl(rc, "clCreateKernel");
+    st.variants.emplace_back(mask, std::move(k));
+    return st.variants.back().second.get();
+}
+
 kernel::kernel(const context& ctx, detail::handle<cl_kernel> k, std::string name)
     : state_(std::make_shared<state>(ctx, std::move(k), std::move(name))) {}
 

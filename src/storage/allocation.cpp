@@ -33,6 +33,15 @@ cl_map_flags map_flags(access a) {
 }
 
 void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(staging); }
+
+// clEnqueueSVMFree's callback: frees the pointers itself. Passing NULL (let the runtime free) is
+// legal, but NVIDIA's driver crashes when such a free is deferred behind pending events
+// (docs/quirks.md); freeing in the callback, as the spec describes, works everywhere.
+void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], void*) {
+    cl_context ctx = nullptr;
+    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS) return;
+    for (cl_uint i = 0; i < n; ++i) clSVMFree(ctx, ptrs[i]);
+}
 } // namespace
 
 const char* storage_name(storage_kind k) noexcept {
@@ -117,8 +126,8 @@ allocation::~allocation() {
     } else if (svm_) {
         // Ordered after everything on the (in-order) home queue and after every recorded use.
         cl_event done = nullptr;
-        cl_int rc = clEnqueueSVMFree(home_.get(), 1, &svm_, nullptr, nullptr, all.size(),
-                                     all.data(), &done);
+        cl_int rc = clEnqueueSVMFree(home_.get(), 1, &svm_, free_svm_pointers, nullptr,
+                                     all.size(), all.data(), &done);
         if (rc == CL_SUCCESS) {
             clReleaseEvent(done);
             clFlush(home_.get());

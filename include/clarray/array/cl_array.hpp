@@ -225,6 +225,7 @@ template <class T, class S> struct is_cl_array<cl_array<T, S>> : std::true_type 
 template <class T, class S, access Acc, bool AtView>
 struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
     using arg = detail::array_arg<cl_array<T, S>, Acc, AtView>;
+    static constexpr unsigned binding = S::is_svm ? 1 : 2;
     static void check(const arg& a, const queue& q) {
         if (a.array.bound() && a.array.get_context() != q.context())
             throw usage_error("kernel argument: array from another context than the queue");
@@ -275,6 +276,7 @@ struct kernel_arg<cl_array<T, S>>
     : kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>> {
     using base = kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>>;
     using a = detail::array_arg<cl_array<T, S>, access::read_write, true>;
+    static constexpr unsigned binding = S::is_svm ? 1 : 2;
     static void check(const cl_array<T, S>& x, const queue& q) { base::check(a{x}, q); }
     static void add_dependencies(const cl_array<T, S>& x, const queue& q, wait_list& wl) {
         base::add_dependencies(a{x}, q, wl);

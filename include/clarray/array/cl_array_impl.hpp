@@ -64,7 +64,7 @@ template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const 
     }
     nd_pair L;
     fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
-    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id);
+    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id, S::is_svm);
     std::size_t g = elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
     return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
@@ -85,7 +85,7 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
     coalesce(shape, {&ds});
     nd_pair L;
     fill_pair(L, shape, ds, nullptr, dst.offset(), 0);
-    kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id);
+    kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id, S::is_svm);
     std::size_t g = elementwise_group_size(q.context().device());
     return k.launch(q, {round_up(L.n, g)}, {g}, {},
                     array_arg<cl_array<T, S>, access::write, false>{dst}, v, L);

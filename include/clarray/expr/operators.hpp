@@ -63,7 +63,15 @@ struct floor_divide_op {
         static_assert(!is_bool_v<R>, "floor_divide needs numeric operands");
         std::string t = cl_name<R>(), f = std::string("clarray_floordiv_") + t;
         if constexpr (is_float_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return floor(a / b); }");
+            // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
+            // division correctly).
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
+                        "    if (b == 0) return a / b;\n    " + t + " m = fmod(a, b);\n"
+                        "    " + t + " d = (a - m) / b;\n"
+                        "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
+                        "    if (d == 0) return copysign((" + t + ")0, a / b);\n"
+                        "    " + t + " f = floor(d);\n    if (d - f > (" + t + ")0.5) f += 1;\n"
+                        "    return f;\n}");
         } else if constexpr (std::is_signed_v<R>) {
             g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
                         "    if (b == 0) return 0;\n    if (b == -1) return (" + t + ")(0 - (u" + t + ")a);\n"
@@ -84,7 +92,9 @@ struct modulus_op {
         std::string t = cl_name<R>(), f = std::string("clarray_mod_") + t;
         if constexpr (is_float_v<R>) {
             g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
-                        "    " + t + " r = fmod(a, b);\n    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n"
+                        "    " + t + " r = fmod(a, b);\n"
+                        "    if (r != 0) { if ((r < 0) != (b < 0)) r += b; }\n"
+                        "    else if (b == b) r = copysign((" + t + ")0, b); // zero takes b's sign\n"
                         "    return r;\n}");
         } else if constexpr (std::is_signed_v<R>) {
             g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/context.hpp"
@@ -42,6 +44,7 @@ template <class T> struct local_memory {
 template <class T, class = void> struct kernel_arg {
     static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>,
                   "kernel arguments must be cl_array, local_memory<T> or trivially copyable values");
+    static constexpr unsigned binding = 0; // 0: a value, 1: an SVM pointer, 2: a cl_mem
     static void check(const T&, const queue&) {}
     static void add_dependencies(const T&, const queue&, wait_list&) {}
     static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const T& v) {
@@ -52,6 +55,7 @@ template <class T, class = void> struct kernel_arg {
 };
 
 template <class T> struct kernel_arg<local_memory<T>> {
+    static constexpr unsigned binding = 0;
     static void check(const local_memory<T>&, const queue&) {}
     static void add_dependencies(const local_memory<T>&, const queue&, wait_list&) {}
     static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const local_memory<T>& m) {
@@ -91,11 +95,11 @@ public:
         {
             // clSetKernelArg is not thread-safe on one cl_kernel: hold it for set + enqueue.
             std::lock_guard<std::mutex> lock(state_->mutex);
+            cl_kernel k = kernel_for_binding(svm_mask<Args...>());
             cl_uint idx = 0;
             std::array<detail::handle<cl_mem>, sizeof...(Args) + 1> keep_alive;
-            ((keep_alive[idx] = kernel_arg<Args>::set(state_->k.get(), idx, args), ++idx), ...);
-            e = detail::enqueue_nd_range(q, state_->k.get(), global,
-                                         local.dims ? &local : nullptr, wl);
+            ((keep_alive[idx] = kernel_arg<Args>::set(k, idx, args), ++idx), ...);
+            e = detail::enqueue_nd_range(q, k, global, local.dims ? &local : nullptr, wl);
         }
         (kernel_arg<Args>::record(args, q, e), ...);
         return e;
@@ -107,6 +111,18 @@ public:
     std::mutex& argument_mutex() const noexcept { return state_->mutex; }
 
 private:
+    // Which arguments are bound as SVM pointers (bit i for argument i).
+    template <class... Args> static constexpr std::uint64_t svm_mask() {
+        constexpr unsigned kinds[] = {kernel_arg<Args>::binding..., 0u};
+        std::uint64_t m = 0;
+        for (std::size_t i = 0; i < sizeof...(Args) && i < 64; ++i)
+            if (kinds[i] == 1) m |= std::uint64_t(1) << i;
+        return m;
+    }
+    // One cl_kernel per SVM/cl_mem binding pattern: NVIDIA rejects a launch when an argument set
+    // with clSetKernelArgSVMPointer is later set to a cl_mem (docs/quirks.md). Caller holds mutex.
+    cl_kernel kernel_for_binding(std::uint64_t mask);
+
     struct state {
         state(const context& c, detail::handle<cl_kernel> kh, std::string n)
             : ctx(c.get()), k(std::move(kh)), name(std::move(n)) {}
@@ -116,6 +132,9 @@ private:
         detail::handle<cl_kernel> k;
         std::string name;
         std::mutex mutex;
+        bool k_bound = false;      // k's binding pattern is fixed once it launched
+        std::uint64_t k_mask = 0;
+        std::vector<std::pair<std::uint64_t, detail::handle<cl_kernel>>> variants;
     };
     std::shared_ptr<state> state_;
 };
