@@ -6,11 +6,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 prefix=$PWD/.device/prefix
-if [[ ! -d $prefix/usr/include/xtensor ]]; then
-  for d in .device/debs/*.deb; do dpkg -x "$d" "$prefix"; done
-fi
+for d in .device/debs/*.deb; do dpkg -x "$d" "$prefix"; done
 mkdir -p .device/icd
 echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > .device/icd/nvidia.icd
+cp /etc/OpenCL/vendors/*.icd .device/icd/ 2>/dev/null || true # pocl, for CPU comparisons
 export OCL_ICD_VENDORS=$PWD/.device/icd
 export CLARRAY_DEVICE=${CLARRAY_DEVICE:-NVIDIA}
 out=${OUT:-/tmp/out}; mkdir -p "$out"
@@ -31,5 +30,18 @@ if [[ $what == tests || $what == all ]]; then
   tail -5 "$out/ctest.log"
   grep -E "Failed|\*\*\*" "$out/ctest.log" | head -40
   ./build-device/tests/clarray_tests 2>&1 | grep -iE "skipped|warn" | sort | uniq -c | head -20
+fi
+if [[ $what == bench || $what == all ]]; then
+  cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
+    -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
+    -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+    -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu" \
+    > "$out/configure-bench.log" 2>&1 && cmake --build build-device-bench -j 16 > "$out/build-bench.log" 2>&1 \
+    || { tail -20 "$out/configure-bench.log"; grep error "$out/build-bench.log" | head; rc=1; }
+  for dev in ${BENCH_DEVICES:-NVIDIA}; do
+    echo "== bench on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_expr --benchmark_min_time=0.2 \
+      --benchmark_out="$out/bench_expr_$dev.json" --benchmark_out_format=json 2>&1 | grep BM_ | tee "$out/bench_expr_$dev.txt"
+  done
 fi
 exit $rc
