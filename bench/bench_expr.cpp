@@ -153,7 +153,8 @@ void BM_enqueue_clarray(benchmark::State& st) {
 }
 void BM_enqueue_raw(benchmark::State& st) {
     arrays x(1000);
-    cl_kernel k = E().raw.kernel("add").get();
+    ca::kernel add = E().raw.kernel("add"); // keeps the cl_kernel alive
+    cl_kernel k = add.get();
     cl_command_queue q = E().q.get();
     void* pa = x.a.data()->svm_pointer();
     void* pb = x.b.data()->svm_pointer();

@@ -27,9 +27,9 @@ fi
 if [[ $what == tests || $what == all ]]; then
   cmake --build build-device -j 16 > "$out/build-tests.log" 2>&1 || { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
   (cd build-device && ctest -j 8 --timeout 300 --output-on-failure > "$out/ctest.log" 2>&1) || rc=1
-  tail -5 "$out/ctest.log"
-  grep -E "Failed|\*\*\*" "$out/ctest.log" | head -40
-  ./build-device/tests/clarray_tests 2>&1 | grep -iE "skipped|warn" | sort | uniq -c | head -20
+  grep -E "tests passed|tests failed" "$out/ctest.log"
+  grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
+  echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi
 if [[ $what == bench || $what == all ]]; then
   cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
