@@ -158,7 +158,7 @@ template <class T> void check_close(const xt::xarray<T>& got, const xt::xarray<T
 
 } // namespace
 
-TEMPLATE_LIST_TEST_CASE("empty: shape, size and C/F contiguous strides", "[factories]",
+TEMPLATE_LIST_TEST_CASE("empty: shape / size / C and F contiguous strides", "[factories]",
                         test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
@@ -179,7 +179,7 @@ TEMPLATE_LIST_TEST_CASE("empty: shape, size and C/F contiguous strides", "[facto
     CHECK(d.strides() == reference_strides({2, 5}, ca::layout::c));
 }
 
-TEMPLATE_LIST_TEST_CASE("zeros, ones and full equal xtensor's", "[factories]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);

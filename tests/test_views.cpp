@@ -71,8 +71,26 @@ template <class A> A apply_spec(const A& a, const std::vector<ca::slice_arg>& s)
     case 5: return a(s[0], s[1], s[2], s[3], s[4]);
     case 6: return a(s[0], s[1], s[2], s[3], s[4], s[5]);
     case 7: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    case 8: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+    case 9: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
+    case 10: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]);
+    case 11: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10]);
     default: FAIL("too many view arguments in the test generator"); return a;
     }
+}
+
+// The number of elements Python's a[start:stop:step] selects from n (slice.indices, then count).
+long python_slice_length(long n, bool has_start, long start, bool has_stop, long stop, long step) {
+    auto norm = [&](bool has, long v, long dflt, long lo, long hi) {
+        if (!has) return dflt;
+        if (v < 0) v += n;
+        return std::min(std::max(v, lo), hi);
+    };
+    long b = step > 0 ? norm(has_start, start, 0, 0, n) : norm(has_start, start, n - 1, -1, n - 1);
+    long e = step > 0 ? norm(has_stop, stop, n, 0, n) : norm(has_stop, stop, -1, -1, n - 1);
+    long count = 0;
+    for (long i = b; step > 0 ? i < e : i > e; i += step) ++count;
+    return count;
 }
 
 class view_generator {
@@ -88,7 +106,8 @@ public:
         std::size_t ell_pos = use_ellipsis ? pick(0, static_cast<long>(consumed)) : consumed + 1;
         std::size_t axis = 0;
         for (std::size_t k = 0; k <= consumed; ++k) {
-            if (coin(0.15)) add_newaxis(v);
+            // (newaxis only while the argument list stays short: at most 11 arguments)
+            if (coin(0.15) && v.ca_args.size() + (consumed - k) < 9) add_newaxis(v);
             if (use_ellipsis && k == ell_pos) {
                 v.ca_args.push_back(ca::slice_arg(ca::ellipsis()));
                 v.xt_args.push_back(xt::ellipsis());
@@ -98,7 +117,7 @@ public:
             if (k == consumed) break;
             add_axis(v, shape[axis++]);
         }
-        if (coin(0.1)) add_newaxis(v);
+        if (coin(0.1) && v.ca_args.size() < 11) add_newaxis(v);
         return v;
     }
 
@@ -139,7 +158,9 @@ private:
         ca::range_bound b1 = has_stop ? ca::range_bound(stop) : ca::range_bound(ca::none);
         v.ca_args.push_back(ca::slice_arg(ca::range(b0, b1, step)));
         std::ptrdiff_t s0 = start, s1 = stop, st = step;
-        if (has_start && has_stop) v.xt_args.push_back(xt::range(s0, s1, st));
+        if (python_slice_length(n, has_start, start, has_stop, stop, step) == 0)
+            v.xt_args.push_back(xt::range(0, 0)); // xtensor 0.24 mis-sizes empty stepped ranges
+        else if (has_start && has_stop) v.xt_args.push_back(xt::range(s0, s1, st));
         else if (has_start) v.xt_args.push_back(xt::range(s0, _, st));
         else if (has_stop) v.xt_args.push_back(xt::range(_, s1, st));
         else v.xt_args.push_back(xt::range(_, _, st));
@@ -153,7 +174,7 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 
-TEMPLATE_LIST_TEST_CASE("views with ranges, indices, newaxis and ellipsis equal xtensor's",
+TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal xtensor's",
                         "[views]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
@@ -183,7 +204,9 @@ TEMPLATE_LIST_TEST_CASE("views with ranges, indices, newaxis and ellipsis equal 
     // Empty ranges.
     VIEW_CASE(a(ca::range(3, 3)), xt::view(r, xt::range(3, 3)));
     VIEW_CASE(a(ca::range(5, 2)), xt::view(r, xt::range(5, 2)));
-    VIEW_CASE(a(ca::range(2, 5, -1)), xt::view(r, xt::range(2, 5, -1)));
+    // (xtensor 0.24 gives empty *stepped* ranges a negative extent; an empty xt::range stands in.)
+    VIEW_CASE(a(ca::range(2, 5, -1)), xt::view(r, xt::range(0, 0)));
+    VIEW_CASE(a(ca::all(), ca::range(1, 0, 2)), xt::view(r, xt::all(), xt::range(0, 0)));
     VIEW_CASE(a(ca::all(), ca::range(9, ca::none)), xt::view(r, xt::all(), xt::range(9, _)));
     // Integer indices (negative ones count from the end).
     VIEW_CASE(a(2), xt::view(r, 2));
@@ -282,7 +305,7 @@ TEMPLATE_LIST_TEST_CASE("random views and views of views equal xtensor's strided
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set, fill and copy through random views", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("set / fill / copy through random views", "[views]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -401,7 +424,7 @@ TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", test::dtype
     CHECK_THROWS_AS(a.transpose({0, 1, 2, 3}), ca::index_error);
 }
 
-TEMPLATE_LIST_TEST_CASE("reshape, ravel and squeeze equal xtensor's", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -421,13 +444,26 @@ TEMPLATE_LIST_TEST_CASE("reshape, ravel and squeeze equal xtensor's", "[views]",
     CHECK(a.reshape({6, 20}).is_c_contiguous());
     // Non-contiguous views that can still be reshaped without a copy.
     {
-        auto v = a(ca::all(), ca::range(0, 5, 2)); // (4, 3, 6), strides (30, 10, 1)
+        auto v = a(ca::range(0, 4, 2)); // (2, 5, 6), strides (60, 6, 1): the last two merge
+        xt::xarray<T> w = xt::view(r, xt::range(0, 4, 2));
+        VIEW_CASE(v.reshape({2, 30}), xt::reshape_view(w, {2, 30}));
+        VIEW_CASE(v.reshape({2, 1, 30}), xt::reshape_view(w, {2, 1, 30}));
+        VIEW_CASE(v.reshape({2, 5, 3, 2}), xt::reshape_view(w, {2, 5, 3, 2}));
+        VIEW_CASE(v.reshape({2, 10, 3}), xt::reshape_view(w, {2, 10, 3}));
+        CHECK(v.reshape({2, 30}).data() == a.data());
+        CHECK_FALSE(v.reshape({2, 30}).is_c_contiguous());
+        // Merging the stepped axis with the next one needs a copy.
+        CHECK_THROWS_AS(v.reshape({10, 6}), ca::shape_error);
+        CHECK_THROWS_AS(v.reshape({60}), ca::shape_error);
+        VIEW_CASE(v.copy().reshape({10, 6}), xt::reshape_view(w, {10, 6}));
+    }
+    {
+        auto v = a(ca::all(), ca::range(0, 5, 2)); // (4, 3, 6), strides (30, 12, 1): none merge
         xt::xarray<T> w = xt::view(r, xt::all(), xt::range(0, 5, 2));
-        VIEW_CASE(v.reshape({12, 6}), xt::reshape_view(w, {12, 6}));
         VIEW_CASE(v.reshape({4, 3, 2, 3}), xt::reshape_view(w, {4, 3, 2, 3}));
         VIEW_CASE(v.reshape({2, 2, 3, 6}), xt::reshape_view(w, {2, 2, 3, 6}));
-        CHECK(v.reshape({12, 6}).data() == a.data());
-        // Merging the stepped axis with the next one needs a copy.
+        CHECK(v.reshape({4, 3, 2, 3}).data() == a.data());
+        CHECK_THROWS_AS(v.reshape({12, 6}), ca::shape_error);
         CHECK_THROWS_AS(v.reshape({4, 18}), ca::shape_error);
         CHECK_THROWS_AS(v.reshape({72}), ca::shape_error);
         VIEW_CASE(v.copy().reshape({4, 18}), xt::reshape_view(w, {4, 18}));
@@ -531,7 +567,7 @@ TEMPLATE_LIST_TEST_CASE("reshape, ravel and squeeze equal xtensor's", "[views]",
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set on views, with broadcasting", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -601,7 +637,7 @@ TEMPLATE_LIST_TEST_CASE("set on views, with broadcasting", "[views]", test::dtyp
     CHECK_ARRAY_EQ(a.get(), ref);
 }
 
-TEMPLATE_LIST_TEST_CASE("fill on strided, reversed and transposed views", "[views]",
+TEMPLATE_LIST_TEST_CASE("fill on strided / reversed / transposed views", "[views]",
                         test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
@@ -686,7 +722,7 @@ TEMPLATE_LIST_TEST_CASE("copy of views is C-contiguous and independent", "[views
     CHECK(ce.get().size() == 0);
 }
 
-TEMPLATE_LIST_TEST_CASE("x = y assigns elements, with broadcasting", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using A = typename TestType::array;
@@ -709,24 +745,24 @@ TEMPLATE_LIST_TEST_CASE("x = y assigns elements, with broadcasting", "[views]", 
     }
     // View = view of another array.
     a(ca::range(1, 4), ca::range(ca::none, ca::none, -2)) = b(ca::range(3, 6), ca::range(0, 4));
-    xt::view(ra, xt::range(1, 4), xt::range(_, _, -2)) = xt::view(rb, xt::range(3, 6), xt::range(0, 4));
+    xt::view(ra, xt::range(1, 4), xt::range(_, _, -2)) = xt::xarray<T>(xt::view(rb, xt::range(3, 6), xt::range(0, 4)));
     CHECK_ARRAY_EQ(a.get(), ra);
     // A named view is a handle: assigning to it writes into a.
     {
         auto x = a(ca::all(), 5);
         x = b(ca::all(), 0);
-        xt::view(ra, xt::all(), 5) = xt::view(rb, xt::all(), 0);
+        xt::view(ra, xt::all(), 5) = xt::xarray<T>(xt::view(rb, xt::all(), 0));
         CHECK_ARRAY_EQ(a.get(), ra);
     }
     // Broadcasting: a row to every row of a block, a column across, a single element everywhere.
     a(ca::range(0, 3)) = b(5);
-    xt::view(ra, xt::range(0, 3)) = xt::view(rb, 5);
+    xt::view(ra, xt::range(0, 3)) = xt::xarray<T>(xt::view(rb, 5));
     CHECK_ARRAY_EQ(a.get(), ra);
     a(ca::range(3, 6), ca::range(1, 5)) = b(ca::range(0, 3), ca::range(6, 7));
-    xt::view(ra, xt::range(3, 6), xt::range(1, 5)) = xt::view(rb, xt::range(0, 3), xt::range(6, 7));
+    xt::view(ra, xt::range(3, 6), xt::range(1, 5)) = xt::xarray<T>(xt::view(rb, xt::range(0, 3), xt::range(6, 7)));
     CHECK_ARRAY_EQ(a.get(), ra);
     a(ca::all(), ca::range(ca::none, ca::none, 3)) = b(2, 2);
-    xt::view(ra, xt::all(), xt::range(_, _, 3)) = xt::view(rb, 2, 2);
+    xt::view(ra, xt::all(), xt::range(_, _, 3)) = xt::xarray<T>(xt::view(rb, 2, 2));
     CHECK_ARRAY_EQ(a.get(), ra);
     // Transposed source.
     {
@@ -821,7 +857,7 @@ TEMPLATE_LIST_TEST_CASE("overlapping assignment within one array behaves as NumP
         assign_ref(xt::view(r, xt::range(0, 10)), xt::view(r, 0));
         CHECK_ARRAY_EQ(a.get(), r);
         a = a(ca::all(), ca::range(5, 6));
-        assign_ref(r, xt::view(r, xt::all(), xt::range(5, 6)));
+        assign_ref(xt::view(r, xt::all()), xt::view(r, xt::all(), xt::range(5, 6)));
         CHECK_ARRAY_EQ(a.get(), r);
     }
 }
