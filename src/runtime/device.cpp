@@ -26,6 +26,7 @@ struct device::info {
     std::size_t max_wg = 0;
     cl_uint units = 0;
     cl_uint base_align_bits = 0;
+    device::quirks_t quirks;
 };
 
 namespace {
@@ -92,6 +93,10 @@ device::device(cl_device_id id) : id_(id) {
     i->max_wg = device_value<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     i->units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     i->base_align_bits = device_value<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+    // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process.
+    i->quirks.svm_free_via_marker_callback = i->platform_name.find("NVIDIA") != std::string::npos;
+    if (const char* q = std::getenv("CLARRAY_SVM_FREE_VIA_CALLBACK"))
+        i->quirks.svm_free_via_marker_callback = *q && *q != '0';
     info_ = std::move(i);
 }
 
@@ -112,6 +117,7 @@ cl_ulong device::global_mem_size() const noexcept { return info_->global_mem; }
 std::size_t device::max_work_group_size() const noexcept { return info_->max_wg; }
 cl_uint device::compute_units() const noexcept { return info_->units; }
 cl_uint device::mem_base_addr_align_bytes() const noexcept { return info_->base_align_bits / 8; }
+const device::quirks_t& device::quirks() const noexcept { return info_->quirks; }
 
 std::vector<device> all_devices() {
     cl_uint np = 0;

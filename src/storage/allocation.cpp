@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "clarray/error.hpp"
@@ -37,6 +38,17 @@ void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(stagi
 // clEnqueueSVMFree's callback: frees the pointers itself. Passing NULL (let the runtime free) is
 // legal, but NVIDIA's driver crashes when such a free is deferred behind pending events
 // (docs/quirks.md); freeing in the callback, as the spec describes, works everywhere.
+struct deferred_svm_free {
+    cl_context ctx; // retained until the free
+    void* ptr;
+};
+void CL_CALLBACK free_after_marker(cl_event, cl_int, void* data) {
+    auto* d = static_cast<deferred_svm_free*>(data);
+    clSVMFree(d->ctx, d->ptr);
+    clReleaseContext(d->ctx);
+    delete d;
+}
+
 void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], void*) {
     cl_context ctx = nullptr;
     if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS) return;
@@ -126,10 +138,38 @@ allocation::~allocation() {
     } else if (svm_) {
         // Ordered after everything on the (in-order) home queue and after every recorded use.
         cl_event done = nullptr;
-        cl_int rc = clEnqueueSVMFree(home_.get(), 1, &svm_, free_svm_pointers, nullptr,
-                                     all.size(), all.data(), &done);
+        cl_int rc = CL_SUCCESS;
+        bool idle = true; // every recorded use has completed: nothing can touch the memory
+        for (const event& e : all.events()) {
+            try {
+                idle = idle && e.is_complete();
+            } catch (...) { // a failed status query: do not assume it is over
+                idle = false;
+            }
+        }
+        if (idle) {
+            clSVMFree(home_.context().get(), svm_);
+        } else if (home_.context().device().quirks().svm_free_via_marker_callback) {
+            // Same ordering through a marker: free when it (and so every use) has completed.
+            rc = clEnqueueMarkerWithWaitList(home_.get(), all.size(), all.data(), &done);
+            if (rc == CL_SUCCESS) {
+                cl_context ctx = home_.context().get();
+                clRetainContext(ctx);
+                auto* d = new (std::nothrow) deferred_svm_free{ctx, svm_};
+                rc = d ? clSetEventCallback(done, CL_COMPLETE, free_after_marker, d)
+                       : CL_OUT_OF_HOST_MEMORY;
+                if (rc != CL_SUCCESS) {
+                    clReleaseContext(ctx);
+                    delete d;
+                    clReleaseEvent(done);
+                }
+            }
+        } else {
+            rc = clEnqueueSVMFree(home_.get(), 1, &svm_, free_svm_pointers, nullptr, all.size(),
+                                  all.data(), &done);
+        }
         if (rc == CL_SUCCESS) {
-            clReleaseEvent(done);
+            if (done) clReleaseEvent(done);
             clFlush(home_.get());
         } else {
             // Could not enqueue (e.g. the device was lost): waiting is the only safe way left.

@@ -4,7 +4,10 @@
 //  * svm_coarse: the covering byte range is mapped (clEnqueueSVMMap) on construction;
 //  * svm_fine:   zero-copy, construction only waits for the array's pending commands;
 //  * buffer:     the covering range is mapped with clEnqueueMapBuffer.
-// The view is an xt::xstrided_view, so every xtensor function, assignment and printing works on it.
+// The view derives from xt::xstrided_view: element access, assignment, printing, xt::view and ==
+// work on it directly. Known limitation: xt::is_xexpression<host_view> is false, so xtensor
+// functions and operators constrained on that trait (xt::sum(hv), hv * 2) need the base view:
+// use hv.view() (or copy with xt::xarray<T>(hv.view())).
 // Destruction enqueues the unmap (never waits, never throws); later commands are ordered after it.
 #include <array>
 #include <memory>
@@ -78,6 +81,10 @@ public:
                     static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
     host_view(const host_view&) = delete;
     host_view& operator=(const host_view&) = delete;
+
+    // The xtensor view itself, for functions that need a true xexpression (xt::sum(hv.view())).
+    view_base& view() noexcept { return *this; }
+    const view_base& view() const noexcept { return *this; }
 
     // Host address of the mapped covering range (element 0 of the view is at data() + data_offset()).
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }

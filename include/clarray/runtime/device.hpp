@@ -42,6 +42,13 @@ public:
     cl_uint compute_units() const noexcept;
     cl_uint mem_base_addr_align_bytes() const noexcept;
 
+    // Per-platform workarounds (docs/quirks.md), decided once from the platform/device names.
+    struct quirks_t {
+        // Free SVM from a marker's completion callback instead of clEnqueueSVMFree.
+        bool svm_free_via_marker_callback = false;
+    };
+    const quirks_t& quirks() const noexcept;
+
     friend bool operator==(const device& a, const device& b) noexcept { return a.id_ == b.id_; }
     friend bool operator!=(const device& a, const device& b) noexcept { return a.id_ != b.id_; }
 
