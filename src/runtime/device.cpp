@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -93,10 +94,16 @@ device::device(cl_device_id id) : id_(id) {
     i->max_wg = device_value<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     i->units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     i->base_align_bits = device_value<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
-    // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process.
-    i->quirks.svm_free_via_marker_callback = i->platform_name.find("NVIDIA") != std::string::npos;
-    if (const char* q = std::getenv("CLARRAY_SVM_FREE_VIA_CALLBACK"))
-        i->quirks.svm_free_via_marker_callback = *q && *q != '0';
+    // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process, and frees
+    // from event callbacks make later clSVMAlloc calls fail (docs/quirks.md).
+    using release = quirks_t::svm_release;
+    i->quirks.pending_svm_release = i->platform_name.find("NVIDIA") != std::string::npos
+                                        ? release::park_until_done
+                                        : release::enqueue_free;
+    if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
+        if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
+        if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
+    }
     info_ = std::move(i);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "clarray/error.hpp"
+#include "clarray/runtime/context_state.hpp"
 
 namespace clarray {
 
@@ -35,20 +36,8 @@ cl_map_flags map_flags(access a) {
 
 void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(staging); }
 
-// clEnqueueSVMFree's callback: frees the pointers itself. Passing NULL (let the runtime free) is
-// legal, but NVIDIA's driver crashes when such a free is deferred behind pending events
-// (docs/quirks.md); freeing in the callback, as the spec describes, works everywhere.
-struct deferred_svm_free {
-    cl_context ctx; // retained until the free
-    void* ptr;
-};
-void CL_CALLBACK free_after_marker(cl_event, cl_int, void* data) {
-    auto* d = static_cast<deferred_svm_free*>(data);
-    clSVMFree(d->ctx, d->ptr);
-    clReleaseContext(d->ctx);
-    delete d;
-}
-
+// clEnqueueSVMFree's callback: frees the pointers itself (passing NULL, "let the runtime free",
+// is legal too; an explicit callback is what every implementation handles).
 void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], void*) {
     cl_context ctx = nullptr;
     if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS) return;
@@ -69,7 +58,8 @@ const char* storage_name(storage_kind k) noexcept {
 }
 
 allocation_stats current_allocation_stats() noexcept {
-    return {g_live_allocations.load(), g_live_bytes.load(), g_held_events.load()};
+    return {g_live_allocations.load(), g_live_bytes.load(), g_held_events.load(),
+            detail::parked_svm_frees_total()};
 }
 
 allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
@@ -102,7 +92,12 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
                                                          : "") +
                               "; use clarray::buffer storage");
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE | (fine ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0);
+        detail::deferred_svm_frees& parked = ctx.state().svm_frees;
+        parked.sweep(ctx.get());
         svm_ = clSVMAlloc(ctx.get(), flags, bytes, 0);
+        // Memory parked behind finished-but-unswept or still-running work may be what is missing:
+        // wait for it (the one blocking path, taken only under memory pressure) and retry.
+        if (!svm_ && parked.drain(ctx.get()) > 0) svm_ = clSVMAlloc(ctx.get(), flags, bytes, 0);
         if (!svm_) throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
                                        std::to_string(bytes) + " bytes) returned NULL on '" +
                                        dev.name() + "'");
@@ -147,27 +142,17 @@ allocation::~allocation() {
                 idle = false;
             }
         }
+        const clarray::context& ctx = home_.context();
+        using release = device::quirks_t::svm_release;
         if (idle) {
-            clSVMFree(home_.context().get(), svm_);
-        } else if (home_.context().device().quirks().svm_free_via_marker_callback) {
-            // Same ordering through a marker: free when it (and so every use) has completed.
-            rc = clEnqueueMarkerWithWaitList(home_.get(), all.size(), all.data(), &done);
-            if (rc == CL_SUCCESS) {
-                cl_context ctx = home_.context().get();
-                clRetainContext(ctx);
-                auto* d = new (std::nothrow) deferred_svm_free{ctx, svm_};
-                rc = d ? clSetEventCallback(done, CL_COMPLETE, free_after_marker, d)
-                       : CL_OUT_OF_HOST_MEMORY;
-                if (rc != CL_SUCCESS) {
-                    clReleaseContext(ctx);
-                    delete d;
-                    clReleaseEvent(done);
-                }
-            }
+            clSVMFree(ctx.get(), svm_);
+        } else if (ctx.device().quirks().pending_svm_release == release::park_until_done) {
+            ctx.state().svm_frees.park(ctx.get(), svm_, std::move(all));
         } else {
             rc = clEnqueueSVMFree(home_.get(), 1, &svm_, free_svm_pointers, nullptr, all.size(),
                                   all.data(), &done);
         }
+        ctx.state().svm_frees.sweep(ctx.get()); // a free is a good moment to settle parked ones
         if (rc == CL_SUCCESS) {
             if (done) clReleaseEvent(done);
             clFlush(home_.get());

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "clarray/runtime/context.hpp"
+#include "clarray/runtime/deferred_free.hpp"
 #include "clarray/runtime/kernel.hpp"
 
 namespace clarray::detail {
@@ -13,6 +14,16 @@ struct context_state {
     handle<cl_context> ctx;
     clarray::device dev;
     context_options opts;
+    // SVM released behind pending work where clEnqueueSVMFree cannot be used (device quirk).
+    deferred_svm_frees svm_frees;
+
+    context_state() = default;
+    context_state(const context_state&) = delete;
+    context_state& operator=(const context_state&) = delete;
+    // Teardown: the parked regions' commands must finish before the context goes.
+    ~context_state() {
+        if (ctx) svm_frees.drain(ctx.get());
+    }
 
     // Library kernels from kernels/*.cl, built per (template, dtype) on first use.
     std::mutex builtin_mutex;

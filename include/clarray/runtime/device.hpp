@@ -44,8 +44,10 @@ public:
 
     // Per-platform workarounds (docs/quirks.md), decided once from the platform/device names.
     struct quirks_t {
-        // Free SVM from a marker's completion callback instead of clEnqueueSVMFree.
-        bool svm_free_via_marker_callback = false;
+        // How SVM still in use by pending commands is released: clEnqueueSVMFree behind them, or
+        // parked and freed from a user thread once they are done (runtime/deferred_free.hpp).
+        enum class svm_release { enqueue_free, park_until_done };
+        svm_release pending_svm_release = svm_release::enqueue_free;
     };
     const quirks_t& quirks() const noexcept;
 

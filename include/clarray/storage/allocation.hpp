@@ -3,9 +3,11 @@
 //
 // It records which queues and events used it, so that
 //  * a command on another queue (or on an out-of-order queue) waits for the commands it must follow,
-//  * the release is enqueued after all of them: clEnqueueSVMFree on the home queue with every
-//    recorded event in its wait list (then clFlush), or clReleaseMemObject for Buffers, which
-//    OpenCL itself defers until the commands using the object are done. Nothing blocks.
+//  * the release follows all of them without blocking: memory whose uses are all complete is freed
+//    at once; otherwise clEnqueueSVMFree on the home queue with every recorded event in its wait
+//    list (then clFlush), or, where a driver cannot defer SVM frees, the region is parked and freed
+//    by a later sweep (runtime/deferred_free.hpp). Buffers: clReleaseMemObject, which OpenCL
+//    itself defers until the commands using the object are done.
 // Host maps are counted, so a kernel launched over memory with an active write map is an error.
 #include <atomic>
 #include <cstddef>
@@ -27,6 +29,7 @@ struct allocation_stats {
     std::int64_t live_allocations;
     std::int64_t live_bytes;
     std::int64_t held_events; // events held by usage records of live allocations
+    std::int64_t parked_frees; // released SVM regions waiting for their commands (NVIDIA path)
 };
 allocation_stats current_allocation_stats() noexcept;
 
