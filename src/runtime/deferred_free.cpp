@@ -6,22 +6,12 @@ namespace clarray::detail {
 
 namespace {
 std::atomic<std::int64_t> g_parked{0};
-
-bool all_complete(const wait_list& uses) noexcept {
-    for (const event& e : uses.events()) {
-        cl_int status = CL_QUEUED;
-        if (clGetEventInfo(e.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                           nullptr) != CL_SUCCESS)
-            return false; // unknown: keep it parked, drain() settles it
-        if (status > CL_COMPLETE) return false; // negative statuses are failed, hence over
-    }
-    return true;
-}
 } // namespace
 
 void deferred_svm_frees::park(cl_context ctx, void* ptr, wait_list uses) noexcept {
     try {
         std::lock_guard<std::mutex> lock(mutex_);
+        parked_.reserve(parked_.size() + 1); // may throw while `uses` is still intact
         parked_.push_back({ptr, std::move(uses)});
         g_parked.fetch_add(1);
     } catch (...) {
@@ -37,7 +27,7 @@ std::size_t deferred_svm_frees::sweep(cl_context ctx) noexcept {
         if (parked_.empty()) return 0;
         std::size_t kept = 0;
         for (std::size_t i = 0; i < parked_.size(); ++i) {
-            if (all_complete(parked_[i].uses)) {
+            if (parked_[i].uses.all_complete()) {
                 try {
                     done.push_back(std::move(parked_[i]));
                     continue;
@@ -49,7 +39,8 @@ std::size_t deferred_svm_frees::sweep(cl_context ctx) noexcept {
         }
         parked_.resize(kept);
     }
-    for (parked& p : done) clSVMFree(ctx, p.ptr);
+    for (parked& p : done)
+        clSVMFree(ctx, p.ptr);
     g_parked.fetch_sub(static_cast<std::int64_t>(done.size()));
     return done.size();
 }
@@ -68,11 +59,8 @@ std::size_t deferred_svm_frees::drain(cl_context ctx) noexcept {
     return all.size();
 }
 
-std::int64_t parked_svm_frees_total() noexcept { return g_parked.load(); }
-
-std::size_t deferred_svm_frees::size() const noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return parked_.size();
+std::int64_t parked_svm_frees_total() noexcept {
+    return g_parked.load();
 }
 
 } // namespace clarray::detail

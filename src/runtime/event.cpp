@@ -35,6 +35,17 @@ cl_ulong event::profiling_end() const {
     return t;
 }
 
+bool wait_list::all_complete() const noexcept {
+    for (const event& e : events_) {
+        cl_int status = CL_QUEUED;
+        if (clGetEventInfo(e.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                           nullptr) != CL_SUCCESS ||
+            status > CL_COMPLETE) // negative values are errors: the command is over
+            return false;
+    }
+    return true;
+}
+
 void wait_list::wait() const {
     if (events_.empty()) return;
     detail::check_cl(clWaitForEvents(size(), data()), "clWaitForEvents");

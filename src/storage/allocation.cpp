@@ -134,14 +134,7 @@ allocation::~allocation() {
         // Ordered after everything on the (in-order) home queue and after every recorded use.
         cl_event done = nullptr;
         cl_int rc = CL_SUCCESS;
-        bool idle = true; // every recorded use has completed: nothing can touch the memory
-        for (const event& e : all.events()) {
-            try {
-                idle = idle && e.is_complete();
-            } catch (...) { // a failed status query: do not assume it is over
-                idle = false;
-            }
-        }
+        const bool idle = all.all_complete(); // nothing can touch the memory any more
         const clarray::context& ctx = home_.context();
         using release = device::quirks_t::svm_release;
         if (idle) {

@@ -31,14 +31,13 @@ public:
     std::size_t sweep(cl_context ctx) noexcept;
     // Waits for every parked region's events and frees them all (allocation failure, teardown).
     std::size_t drain(cl_context ctx) noexcept;
-    std::size_t size() const noexcept;
 
 private:
     struct parked {
         void* ptr;
         wait_list uses;
     };
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
     std::vector<parked> parked_;
 };
 

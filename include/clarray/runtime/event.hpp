@@ -51,6 +51,9 @@ public:
         return events_.empty() ? nullptr : reinterpret_cast<const cl_event*>(events_.data());
     }
     void wait() const; // clWaitForEvents on all of them
+    // True once every command has completed (or failed); never blocks, never throws. An event
+    // whose status cannot be read counts as pending: callers must not assume it is over.
+    bool all_complete() const noexcept;
     const std::vector<event>& events() const noexcept { return events_; }
 
 private:
