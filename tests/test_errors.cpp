@@ -15,6 +15,9 @@ TEST_CASE("invalid shapes", "[errors]") {
     // 2^40 * 2^40 elements overflow the index type.
     REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, {std::size_t(1) << 40, std::size_t(1) << 40})),
                         Contains("overflow"));
+    // Zero elements, but the other extents' strides still overflow 64-bit offsets.
+    REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, {0, std::size_t(1) << 40, std::size_t(1) << 40})),
+                        Contains("strides overflow"));
     ca::shape_type too_many(ca::max_dims + 1, 1);
     REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, too_many)), Contains("dimensions"));
     CHECK(ca::current_allocation_stats().live_allocations == before.live_allocations);

@@ -21,17 +21,26 @@ std::string shape_to_string(const shape_type& shape) {
     return s + ")";
 }
 
+namespace {
+constexpr std::size_t max_extent =
+    static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+// Extents arrive as size_t; a negative one from a signed container wraps to a huge value.
+void check_extent(const shape_type& shape, std::size_t e) {
+    if (e > max_extent)
+        throw shape_error("shape " + shape_to_string(shape) + ": extent " + std::to_string(e) +
+                          " is negative or too large");
+}
+} // namespace
+
 std::size_t checked_size(const shape_type& shape) {
     if (shape.size() > max_dims)
         throw shape_error("shape " + shape_to_string(shape) + " has " +
                           std::to_string(shape.size()) + " dimensions; at most " +
                           std::to_string(max_dims) + " are supported");
     std::size_t n = 1;
-    constexpr std::size_t limit = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
     for (std::size_t e : shape) {
-        if (e > limit) throw shape_error("shape " + shape_to_string(shape) + ": extent " +
-                                         std::to_string(e) + " is negative or too large");
-        if (e != 0 && n > limit / e)
+        check_extent(shape, e);
+        if (e != 0 && n > max_extent / e)
             throw shape_error("shape " + shape_to_string(shape) + ": element count overflows");
         n *= e;
     }
@@ -41,17 +50,22 @@ std::size_t checked_size(const shape_type& shape) {
 strides_type contiguous_strides(const shape_type& shape, layout l) {
     strides_type st(shape.size());
     std::ptrdiff_t s = 1;
-    if (l == layout::c) {
-        for (std::size_t i = shape.size(); i-- > 0;) {
-            st[i] = s;
-            s *= static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1));
-        }
-    } else {
-        for (std::size_t i = 0; i < shape.size(); ++i) {
-            st[i] = s;
-            s *= static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1));
-        }
-    }
+    // Zero extents count as 1, so a zero-size shape's strides can overflow although its element
+    // count does not: check every step.
+    auto step = [&](std::size_t i) {
+        st[i] = s;
+        check_extent(shape, shape[i]);
+        const std::size_t e = std::max<std::size_t>(shape[i], 1);
+        if (__builtin_mul_overflow(s, static_cast<std::ptrdiff_t>(e), &s))
+            throw shape_error("shape " + shape_to_string(shape) +
+                              ": strides overflow 64-bit element offsets");
+    };
+    if (l == layout::c)
+        for (std::size_t i = shape.size(); i-- > 0;)
+            step(i);
+    else
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            step(i);
     return st;
 }
 
@@ -84,15 +98,16 @@ bool is_f_contiguous(const shape_type& shape, const strides_type& strides) {
     return contiguous_in(shape, strides, layout::f);
 }
 
-std::pair<std::ptrdiff_t, std::ptrdiff_t> covering_range(const shape_type& shape,
-                                                         const strides_type& strides,
-                                                         std::ptrdiff_t offset) {
+std::pair<std::ptrdiff_t, std::ptrdiff_t>
+covering_range(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset) {
     std::ptrdiff_t lo = offset, hi = offset;
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == 0) return {offset, offset};
         std::ptrdiff_t span = static_cast<std::ptrdiff_t>(shape[i] - 1) * strides[i];
-        if (span < 0) lo += span;
-        else hi += span;
+        if (span < 0)
+            lo += span;
+        else
+            hi += span;
     }
     return {lo, hi + 1};
 }
@@ -119,7 +134,8 @@ void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == 1) continue;
         s.push_back(shape[i]);
-        for (std::size_t k = 0; k < count; ++k) st[k].push_back((*strides[k])[i]);
+        for (std::size_t k = 0; k < count; ++k)
+            st[k].push_back((*strides[k])[i]);
     }
     // Merge axis i into axis i+1 (C order) when every operand steps through them as one.
     shape_type out_shape;
@@ -128,18 +144,22 @@ void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count
         if (!out_shape.empty()) {
             bool mergeable = true;
             for (std::size_t k = 0; k < st.size(); ++k)
-                if (out[k].back() != st[k][i] * static_cast<std::ptrdiff_t>(s[i])) mergeable = false;
+                if (out[k].back() != st[k][i] * static_cast<std::ptrdiff_t>(s[i]))
+                    mergeable = false;
             if (mergeable) {
                 out_shape.back() *= s[i];
-                for (std::size_t k = 0; k < st.size(); ++k) out[k].back() = st[k][i];
+                for (std::size_t k = 0; k < st.size(); ++k)
+                    out[k].back() = st[k][i];
                 continue;
             }
         }
         out_shape.push_back(s[i]);
-        for (std::size_t k = 0; k < st.size(); ++k) out[k].push_back(st[k][i]);
+        for (std::size_t k = 0; k < st.size(); ++k)
+            out[k].push_back(st[k][i]);
     }
     shape = out_shape;
-    for (std::size_t k = 0; k < count; ++k) *strides[k] = out[k];
+    for (std::size_t k = 0; k < count; ++k)
+        *strides[k] = out[k];
 }
 
 shape_type broadcast_shapes(const shape_type& a, const shape_type& b) {
@@ -164,8 +184,10 @@ strides_type broadcast_strides(const shape_type& shape, const strides_type& stri
     std::size_t lead = target.size() - shape.size();
     strides_type out(target.size(), 0);
     for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (shape[i] == target[lead + i]) out[lead + i] = strides[i];
-        else if (shape[i] == 1) out[lead + i] = 0;
+        if (shape[i] == target[lead + i])
+            out[lead + i] = strides[i];
+        else if (shape[i] == 1)
+            out[lead + i] = 0;
         else
             throw shape_error("cannot broadcast shape " + shape_to_string(shape) + " to " +
                               shape_to_string(target));
@@ -186,7 +208,8 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
         }
     out.assign(new_shape.size(), 0);
     std::size_t total = 1;
-    for (std::size_t e : new_shape) total *= e;
+    for (std::size_t e : new_shape)
+        total *= e;
     if (total == 0) {
         out = contiguous_strides(new_shape, layout::c);
         return true;
@@ -196,8 +219,10 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
     while (ni < nn && oi < on) {
         std::size_t np = new_shape[ni], op = os[oi];
         while (np != op) {
-            if (np < op) np *= new_shape[nj++];
-            else op *= os[oj++];
+            if (np < op)
+                np *= new_shape[nj++];
+            else
+                op *= os[oj++];
         }
         for (std::size_t k = oi; k + 1 < oj; ++k)
             if (ost[k] != ost[k + 1] * static_cast<std::ptrdiff_t>(os[k + 1])) return false;
@@ -208,12 +233,13 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
         oi = oj++;
     }
     // Trailing unit axes of the new shape.
-    for (std::size_t k = ni; k < nn; ++k) out[k] = 1;
+    for (std::size_t k = ni; k < nn; ++k)
+        out[k] = 1;
     return true;
 }
 
 const char* dtype_name(dtype d) noexcept {
-    static const char* const names[] = {"bool",  "int8",   "uint8", "int16",   "uint16", "int32",
+    static const char* const names[] = {"bool",   "int8",  "uint8",  "int16",   "uint16", "int32",
                                         "uint32", "int64", "uint64", "float32", "float64"};
     return names[static_cast<int>(d)];
 }
@@ -233,8 +259,10 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
                   const slice_arg* args, std::size_t count) {
     std::size_t consuming = 0, ellipses = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        if (args[i].kind == slice_arg::ellipsis) ++ellipses;
-        else if (args[i].kind != slice_arg::newaxis) ++consuming;
+        if (args[i].kind == slice_arg::ellipsis)
+            ++ellipses;
+        else if (args[i].kind != slice_arg::newaxis)
+            ++consuming;
     }
     if (ellipses > 1) throw index_error("a view may contain at most one ellipsis");
     if (consuming > shape.size())
