@@ -90,11 +90,12 @@ void BM_add_alloc_raw(benchmark::State& st) {
         clSVMFree(ctx, pc);
     };
     one();
-    for (auto _ : st) one();
+    for (auto _ : st)
+        one();
     set_items(st, n);
 }
 
-#define SIZES                                                                                     \
+#define SIZES                                                                                      \
     ->Arg(1000)->Arg(10000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond)->UseRealTime()
 BENCHMARK(BM_add_alloc_pool) SIZES;
 BENCHMARK(BM_add_alloc_plain) SIZES;

@@ -119,7 +119,8 @@ TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused; copies, resu
         auto d = ca::empty_like(c);
         d.fill(0.5f);
         ca::cl_array<float, S> e = d - c; // the first array operand is pooled
-        for (const auto* x : {&b, &c, &d, &e}) CHECK(x->data()->pool().get() == &pool.core());
+        for (const auto* x : {&b, &c, &d, &e})
+            CHECK(x->data()->pool().get() == &pool.core());
         CHECK(pool.stats().live_allocations == 5);
         CHECK(xt::all(xt::equal(c.get(), 4.5f)));
         CHECK(xt::all(xt::equal(e.get(), -4.0f)));
@@ -132,7 +133,8 @@ TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused; copies, resu
         const auto global_before = ca::current_allocation_stats();
         px(ca::range(1, 8)) = px(ca::range(0, 7)) * 10.0f;
         const ca::pool_stats after = pool.stats();
-        CHECK(after.device_allocations + after.reuses == before.device_allocations + before.reuses + 1);
+        CHECK(after.device_allocations + after.reuses ==
+              before.device_allocations + before.reuses + 1);
         CHECK(ca::current_allocation_stats().live_allocations == global_before.live_allocations);
         CHECK((px.get() == xt::xarray<float>{0, 0, 10, 20, 30, 40, 50, 60}));
         // Arrays of memory of their own stay so.
@@ -255,7 +257,8 @@ TEMPLATE_LIST_TEST_CASE("pool hammer: two in-order queues and an out-of-order qu
                          static_cast<cl_uint>(it));
         } // each block is released at once, with its kernels still queued or running
         const ca::pool_stats st = pool.stats();
-        for (const ca::queue& q : queues) q.finish();
+        for (const ca::queue& q : queues)
+            q.finish();
 
         std::size_t bad_iterations = 0, bad_elements = 0;
         for (std::size_t qi = 0; qi < queues.size(); ++qi) {
@@ -313,8 +316,10 @@ TEMPLATE_LIST_TEST_CASE("pool final frees never block and never free early", "[p
             k2 = writer.launch(q2, {n}, {}, {gate2.handle()}, ca::out(a.with_queue(q2)), 2u);
         }
         CHECK(pool->stats().held_blocks == 1);
-        if (destroy_pool) pool.reset();
-        else CHECK(pool->free_held() == 1); // a deadlock here would mean it blocked
+        if (destroy_pool)
+            pool.reset();
+        else
+            CHECK(pool->free_held() == 1); // a deadlock here would mean it blocked
         CHECK_FALSE(k1.is_complete());
         CHECK(ca::current_allocation_stats().pool_held_blocks == global_before.pool_held_blocks);
         // Were the block freed already, this allocation would likely get its memory.
@@ -397,8 +402,8 @@ TEMPLATE_LIST_TEST_CASE("pool out of memory: held blocks are released and the al
             const std::string what = e.what();
             INFO(what);
             CHECK(what.find("12345 bytes") != std::string::npos);
-            CHECK(what.find(std::to_string(bins::alloc_size(bins::bin_number(12345))) +
-                            " bytes") != std::string::npos);
+            CHECK(what.find(std::to_string(bins::alloc_size(bins::bin_number(12345))) + " bytes") !=
+                  std::string::npos);
             CHECK(what.find(S::name) != std::string::npos);
         }
         CHECK(faults->calls() == 1);
@@ -451,13 +456,13 @@ TEST_CASE("pools: wrong context, missing SVM, make_allocation_like", "[pool]") {
     auto like_own = ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, own.get());
     CHECK(like_own->pool() == nullptr);
     if (test::storage_available<ca::svm_coarse>()) { // another kind never comes from the pool
-        auto svm = ca::detail::make_allocation_like(q, ca::storage_kind::svm_coarse, 100,
-                                                    pooled.get());
+        auto svm =
+            ca::detail::make_allocation_like(q, ca::storage_kind::svm_coarse, 100, pooled.get());
         CHECK(svm->pool() == nullptr);
         CHECK(svm->svm_pointer() != nullptr);
     }
     // Another context's queue: memory of its own, not the pool's.
-    auto foreign = ca::detail::make_allocation_like(q_other, ca::storage_kind::buffer, 100,
-                                                    pooled.get());
+    auto foreign =
+        ca::detail::make_allocation_like(q_other, ca::storage_kind::buffer, 100, pooled.get());
     CHECK(foreign->pool() == nullptr);
 }

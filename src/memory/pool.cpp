@@ -29,7 +29,8 @@ bool needs_no_wait(const std::vector<use_record>& uses, const queue& q) noexcept
 }
 
 void flush_queues(const std::vector<use_record>& uses) noexcept {
-    for (const use_record& u : uses) clFlush(u.q.get());
+    for (const use_record& u : uses)
+        clFlush(u.q.get());
 }
 
 void check_pool_kind(const context& ctx, storage_kind kind) {
@@ -37,12 +38,11 @@ void check_pool_kind(const context& ctx, storage_kind kind) {
     const bool fine = kind == storage_kind::svm_fine;
     svm_capabilities caps = ctx.svm_caps();
     if (fine ? !caps.fine : !caps.coarse)
-        throw unsupported(std::string("svm_pool<") + storage_name(kind) + ">: device '" +
-                          ctx.device().name() + "' does not support " +
-                          (fine ? "fine" : "coarse") + "-grained buffer SVM" +
-                          (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)"
-                                                     : "") +
-                          "; use clarray::buffer_pool");
+        throw unsupported(
+            std::string("svm_pool<") + storage_name(kind) + ">: device '" + ctx.device().name() +
+            "' does not support " + (fine ? "fine" : "coarse") + "-grained buffer SVM" +
+            (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)" : "") +
+            "; use clarray::buffer_pool");
 }
 } // namespace
 
@@ -53,7 +53,9 @@ pool_core::pool_core(const context& ctx, storage_kind kind,
     check_pool_kind(ctx, kind);
 }
 
-pool_core::~pool_core() { free_held(); }
+pool_core::~pool_core() {
+    free_held();
+}
 
 std::size_t pool_core::prune_locked(held_block& b) noexcept {
     const std::size_t before = b.uses.size();
@@ -113,8 +115,8 @@ std::shared_ptr<allocation> pool_core::allocate(const queue& q, std::size_t byte
                           "): the queue belongs to another context than the pool");
     const device& dev = ctx_.device();
     if (bytes > dev.max_alloc_size())
-        throw out_of_memory(std::string("memory pool (") + kind_name + "): " +
-                            std::to_string(bytes) + " bytes requested on '" + dev.name() +
+        throw out_of_memory(std::string("memory pool (") + kind_name +
+                            "): " + std::to_string(bytes) + " bytes requested on '" + dev.name() +
                             "', CL_DEVICE_MAX_MEM_ALLOC_SIZE is " +
                             std::to_string(dev.max_alloc_size()));
     const pool_bins::bin_t bin = pool_bins::bin_number(bytes);
@@ -213,7 +215,8 @@ void pool_core::release(held_block& b) noexcept {
         flush_queues(b.uses);
         try {
             wait_list uses;
-            for (const use_record& u : b.uses) uses.add(u.ev);
+            for (const use_record& u : b.uses)
+                uses.add(u.ev);
             release_svm(ctx_, q, b.svm, std::move(uses));
         } catch (...) { // no host memory for the wait list: wait for each use, then free
             for (const use_record& u : b.uses) {
@@ -234,7 +237,8 @@ std::size_t pool_core::free_held() noexcept {
         std::lock_guard<std::mutex> lock(mutex_);
         all.swap(bins_);
         for (auto& bin : all)
-            for (held_block& b : bin.second) forget_held_locked(b);
+            for (held_block& b : bin.second)
+                forget_held_locked(b);
     }
     std::size_t n = 0;
     for (auto& bin : all)
@@ -267,7 +271,8 @@ std::size_t pool_core::free_idle_held() noexcept {
             }
         }
     }
-    for (held_block& b : idle) release(b);
+    for (held_block& b : idle)
+        release(b);
     return idle.size();
 }
 
@@ -277,7 +282,8 @@ std::size_t pool_core::wait_and_free_held() noexcept {
         std::lock_guard<std::mutex> lock(mutex_);
         all.swap(bins_);
         for (auto& bin : all)
-            for (held_block& b : bin.second) forget_held_locked(b);
+            for (held_block& b : bin.second)
+                forget_held_locked(b);
     }
     std::size_t n = 0;
     for (auto& bin : all)

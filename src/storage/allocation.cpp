@@ -61,9 +61,8 @@ const char* storage_name(storage_kind k) noexcept {
 }
 
 allocation_stats current_allocation_stats() noexcept {
-    return {g_live_allocations.load(),       g_live_bytes.load(),
-            g_held_events.load(),            detail::parked_svm_frees_total(),
-            g_pool_held_blocks.load(),       g_pool_held_events.load()};
+    return {g_live_allocations.load(),        g_live_bytes.load(),       g_held_events.load(),
+            detail::parked_svm_frees_total(), g_pool_held_blocks.load(), g_pool_held_events.load()};
 }
 
 namespace detail {

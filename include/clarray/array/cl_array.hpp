@@ -101,8 +101,8 @@ public:
         std::size_t n = checked_size(shape);
         if (n > 0) alloc_ = pool.allocate(q, n * sizeof(stored_type));
     }
-    template <class P, std::enable_if_t<is_memory_pool_v<P> && !std::is_same_v<P, pool_type>,
-                                        int> = 0>
+    template <class P,
+              std::enable_if_t<is_memory_pool_v<P> && !std::is_same_v<P, pool_type>, int> = 0>
     cl_array(const queue&, const shape_type&, const P&, layout = layout::c) {
         static_assert(detail::dependent_false_v<P>,
                       "cl_array<T, Storage>(queue, shape, pool): the pool is of another storage "

@@ -16,7 +16,8 @@ inline constexpr std::uint64_t mantissa_mask = (std::uint64_t(1) << mantissa_bit
 
 constexpr unsigned floor_log2(std::uint64_t v) noexcept {
     unsigned l = 0;
-    while (v >>= 1) ++l;
+    while (v >>= 1)
+        ++l;
     return l;
 }
 

@@ -38,7 +38,7 @@ struct pool_stats {
     std::int64_t live_bytes = 0;       // block bytes of those
     std::int64_t held_blocks = 0;      // released blocks kept for reuse
     std::int64_t held_bytes = 0;
-    std::int64_t held_events = 0;      // events of held blocks' previous uses, still referenced
+    std::int64_t held_events = 0;         // events of held blocks' previous uses, still referenced
     std::uint64_t device_allocations = 0; // blocks obtained from the raw allocator
     std::uint64_t reuses = 0;             // requests served from held blocks
     // Reuses whose block still had pending uses that the new owner's queue order does not imply
@@ -169,15 +169,9 @@ public:
 
 // The pool type that allocates storage S.
 template <class S> struct pool_for;
-template <> struct pool_for<svm_coarse> {
-    using type = svm_pool<svm_coarse>;
-};
-template <> struct pool_for<svm_fine> {
-    using type = svm_pool<svm_fine>;
-};
-template <> struct pool_for<buffer> {
-    using type = buffer_pool;
-};
+template <> struct pool_for<svm_coarse> { using type = svm_pool<svm_coarse>; };
+template <> struct pool_for<svm_fine> { using type = svm_pool<svm_fine>; };
+template <> struct pool_for<buffer> { using type = buffer_pool; };
 template <class S> using pool_for_t = typename pool_for<S>::type;
 
 template <class P> inline constexpr bool is_memory_pool_v = false;
