@@ -58,7 +58,7 @@ template <class S> void settle_parked_frees(const ca::queue& q) {
 
 } // namespace
 
-TEST_CASE("pool size bins: rounding below 1/16, consistent round trips up to 2^34", "[pool]") {
+TEST_CASE("pool size bins: rounding below 1/16 and consistent round trips up to 2^34", "[pool]") {
     std::mt19937_64 rng(20261203);
     auto check_size = [](std::uint64_t s) {
         const bins::bin_t b = bins::bin_number(s);
@@ -94,7 +94,7 @@ TEST_CASE("pool size bins: rounding below 1/16, consistent round trips up to 2^3
           (std::uint64_t(1) << 34) + (std::uint64_t(1) << 30) - 1);
 }
 
-TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused; copies, results and "
+TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused and copies / results / "
                         "temporaries come from the same pool",
                         "[pool]", pool_policies) {
     using S = TestType;
@@ -159,8 +159,8 @@ TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused; copies, resu
     CHECK(pool.stats().held_bytes == 0);
 }
 
-TEMPLATE_LIST_TEST_CASE("pool reuse: same in-order queue needs no wait; another queue and an "
-                        "out-of-order queue wait for the previous uses",
+TEMPLATE_LIST_TEST_CASE("pool reuse: the same in-order queue needs no wait while another queue "
+                        "or an out-of-order queue waits for the previous uses",
                         "[pool]", pool_policies) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
@@ -351,7 +351,7 @@ TEMPLATE_LIST_TEST_CASE("pool final frees never block and never free early", "[p
     CHECK(ca::current_allocation_stats().live_allocations == global_before.live_allocations);
 }
 
-TEMPLATE_LIST_TEST_CASE("stop_holding: blocks given back are released, the pool still serves",
+TEMPLATE_LIST_TEST_CASE("stop_holding: blocks given back are released and the pool still serves",
                         "[pool]", pool_policies) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
@@ -371,7 +371,7 @@ TEMPLATE_LIST_TEST_CASE("stop_holding: blocks given back are released, the pool 
 }
 
 TEMPLATE_LIST_TEST_CASE("pool out of memory: held blocks are released and the allocation "
-                        "retried; a final failure names the size",
+                        "retried before a final failure that names the size",
                         "[pool]", pool_policies) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
@@ -444,7 +444,7 @@ TEMPLATE_LIST_TEST_CASE("pool out of memory: held blocks are released and the al
     }
 }
 
-TEST_CASE("pools: wrong context, missing SVM, make_allocation_like", "[pool]") {
+TEST_CASE("pools: wrong context / missing SVM / make_allocation_like", "[pool]") {
     ca::context& ctx = test::ctx();
     ca::buffer_pool pool(ctx);
     ca::context other(ctx.device());
