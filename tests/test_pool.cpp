@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -306,6 +307,50 @@ TEMPLATE_LIST_TEST_CASE("pool hammer: two in-order queues and an out-of-order qu
     CHECK(after.pool_held_blocks == global_before.pool_held_blocks);
     CHECK(after.pool_held_events == global_before.pool_held_events);
     CHECK(after.parked_frees == global_before.parked_frees);
+}
+
+TEMPLATE_LIST_TEST_CASE("pool shared by two host threads with a queue each", "[pool]",
+                        pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::kernel busy = programs().kernel("busy_canary");
+    ca::kernel check = programs().kernel("check_canary");
+    ca::pool_for_t<S> pool(ctx);
+    const std::size_t iterations = 300;
+    std::vector<ca::queue> queues{ca::queue(ctx), ca::queue(ctx)};
+    std::vector<ca::cl_array<std::uint32_t, S>> mismatches;
+    for (const ca::queue& q : queues)
+        mismatches.push_back(ca::zeros<std::uint32_t, S>(q, {iterations}));
+    std::vector<std::string> errors(queues.size());
+    auto worker = [&](std::size_t t) {
+        try {
+            std::mt19937 rng(static_cast<unsigned>(t) + 11);
+            for (std::size_t it = 0; it < iterations; ++it) {
+                const std::size_t n = 512 + rng() % 2048;
+                const auto canary = static_cast<cl_uint>((t << 24) + it);
+                ca::cl_array<std::uint32_t, S> block(queues[t], {n}, pool);
+                busy.launch(queues[t], {n}, {}, {}, ca::out(block), canary, cl_uint(50));
+                check.launch(queues[t], {n}, {}, {}, ca::in(block), canary,
+                             ca::inout(mismatches[t]), static_cast<cl_uint>(it));
+            }
+        } catch (const std::exception& e) {
+            errors[t] = e.what();
+        }
+    };
+    std::thread other(worker, 1);
+    worker(0);
+    other.join();
+    for (const std::string& e : errors)
+        CHECK(e.empty());
+    for (std::size_t t = 0; t < queues.size(); ++t) {
+        auto h = mismatches[t].get();
+        CHECK(xt::all(xt::equal(h, 0u)));
+    }
+    const ca::pool_stats st = pool.stats();
+    CHECK(st.live_allocations == 0);
+    CHECK(st.reuses + st.device_allocations == 2 * iterations);
+    CHECK(st.held_blocks == static_cast<std::int64_t>(st.device_allocations));
 }
 
 TEMPLATE_LIST_TEST_CASE("pool final frees never block and never free early", "[pool]",
