@@ -7,6 +7,7 @@
 #include <string>
 
 #include "clarray/error.hpp"
+#include "clarray/memory/pool.hpp"
 #include "clarray/runtime/context_state.hpp"
 
 namespace clarray {
@@ -15,6 +16,8 @@ namespace {
 std::atomic<std::int64_t> g_live_allocations{0};
 std::atomic<std::int64_t> g_live_bytes{0};
 std::atomic<std::int64_t> g_held_events{0};
+std::atomic<std::int64_t> g_pool_held_blocks{0};
+std::atomic<std::int64_t> g_pool_held_events{0};
 
 // Destructors and unmaps must not throw: report and go on.
 void report_noexcept_failure(const char* what, cl_int rc) noexcept {
@@ -58,14 +61,46 @@ const char* storage_name(storage_kind k) noexcept {
 }
 
 allocation_stats current_allocation_stats() noexcept {
-    return {g_live_allocations.load(), g_live_bytes.load(), g_held_events.load(),
-            detail::parked_svm_frees_total()};
+    return {g_live_allocations.load(),        g_live_bytes.load(),       g_held_events.load(),
+            detail::parked_svm_frees_total(), g_pool_held_blocks.load(), g_pool_held_events.load()};
 }
+
+namespace detail {
+void count_pool_held(std::int64_t blocks, std::int64_t events) noexcept {
+    g_pool_held_blocks.fetch_add(blocks);
+    g_pool_held_events.fetch_add(events);
+}
+
+void release_svm(const context& ctx, cl_command_queue q, void* svm, wait_list uses) noexcept {
+    cl_event done = nullptr;
+    cl_int rc = CL_SUCCESS;
+    using release = device::quirks_t::svm_release;
+    if (uses.all_complete()) { // nothing can touch the memory any more
+        clSVMFree(ctx.get(), svm);
+    } else if (ctx.device().quirks().pending_svm_release == release::park_until_done) {
+        ctx.state().svm_frees.park(ctx.get(), svm, std::move(uses));
+    } else {
+        rc = clEnqueueSVMFree(q, 1, &svm, free_svm_pointers, nullptr, uses.size(), uses.data(),
+                              &done);
+    }
+    ctx.state().svm_frees.sweep(ctx.get()); // a free is a good moment to settle parked ones
+    if (rc == CL_SUCCESS) {
+        if (done) clReleaseEvent(done);
+        if (q) clFlush(q);
+    } else {
+        // Could not enqueue (e.g. the device was lost): waiting is the only safe way left.
+        report_noexcept_failure("clEnqueueSVMFree (falling back to wait + clSVMFree)", rc);
+        if (!uses.empty()) clWaitForEvents(uses.size(), uses.data());
+        clFinish(q);
+        clSVMFree(ctx.get(), svm);
+    }
+}
+} // namespace detail
 
 allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
     : home_(home), kind_(kind),
       emulate_coarse_(kind == storage_kind::svm_coarse && home.context().options().emulate_coarse),
-      bytes_(bytes) {
+      bytes_(bytes), block_bytes_(bytes) {
     const clarray::context& ctx = home.context();
     const clarray::device& dev = ctx.device();
     if (bytes == 0) throw usage_error("allocation of 0 bytes (zero-size arrays own no memory)");
@@ -106,6 +141,19 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
     g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
 }
 
+allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes,
+                       detail::pool_lease lease)
+    : home_(home), kind_(kind),
+      emulate_coarse_(kind == storage_kind::svm_coarse && home.context().options().emulate_coarse),
+      bytes_(bytes), block_bytes_(lease.block_bytes), pool_(std::move(lease.pool)), svm_(lease.svm),
+      mem_(lease.mem), writers_(std::move(lease.prior_uses)) {
+    // The previous owners' uses count as writers: every command, read or write, follows them
+    // (their contents are garbage to us, but they may still be running over this memory).
+    g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size()));
+    g_live_allocations.fetch_add(1);
+    g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
+}
+
 wait_list allocation::all_uses_locked() {
     wait_list all;
     for (const use_record& u : writers_) all.add(u.ev);
@@ -114,47 +162,47 @@ wait_list allocation::all_uses_locked() {
 }
 
 allocation::~allocation() {
-    wait_list all;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        all = all_uses_locked();
-        // A cross-queue wait needs the waited-for commands flushed to their device.
-        for (const auto* list : {&writers_, &readers_})
-            for (const use_record& u : *list)
-                if (u.q.get() != home_.get()) clFlush(u.q.get());
-        g_held_events.fetch_sub(static_cast<std::int64_t>(writers_.size() + readers_.size()));
-        writers_.clear();
-        readers_.clear();
-    }
-    if (mem_) {
-        // OpenCL defers the deletion until the commands using the buffer have finished.
-        cl_int rc = clReleaseMemObject(mem_);
-        if (rc != CL_SUCCESS) report_noexcept_failure("clReleaseMemObject", rc);
-    } else if (svm_) {
-        // Ordered after everything on the (in-order) home queue and after every recorded use.
-        cl_event done = nullptr;
-        cl_int rc = CL_SUCCESS;
-        const bool idle = all.all_complete(); // nothing can touch the memory any more
-        const clarray::context& ctx = home_.context();
-        using release = device::quirks_t::svm_release;
-        if (idle) {
-            clSVMFree(ctx.get(), svm_);
-        } else if (ctx.device().quirks().pending_svm_release == release::park_until_done) {
-            ctx.state().svm_frees.park(ctx.get(), svm_, std::move(all));
-        } else {
-            rc = clEnqueueSVMFree(home_.get(), 1, &svm_, free_svm_pointers, nullptr, all.size(),
-                                  all.data(), &done);
+    if (pool_) {
+        // Back to the pool with our uses: its next owner's commands are ordered after them.
+        std::vector<use_record> uses;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            g_held_events.fetch_sub(static_cast<std::int64_t>(writers_.size() + readers_.size()));
+            uses = std::move(writers_);
+            try {
+                uses.insert(uses.end(), std::make_move_iterator(readers_.begin()),
+                            std::make_move_iterator(readers_.end()));
+            } catch (...) { // no host memory to keep the readers: wait for them (rare, blocking)
+                for (const use_record& u : readers_) {
+                    clFlush(u.q.get());
+                    cl_event e = u.ev.get();
+                    clWaitForEvents(1, &e);
+                }
+            }
+            writers_.clear();
+            readers_.clear();
         }
-        ctx.state().svm_frees.sweep(ctx.get()); // a free is a good moment to settle parked ones
-        if (rc == CL_SUCCESS) {
-            if (done) clReleaseEvent(done);
-            clFlush(home_.get());
-        } else {
-            // Could not enqueue (e.g. the device was lost): waiting is the only safe way left.
-            report_noexcept_failure("clEnqueueSVMFree (falling back to wait + clSVMFree)", rc);
-            if (!all.empty()) clWaitForEvents(all.size(), all.data());
-            clFinish(home_.get());
-            clSVMFree(home_.context().get(), svm_);
+        pool_->give_back(svm_, mem_, block_bytes_, std::move(uses));
+    } else {
+        wait_list all;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            all = all_uses_locked();
+            // A cross-queue wait needs the waited-for commands flushed to their device.
+            for (const auto* list : {&writers_, &readers_})
+                for (const use_record& u : *list)
+                    if (u.q.get() != home_.get()) clFlush(u.q.get());
+            g_held_events.fetch_sub(static_cast<std::int64_t>(writers_.size() + readers_.size()));
+            writers_.clear();
+            readers_.clear();
+        }
+        if (mem_) {
+            // OpenCL defers the deletion until the commands using the buffer have finished.
+            cl_int rc = clReleaseMemObject(mem_);
+            if (rc != CL_SUCCESS) report_noexcept_failure("clReleaseMemObject", rc);
+        } else if (svm_) {
+            // Ordered after everything on the (in-order) home queue and after every recorded use.
+            detail::release_svm(home_.context(), home_.get(), svm_, std::move(all));
         }
     }
     g_live_allocations.fetch_sub(1);

@@ -19,6 +19,7 @@
 #include "clarray/array/layout.hpp"
 #include "clarray/array/slice.hpp"
 #include "clarray/error.hpp"
+#include "clarray/memory/pool.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/storage/allocation.hpp"
@@ -91,6 +92,32 @@ public:
                                                 std::is_integral_v<typename C::value_type>>>
     cl_array(const queue& q, const C& shape, layout l = layout::c)
         : cl_array(q, detail::to_shape(shape), l) {}
+    // Uninitialised contents, storage from a memory pool of this storage kind
+    // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results and temporaries
+    // made from this array allocate from the same pool.
+    using pool_type = pool_for_t<Storage>;
+    cl_array(const queue& q, const shape_type& shape, const pool_type& pool, layout l = layout::c)
+        : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
+        std::size_t n = checked_size(shape);
+        if (n > 0) alloc_ = pool.allocate(q, n * sizeof(stored_type));
+    }
+    template <class P,
+              std::enable_if_t<is_memory_pool_v<P> && !std::is_same_v<P, pool_type>, int> = 0>
+    cl_array(const queue&, const shape_type&, const P&, layout = layout::c) {
+        static_assert(detail::dependent_false_v<P>,
+                      "cl_array<T, Storage>(queue, shape, pool): the pool is of another storage "
+                      "kind than Storage (an SVM pool never serves Buffer storage, nor a coarse "
+                      "pool fine storage); use pool_for_t<Storage>");
+    }
+    // Uninitialised contents, allocated like `storage_like` (from its pool if it has one, see
+    // detail::make_allocation_like): the library's results and temporaries. May be null.
+    cl_array(const queue& q, const shape_type& shape, layout l, const allocation* storage_like)
+        : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
+        std::size_t n = checked_size(shape);
+        if (n > 0)
+            alloc_ = detail::make_allocation_like(q, Storage::kind, n * sizeof(stored_type),
+                                                  storage_like);
+    }
     // A view over existing storage (used by views and by the library).
     cl_array(const queue& q, std::shared_ptr<allocation> alloc, shape_type shape,
              strides_type strides, std::ptrdiff_t offset)

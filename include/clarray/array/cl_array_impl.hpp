@@ -122,7 +122,7 @@ template <class T, class S> template <class E> void cl_array<T, S>::set(const xt
     if (is_c_contiguous()) {
         alloc_->write(get_queue(), byte_offset(), nbytes(), host.data());
     } else {
-        cl_array tmp(get_queue(), shape_);
+        cl_array tmp(get_queue(), shape_, layout::c, alloc_.get());
         tmp.alloc_->write(get_queue(), 0, nbytes(), host.data());
         detail::strided_copy(*this, tmp);
     }
@@ -139,7 +139,7 @@ template <class T, class S> void cl_array<T, S>::set(const std::vector<T>& v) {
 }
 
 template <class T, class S> cl_array<T, S> cl_array<T, S>::copy(layout l) const {
-    cl_array out(get_queue(), shape_, l);
+    cl_array out(get_queue(), shape_, l, alloc_.get());
     detail::strided_copy(out, *this);
     return out;
 }

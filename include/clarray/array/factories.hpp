@@ -29,12 +29,38 @@ cl_array<T, S> ones(const queue& q, const shape_type& shape, layout l = layout::
     return full<T, S>(q, shape, T(1), l);
 }
 
+// From a memory pool: the storage policy is the pool's (svm_pool<K>: K, buffer_pool: buffer).
+template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
+cl_array<T, typename Pool::storage_policy> empty(const queue& q, const shape_type& shape,
+                                                 const Pool& pool, layout l = layout::c) {
+    return cl_array<T, typename Pool::storage_policy>(q, shape, pool, l);
+}
+template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
+cl_array<T, typename Pool::storage_policy> full(const queue& q, const shape_type& shape,
+                                                const T& value, const Pool& pool,
+                                                layout l = layout::c) {
+    cl_array<T, typename Pool::storage_policy> a(q, shape, pool, l);
+    a.fill(value);
+    return a;
+}
+template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
+cl_array<T, typename Pool::storage_policy> zeros(const queue& q, const shape_type& shape,
+                                                 const Pool& pool, layout l = layout::c) {
+    return full<T>(q, shape, T(0), pool, l);
+}
+template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
+cl_array<T, typename Pool::storage_policy> ones(const queue& q, const shape_type& shape,
+                                                const Pool& pool, layout l = layout::c) {
+    return full<T>(q, shape, T(1), pool, l);
+}
+
 // The layout of a new array like `a`: F when a is F-contiguous (and not C), else C.
 template <class T, class S> layout layout_like(const cl_array<T, S>& a) {
     return a.is_f_contiguous() && !a.is_c_contiguous() ? layout::f : layout::c;
 }
+// *_like arrays allocate like a (from its pool, if it has one).
 template <class T, class S> cl_array<T, S> empty_like(const cl_array<T, S>& a) {
-    return cl_array<T, S>(a.get_queue(), a.shape(), layout_like(a));
+    return cl_array<T, S>(a.get_queue(), a.shape(), layout_like(a), a.data().get());
 }
 template <class T, class S> cl_array<T, S> full_like(const cl_array<T, S>& a, const T& value) {
     cl_array<T, S> r = empty_like(a);

@@ -64,6 +64,19 @@ template <class E> const queue& expression_queue(const E& e) {
     return *q;
 }
 
+// The allocation a result of storage kind k is made like: the first array operand of that kind
+// that comes from a pool (the result then comes from the same pool), else none.
+template <class E> const allocation* expression_storage_like(const E& e, storage_kind k) {
+    const allocation* like = nullptr;
+    e.for_each_terminal([&](const auto& t) {
+        if constexpr (std::decay_t<decltype(t)>::is_array) {
+            const allocation* a = t.array().data().get();
+            if (!like && a && a->pool() && a->kind() == k) like = a;
+        }
+    });
+    return like;
+}
+
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
 };
@@ -113,7 +126,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
             std::tuple<cl_array<OT, OS>...> tmp = std::apply(
                 [&](const auto&... o) {
                     return std::tuple<cl_array<OT, OS>...>(
-                        cl_array<OT, OS>(q, o.shape())...);
+                        cl_array<OT, OS>(q, o.shape(), layout::c, o.data().get())...);
                 },
                 outs);
             run(tmp, exprs);
@@ -278,7 +291,8 @@ template <class To, class From> inline constexpr bool same_kind_castable_v =
 template <class T, class S>
 template <class E, class>
 cl_array<T, S>::cl_array(const E& e)
-    : cl_array(detail::expression_queue(e), detail::expression_shape(e)) {
+    : cl_array(detail::expression_queue(e), detail::expression_shape(e), layout::c,
+               detail::expression_storage_like(e, S::kind)) {
     detail::assign(*this, e);
 }
 

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -30,14 +31,48 @@ struct allocation_stats {
     std::int64_t live_bytes;
     std::int64_t held_events; // events held by usage records of live allocations
     std::int64_t parked_frees; // released SVM regions waiting for their commands (NVIDIA path)
+    std::int64_t pool_held_blocks; // released blocks that memory pools keep for reuse
+    std::int64_t pool_held_events; // events of those blocks' previous uses, still referenced
 };
 allocation_stats current_allocation_stats() noexcept;
+
+namespace detail {
+class pool_core;
+
+// One recorded use of device memory: the command's event and its queue.
+struct use_record {
+    handle<cl_command_queue> q;
+    bool in_order;
+    event ev;
+};
+
+// A pool block handed to a new allocation, with the uses of its previous owners: the new
+// allocation starts with them as earlier writers, so its first command on any queue waits for
+// whatever a queue order does not already imply (memory/pool.hpp).
+struct pool_lease {
+    std::shared_ptr<pool_core> pool;
+    void* svm = nullptr;
+    cl_mem mem = nullptr;
+    std::size_t block_bytes = 0;
+    std::vector<use_record> prior_uses;
+};
+
+// Releases SVM once the commands behind `uses` are done, without blocking: clSVMFree when they
+// are complete, else parked (drivers that cannot defer frees) or clEnqueueSVMFree on q with
+// `uses` as wait list. The queues of `uses` must have been flushed. Never throws.
+void release_svm(const context& ctx, cl_command_queue q, void* svm, wait_list uses) noexcept;
+// Process-wide counters of memory pools (current_allocation_stats).
+void count_pool_held(std::int64_t blocks, std::int64_t events) noexcept;
+} // namespace detail
 
 class allocation {
 public:
     // Allocates bytes > 0 for use from `home` (the queue its release is enqueued on). Throws
     // unsupported when the context lacks that SVM kind, out_of_memory when allocation fails.
     allocation(const queue& home, storage_kind kind, std::size_t bytes);
+    // Over a pool block (memory/pool.hpp): the release returns the block to the pool instead of
+    // freeing it. Does not throw.
+    allocation(const queue& home, storage_kind kind, std::size_t bytes, detail::pool_lease lease);
     ~allocation();
     allocation(const allocation&) = delete;
     allocation& operator=(const allocation&) = delete;
@@ -48,6 +83,11 @@ public:
     cl_mem buffer() const noexcept { return mem_; }
     const queue& home_queue() const noexcept { return home_; }
     const clarray::context& context() const noexcept { return home_.context(); }
+    // The pool the memory came from (null for memory of its own). Temporaries made "like" this
+    // allocation come from the same pool (detail::make_allocation_like).
+    const std::shared_ptr<detail::pool_core>& pool() const noexcept { return pool_; }
+    // Bytes of the underlying block: bytes() rounded up to the pool's size bin, or bytes().
+    std::size_t block_bytes() const noexcept { return block_bytes_; }
 
     // Adds to `out` the events a command on q that touches this memory with access `a` must wait
     // for: earlier writers (and, for writes, readers) on other queues, or on q when q is out of
@@ -75,11 +115,7 @@ public:
     void unmap(const queue& q, void* host, access a, std::size_t offset, std::size_t n) noexcept;
 
 private:
-    struct use_record {
-        detail::handle<cl_command_queue> q;
-        bool in_order;
-        event ev;
-    };
+    using use_record = detail::use_record;
     void record_locked(const queue& q, access a, const event& e);
     void collect_locked(const queue& q, access a, wait_list& out);
     wait_list all_uses_locked();
@@ -88,6 +124,8 @@ private:
     storage_kind kind_;
     bool emulate_coarse_;
     std::size_t bytes_;
+    std::size_t block_bytes_;
+    std::shared_ptr<detail::pool_core> pool_;
     void* svm_ = nullptr;
     cl_mem mem_ = nullptr;
     mutable std::mutex mutex_;

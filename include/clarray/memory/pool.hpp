@@ -1,0 +1,181 @@
+#pragma once
+// Memory pools: released blocks are kept in size bins (memory/bins.hpp) and handed out again,
+// so that allocation-heavy code (temporaries, results) does not pay clSVMAlloc/clSVMFree or
+// clCreateBuffer each time, and, on drivers that cannot free SVM behind pending work, does not
+// free at all while it holds a block.
+//
+//   ca::svm_pool<ca::svm_coarse> pool(ctx);          // or svm_pool<svm_fine>, buffer_pool
+//   ca::cl_array<float> a(q, {n}, pool);             // storage from the pool
+//   auto z = ca::zeros<float>(q, {n}, pool);         // factories take a pool too
+//   ca::cl_array<float> c = a + z;                   // results, copies, temporaries: same pool
+//
+// Safety across queues (docs/memory.md): a released block keeps the events of every command
+// that used it; the next allocation over the block starts with them as earlier writers, so its
+// first command waits for exactly what its queue's order does not already imply (nothing when
+// it runs on the same in-order queue, which is why that reuse is preferred). Final frees never
+// block and never free early: complete blocks are freed, others go to the library's release path.
+// One pool kind per storage kind: an SVM block can never serve a Buffer array (compile error).
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <vector>
+
+#include "clarray/memory/bins.hpp"
+#include "clarray/memory/raw_allocator.hpp"
+#include "clarray/runtime/context.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/allocation.hpp"
+#include "clarray/storage/policies.hpp"
+
+namespace clarray {
+
+// A pool's counters (block bytes are the bins' sizes, not the requested ones).
+struct pool_stats {
+    std::int64_t live_allocations = 0; // allocations over blocks of this pool
+    std::int64_t live_bytes = 0;       // block bytes of those
+    std::int64_t held_blocks = 0;      // released blocks kept for reuse
+    std::int64_t held_bytes = 0;
+    std::int64_t held_events = 0;         // events of held blocks' previous uses, still referenced
+    std::uint64_t device_allocations = 0; // blocks obtained from the raw allocator
+    std::uint64_t reuses = 0;             // requests served from held blocks
+    // Reuses whose block still had pending uses that the new owner's queue order does not imply
+    // (another queue, or an out-of-order queue): its first command waits for them.
+    std::uint64_t reuses_behind_pending_work = 0;
+    std::uint64_t oom_retries = 0; // allocations retried after releasing held blocks
+};
+
+struct pool_options {
+    std::shared_ptr<raw_allocator> allocator; // null: opencl_allocator
+};
+
+namespace detail {
+
+// The shared state of a pool; allocations over its blocks keep it alive (allocation::pool()).
+class pool_core : public std::enable_shared_from_this<pool_core> {
+public:
+    pool_core(const context& ctx, storage_kind kind, std::shared_ptr<raw_allocator> allocator);
+    ~pool_core(); // frees the held blocks (never blocks)
+    pool_core(const pool_core&) = delete;
+    pool_core& operator=(const pool_core&) = delete;
+
+    // An allocation of `bytes` > 0 for use from q (same context): a held block of the request's
+    // bin when there is one (preferably one that needs no wait on q), else a new block. Out of
+    // memory: releases held blocks and retries, then throws out_of_memory naming the size.
+    std::shared_ptr<allocation> allocate(const queue& q, std::size_t bytes);
+    // Called by ~allocation: keeps the block with its uses (or releases it if not holding).
+    void give_back(void* svm, cl_mem mem, std::size_t block_bytes,
+                   std::vector<use_record> uses) noexcept;
+
+    pool_stats stats() const;
+    // Releases every held block: complete ones are freed at once, the others through the
+    // release path (parked or clEnqueueSVMFree behind their uses; Buffers: clReleaseMemObject).
+    // Never blocks. Returns the number of blocks released.
+    std::size_t free_held() noexcept;
+    // free_held(), and blocks given back from now on are released instead of held.
+    void stop_holding() noexcept;
+
+    storage_kind kind() const noexcept { return kind_; }
+    const clarray::context& get_context() const noexcept { return ctx_; }
+
+private:
+    struct held_block {
+        void* svm = nullptr;
+        cl_mem mem = nullptr;
+        std::size_t bytes = 0;
+        std::vector<use_record> uses;
+    };
+    bool take_held(pool_bins::bin_t bin, const queue& q, held_block& out);
+    raw_block allocate_block(std::size_t request, std::size_t block_bytes);
+    // OOM handling: release held blocks whose uses are complete / wait for the others first.
+    std::size_t free_idle_held() noexcept;
+    std::size_t wait_and_free_held() noexcept;
+    void release(held_block& b) noexcept;
+    std::size_t prune_locked(held_block& b) noexcept;
+    void forget_held_locked(const held_block& b) noexcept;
+
+    clarray::context ctx_;
+    storage_kind kind_;
+    std::shared_ptr<raw_allocator> allocator_;
+    mutable std::mutex mutex_;
+    std::map<pool_bins::bin_t, std::vector<held_block>> bins_; // newest block last
+    bool holding_ = true;
+    pool_stats stats_;
+};
+
+// The one way library code allocates a temporary or a result: from `like`'s pool when it has one
+// of this kind and context, else memory of its own (std::make_shared<allocation>). `like` may be
+// null. bytes > 0.
+std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
+                                                 std::size_t bytes, const allocation* like);
+
+// The pool handle of one storage policy. Copies share the pool; when the last handle goes, the
+// pool stops holding (held blocks are released, live ones are released when their arrays go).
+template <class Storage> class typed_pool {
+public:
+    using storage_policy = Storage;
+    explicit typed_pool(const clarray::context& ctx, pool_options opts = {})
+        : owner_(std::make_shared<owner>(
+              std::make_shared<pool_core>(ctx, Storage::kind, std::move(opts.allocator)))) {}
+
+    // Raw allocation of `bytes` > 0 for use from q (arrays: cl_array(q, shape, pool)).
+    std::shared_ptr<allocation> allocate(const queue& q, std::size_t bytes) const {
+        return owner_->core->allocate(q, bytes);
+    }
+    pool_stats stats() const { return owner_->core->stats(); }
+    std::size_t free_held() const noexcept { return owner_->core->free_held(); }
+    void stop_holding() const noexcept { owner_->core->stop_holding(); }
+    const clarray::context& get_context() const noexcept { return owner_->core->get_context(); }
+    detail::pool_core& core() const noexcept { return *owner_->core; }
+
+    friend bool operator==(const typed_pool& a, const typed_pool& b) noexcept {
+        return a.owner_ == b.owner_;
+    }
+    friend bool operator!=(const typed_pool& a, const typed_pool& b) noexcept { return !(a == b); }
+
+private:
+    struct owner {
+        std::shared_ptr<pool_core> core;
+        explicit owner(std::shared_ptr<pool_core> c) : core(std::move(c)) {}
+        owner(const owner&) = delete;
+        owner& operator=(const owner&) = delete;
+        ~owner() { core->stop_holding(); }
+    };
+    std::shared_ptr<owner> owner_;
+};
+
+template <class> inline constexpr bool dependent_false_v = false;
+
+} // namespace detail
+
+// A pool of SVM blocks of one kind: svm_pool<svm_coarse> or svm_pool<svm_fine>. Throws
+// unsupported when the context lacks that SVM kind.
+template <class Kind> class svm_pool : public detail::typed_pool<Kind> {
+    static_assert(std::is_same_v<Kind, svm_coarse> || std::is_same_v<Kind, svm_fine>,
+                  "svm_pool<Kind>: Kind must be svm_coarse or svm_fine; Buffer storage is pooled "
+                  "by buffer_pool (an SVM block can never serve Buffer storage)");
+
+public:
+    using detail::typed_pool<Kind>::typed_pool;
+};
+
+// A pool of cl_mem Buffers.
+class buffer_pool : public detail::typed_pool<buffer> {
+public:
+    using detail::typed_pool<buffer>::typed_pool;
+};
+
+// The pool type that allocates storage S.
+template <class S> struct pool_for;
+template <> struct pool_for<svm_coarse> { using type = svm_pool<svm_coarse>; };
+template <> struct pool_for<svm_fine> { using type = svm_pool<svm_fine>; };
+template <> struct pool_for<buffer> { using type = buffer_pool; };
+template <class S> using pool_for_t = typename pool_for<S>::type;
+
+template <class P> inline constexpr bool is_memory_pool_v = false;
+template <class K> inline constexpr bool is_memory_pool_v<svm_pool<K>> = true;
+template <> inline constexpr bool is_memory_pool_v<buffer_pool> = true;
+
+} // namespace clarray

@@ -1,0 +1,63 @@
+#pragma once
+// Where memory pools get their blocks from: clSVMAlloc / clCreateBuffer by default. Replaceable,
+// so that tests can make the k-th allocation fail (fault_injecting_allocator).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "clarray/runtime/context.hpp"
+#include "clarray/storage/allocation.hpp"
+
+namespace clarray {
+
+// A block of device memory: an SVM pointer or a cl_mem (one reference), or neither.
+struct raw_block {
+    void* svm = nullptr;
+    cl_mem mem = nullptr;
+    explicit operator bool() const noexcept { return svm != nullptr || mem != nullptr; }
+};
+
+class raw_allocator {
+public:
+    virtual ~raw_allocator() = default;
+    // A new block of `bytes` bytes of `kind`, or an empty block when the device is out of memory
+    // (clSVMAlloc returned NULL, CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES): the pool
+    // then releases what it holds and retries. Other failures throw. The block is released by the
+    // library's release path (clSVMFree behind pending work, clReleaseMemObject).
+    virtual raw_block allocate(const context& ctx, storage_kind kind, std::size_t bytes) = 0;
+};
+
+// clSVMAlloc (SVM kinds) or clCreateBuffer(CL_MEM_READ_WRITE).
+class opencl_allocator final : public raw_allocator {
+public:
+    raw_block allocate(const context& ctx, storage_kind kind, std::size_t bytes) override;
+};
+
+// Forwards to another allocator, except on the calls chosen to fail, which report out of memory
+// without calling it. Calls are numbered from 1. Thread-safe.
+class fault_injecting_allocator final : public raw_allocator {
+public:
+    explicit fault_injecting_allocator(
+        std::shared_ptr<raw_allocator> inner = std::make_shared<opencl_allocator>());
+    // Call k (1-based, counting from the start) fails.
+    void fail_call(std::uint64_t k);
+    // Every call from k on fails (k = calls() + 1: all later ones).
+    void fail_from(std::uint64_t k);
+    // Calls made so far, failed ones included.
+    std::uint64_t calls() const;
+    std::uint64_t failures() const;
+
+    raw_block allocate(const context& ctx, storage_kind kind, std::size_t bytes) override;
+
+private:
+    std::shared_ptr<raw_allocator> inner_;
+    mutable std::mutex mutex_;
+    std::set<std::uint64_t> failing_;
+    std::uint64_t fail_from_ = 0; // 0: none
+    std::uint64_t calls_ = 0;
+    std::uint64_t failures_ = 0;
+};
+
+} // namespace clarray

@@ -1,0 +1,526 @@
+// Memory pools: size bins, reuse ordered by events across in-order and out-of-order queues, final
+// frees that neither block nor free early, out-of-memory recovery, statistics.
+// Kernels are held back by user events where "still pending" must be a fact, not a timing guess.
+#include "support.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using pool_policies = std::tuple<ca::svm_coarse, ca::svm_fine, ca::buffer>;
+namespace bins = ca::pool_bins;
+
+const char* kernels_source = R"CLC(
+kernel void write_value(global uint* a, uint value) { a[get_global_id(0)] = value; }
+// Keeps writing the canary (volatile: every store happens), so that a kernel that overlaps it on
+// the same memory leaves mixed values behind.
+kernel void busy_canary(global volatile uint* a, uint value, uint spins) {
+    size_t i = get_global_id(0);
+    for (uint k = 0; k < spins; ++k) a[i] = value;
+}
+kernel void check_canary(global const uint* a, uint expected, global uint* mismatches, uint slot) {
+    if (a[get_global_id(0)] != expected) atomic_inc(&mismatches[slot]);
+}
+)CLC";
+
+struct user_event {
+    cl_event raw;
+    explicit user_event(const ca::context& c) {
+        cl_int rc = CL_SUCCESS;
+        raw = clCreateUserEvent(c.get(), &rc);
+        REQUIRE(rc == CL_SUCCESS);
+    }
+    ~user_event() { clReleaseEvent(raw); }
+    ca::event handle() const { return ca::event::retain(raw); }
+    void complete() const { REQUIRE(clSetUserEventStatus(raw, CL_COMPLETE) == CL_SUCCESS); }
+};
+
+ca::program& programs() {
+    static ca::program p(test::ctx(), kernels_source);
+    return p;
+}
+
+bool contains_event(const ca::wait_list& wl, const ca::event& e) {
+    for (const ca::event& x : wl.events())
+        if (x.get() == e.get()) return true;
+    return false;
+}
+
+// A device call of size 1 on a plain allocation: lets parked frees (NVIDIA path) settle.
+template <class S> void settle_parked_frees(const ca::queue& q) {
+    (void)ca::empty<float, S>(q, {4});
+}
+
+} // namespace
+
+TEST_CASE("pool size bins: rounding below 1/16 and consistent round trips up to 2^34", "[pool]") {
+    std::mt19937_64 rng(20261203);
+    auto check_size = [](std::uint64_t s) {
+        const bins::bin_t b = bins::bin_number(s);
+        const std::uint64_t a = bins::alloc_size(b);
+        INFO("size " << s << " bin " << b << " alloc_size " << a);
+        REQUIRE(a >= s);
+        REQUIRE(bins::bin_number(a) == b);
+        REQUIRE((a - s) * 16 < s); // overhead strictly below 1/16
+    };
+    for (int i = 0; i < 20000; ++i) {
+        // Log-uniform over [1, 2^34]: every octave gets its share.
+        const unsigned octave = static_cast<unsigned>(rng() % 35);
+        const std::uint64_t lo = std::uint64_t(1) << octave;
+        check_size(lo + rng() % lo);
+    }
+    for (unsigned e = 0; e <= 34; ++e) {
+        const std::uint64_t p = std::uint64_t(1) << e;
+        for (std::int64_t d = -5; d <= 5; ++d)
+            if (static_cast<std::int64_t>(p) + d > 0) check_size(p + d);
+    }
+    // Bins are ordered like their sizes, and a bin's block fits exactly its own requests.
+    for (std::uint64_t s = 1; s < 70000; ++s) {
+        REQUIRE(bins::bin_number(s + 1) >= bins::bin_number(s));
+        const bins::bin_t b = bins::bin_number(s);
+        REQUIRE(bins::bin_number(bins::alloc_size(b) + 1) > b); // the next size: a later bin
+    }
+    CHECK(bins::bin_number(1) != bins::bin_number(2));
+    CHECK(bins::alloc_size(bins::bin_number(15)) == 15); // small sizes: exact
+    CHECK(bins::alloc_size(bins::bin_number(17)) == 17);
+    CHECK(bins::alloc_size(bins::bin_number(33)) == 33);
+    CHECK(bins::alloc_size(bins::bin_number(1000)) == 1023);
+    CHECK(bins::alloc_size(bins::bin_number(std::uint64_t(1) << 34)) ==
+          (std::uint64_t(1) << 34) + (std::uint64_t(1) << 30) - 1);
+}
+
+TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused and copies / results / "
+                        "temporaries come from the same pool",
+                        "[pool]", pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue q(ctx);
+    ca::pool_for_t<S> pool(ctx);
+    const std::size_t n = 1000;
+    {
+        auto a = ca::full<float>(q, {n}, 1.5f, pool);
+        static_assert(std::is_same_v<decltype(a), ca::cl_array<float, S>>);
+        REQUIRE(a.data()->pool().get() == &pool.core());
+        CHECK(a.data()->bytes() == n * sizeof(float));
+        CHECK(a.data()->block_bytes() == bins::alloc_size(bins::bin_number(n * sizeof(float))));
+        ca::pool_stats st = pool.stats();
+        CHECK(st.live_allocations == 1);
+        CHECK(st.live_bytes == static_cast<std::int64_t>(a.data()->block_bytes()));
+        CHECK(st.device_allocations == 1);
+
+        auto b = a.copy();
+        ca::cl_array<float, S> c = a + b * 2.0f;
+        auto d = ca::empty_like(c);
+        d.fill(0.5f);
+        ca::cl_array<float, S> e = d - c; // the first array operand is pooled
+        for (const auto* x : {&b, &c, &d, &e})
+            CHECK(x->data()->pool().get() == &pool.core());
+        CHECK(pool.stats().live_allocations == 5);
+        CHECK(xt::all(xt::equal(c.get(), 4.5f)));
+        CHECK(xt::all(xt::equal(e.get(), -4.0f)));
+
+        // Alias temporaries: the shifted self-assignment evaluates into a pooled temporary.
+        auto x = ca::to_device<S>(q, std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7});
+        auto px = ca::empty<float>(q, {8}, pool);
+        px = x;
+        const ca::pool_stats before = pool.stats();
+        const auto global_before = ca::current_allocation_stats();
+        px(ca::range(1, 8)) = px(ca::range(0, 7)) * 10.0f;
+        const ca::pool_stats after = pool.stats();
+        CHECK(after.device_allocations + after.reuses ==
+              before.device_allocations + before.reuses + 1);
+        CHECK(ca::current_allocation_stats().live_allocations == global_before.live_allocations);
+        CHECK((px.get() == xt::xarray<float>{0, 0, 10, 20, 30, 40, 50, 60}));
+        // Arrays of memory of their own stay so.
+        CHECK(x.copy().data()->pool() == nullptr);
+        ca::cl_array<float, S> y = x + 1.0f;
+        CHECK(y.data()->pool() == nullptr);
+    }
+    ca::pool_stats st = pool.stats();
+    CHECK(st.live_allocations == 0);
+    CHECK(st.live_bytes == 0);
+    CHECK(st.held_blocks >= 5);
+    const std::uint64_t device_calls = st.device_allocations;
+    {
+        auto again = ca::zeros<float>(q, {n}, pool);
+        CHECK(pool.stats().device_allocations == device_calls); // a held block, no device call
+        CHECK(pool.stats().reuses == st.reuses + 1);
+        CHECK(xt::all(xt::equal(again.get(), 0.0f)));
+    }
+    const std::int64_t held = pool.stats().held_blocks;
+    CHECK(pool.free_held() == static_cast<std::size_t>(held));
+    CHECK(pool.stats().held_blocks == 0);
+    CHECK(pool.stats().held_bytes == 0);
+}
+
+TEMPLATE_LIST_TEST_CASE("pool reuse: the same in-order queue needs no wait while another queue "
+                        "or an out-of-order queue waits for the previous uses",
+                        "[pool]", pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue q1(ctx), q2(ctx), ooo(ctx, ca::out_of_order);
+    ca::kernel writer = programs().kernel("write_value");
+    ca::pool_for_t<S> pool(ctx);
+    const auto global_before = ca::current_allocation_stats();
+    const std::size_t n = 4096, bytes = n * sizeof(std::uint32_t);
+
+    user_event gate(ctx);
+    ca::event pending;
+    {
+        ca::cl_array<std::uint32_t, S> a(q1, {n}, pool);
+        pending = writer.launch(q1, {n}, {}, {gate.handle()}, ca::out(a), 7u);
+    }
+    REQUIRE_FALSE(pending.is_complete());
+    CHECK(pool.stats().held_blocks == 1);
+    CHECK(pool.stats().held_events == 1);
+    CHECK(ca::current_allocation_stats().pool_held_events == global_before.pool_held_events + 1);
+
+    auto reuse_on = [&](const ca::queue& q, ca::access acc) {
+        auto al = pool.allocate(q, bytes);
+        ca::wait_list wl;
+        al->add_dependencies(q, acc, wl);
+        return std::make_pair(al, wl);
+    };
+    {
+        auto [al, wl] = reuse_on(q1, ca::access::write); // the queue orders it already
+        CHECK(wl.empty());
+        CHECK(pool.stats().reuses_behind_pending_work == 0);
+        CHECK(pool.stats().device_allocations == 1);
+    }
+    {
+        auto [al, wl] = reuse_on(q2, ca::access::write);
+        CHECK(contains_event(wl, pending));
+        CHECK(pool.stats().reuses_behind_pending_work == 1);
+    }
+    {
+        auto [al, wl] = reuse_on(q2, ca::access::read); // readers follow the old users too
+        CHECK(contains_event(wl, pending));
+    }
+    {
+        auto [al, wl] = reuse_on(ooo, ca::access::write);
+        CHECK(contains_event(wl, pending));
+        CHECK(pool.stats().reuses_behind_pending_work == 3);
+    }
+    CHECK(pool.stats().device_allocations == 1); // one block served all of them
+    CHECK_FALSE(pending.is_complete());
+
+    gate.complete();
+    pending.wait();
+    {
+        auto [al, wl] = reuse_on(q2, ca::access::write); // done: the event is dropped
+        CHECK(wl.empty());
+        CHECK(pool.stats().reuses_behind_pending_work == 3);
+    }
+    CHECK(pool.stats().held_events == 0);
+    pool.free_held();
+    const auto after = ca::current_allocation_stats();
+    CHECK(after.pool_held_blocks == global_before.pool_held_blocks);
+    CHECK(after.pool_held_events == global_before.pool_held_events);
+    CHECK(after.held_events == global_before.held_events);
+}
+
+TEMPLATE_LIST_TEST_CASE("pool hammer: two in-order queues and an out-of-order queue never see "
+                        "a block reused early",
+                        "[pool]", pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::kernel busy = programs().kernel("busy_canary");
+    ca::kernel check = programs().kernel("check_canary");
+    const auto global_before = ca::current_allocation_stats();
+    const std::size_t iterations = 1000;
+    const std::size_t sizes[] = {1024, 1500, 3000}; // three bins
+    const cl_uint spins = 200;
+    std::mt19937 rng(7);
+    {
+        std::vector<ca::queue> queues{ca::queue(ctx), ca::queue(ctx),
+                                      ca::queue(ctx, ca::out_of_order)};
+        std::vector<ca::cl_array<std::uint32_t, S>> mismatches;
+        for (const ca::queue& q : queues)
+            mismatches.push_back(ca::zeros<std::uint32_t, S>(q, {iterations}));
+        ca::pool_for_t<S> pool(ctx);
+        // The first half is held back by a gate: every block is certainly still in use when it
+        // is handed out again, so only the recorded events order its next owner. The second half
+        // runs as fast as it can.
+        user_event gate(ctx);
+        ca::pool_stats gated{};
+        for (std::size_t it = 0; it < iterations; ++it) {
+            if (it == iterations / 2) {
+                gated = pool.stats();
+                gate.complete();
+            }
+            ca::wait_list held_back;
+            if (it < iterations / 2) held_back.add(gate.handle());
+            const std::size_t qi = it % queues.size();
+            const ca::queue& q = queues[qi];
+            const std::size_t n = sizes[rng() % 3];
+            const auto canary = static_cast<cl_uint>(0xC0DE0000u + it);
+            ca::cl_array<std::uint32_t, S> block(q, {n}, pool);
+            busy.launch(q, {n}, {}, held_back, ca::out(block), canary, spins);
+            check.launch(q, {n}, {}, {}, ca::in(block), canary, ca::inout(mismatches[qi]),
+                         static_cast<cl_uint>(it));
+        } // each block is released at once, with its kernels still queued or running
+        const ca::pool_stats st = pool.stats();
+        for (const ca::queue& q : queues)
+            q.finish();
+
+        std::size_t bad_iterations = 0, bad_elements = 0;
+        for (std::size_t qi = 0; qi < queues.size(); ++qi) {
+            auto h = mismatches[qi].get();
+            for (std::size_t it = qi; it < iterations; it += queues.size())
+                if (h(it) != 0) {
+                    ++bad_iterations;
+                    bad_elements += h(it);
+                }
+        }
+        INFO("reuses " << st.reuses << ", behind pending work " << st.reuses_behind_pending_work
+                       << " (first half, gated: " << gated.reuses_behind_pending_work
+                       << "), device allocations " << st.device_allocations);
+        CHECK(bad_iterations == 0);
+        CHECK(bad_elements == 0);
+        // The interesting path was taken: blocks went to other queues while still in use.
+        CHECK(st.reuses + st.device_allocations == iterations);
+        CHECK(st.reuses >= iterations / 2);
+        CHECK(gated.reuses_behind_pending_work > 0);
+        CHECK(st.reuses_behind_pending_work > gated.reuses_behind_pending_work);
+        CHECK(st.live_allocations == 0);
+
+        pool.free_held();
+        const ca::pool_stats done = pool.stats();
+        CHECK(done.held_blocks == 0);
+        CHECK(done.held_bytes == 0);
+        CHECK(done.held_events == 0);
+    }
+    settle_parked_frees<S>(test::q());
+    const auto after = ca::current_allocation_stats();
+    CHECK(after.live_allocations == global_before.live_allocations);
+    CHECK(after.live_bytes == global_before.live_bytes);
+    CHECK(after.held_events == global_before.held_events);
+    CHECK(after.pool_held_blocks == global_before.pool_held_blocks);
+    CHECK(after.pool_held_events == global_before.pool_held_events);
+    CHECK(after.parked_frees == global_before.parked_frees);
+}
+
+TEMPLATE_LIST_TEST_CASE("pool shared by two host threads with a queue each", "[pool]",
+                        pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::kernel busy = programs().kernel("busy_canary");
+    ca::kernel check = programs().kernel("check_canary");
+    ca::pool_for_t<S> pool(ctx);
+    const std::size_t iterations = 300;
+    std::vector<ca::queue> queues{ca::queue(ctx), ca::queue(ctx)};
+    std::vector<ca::cl_array<std::uint32_t, S>> mismatches;
+    for (const ca::queue& q : queues)
+        mismatches.push_back(ca::zeros<std::uint32_t, S>(q, {iterations}));
+    std::vector<std::string> errors(queues.size());
+    auto worker = [&](std::size_t t) {
+        try {
+            std::mt19937 rng(static_cast<unsigned>(t) + 11);
+            for (std::size_t it = 0; it < iterations; ++it) {
+                const std::size_t n = 512 + rng() % 2048;
+                const auto canary = static_cast<cl_uint>((t << 24) + it);
+                ca::cl_array<std::uint32_t, S> block(queues[t], {n}, pool);
+                busy.launch(queues[t], {n}, {}, {}, ca::out(block), canary, cl_uint(50));
+                check.launch(queues[t], {n}, {}, {}, ca::in(block), canary,
+                             ca::inout(mismatches[t]), static_cast<cl_uint>(it));
+            }
+        } catch (const std::exception& e) {
+            errors[t] = e.what();
+        }
+    };
+    std::thread other(worker, 1);
+    worker(0);
+    other.join();
+    for (const std::string& e : errors)
+        CHECK(e.empty());
+    for (std::size_t t = 0; t < queues.size(); ++t) {
+        auto h = mismatches[t].get();
+        CHECK(xt::all(xt::equal(h, 0u)));
+    }
+    const ca::pool_stats st = pool.stats();
+    CHECK(st.live_allocations == 0);
+    CHECK(st.reuses + st.device_allocations == 2 * iterations);
+    CHECK(st.held_blocks == static_cast<std::int64_t>(st.device_allocations));
+}
+
+TEMPLATE_LIST_TEST_CASE("pool final frees never block and never free early", "[pool]",
+                        pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue q1(ctx), q2(ctx), other(ctx);
+    ca::kernel writer = programs().kernel("write_value");
+    const std::size_t n = 16384;
+    const std::uint32_t canary = 0xCA11AB1Eu;
+    const auto global_before = ca::current_allocation_stats();
+    for (bool destroy_pool : {true, false}) {
+        INFO((destroy_pool ? "pool destroyed" : "free_held()"));
+        user_event gate1(ctx), gate2(ctx);
+        ca::event k1, k2;
+        std::optional<ca::pool_for_t<S>> pool(std::in_place, ctx);
+        {
+            ca::cl_array<std::uint32_t, S> a(q1, {n}, *pool);
+            k1 = writer.launch(q1, {n}, {}, {gate1.handle()}, ca::out(a), 1u);
+            k2 = writer.launch(q2, {n}, {}, {gate2.handle()}, ca::out(a.with_queue(q2)), 2u);
+        }
+        CHECK(pool->stats().held_blocks == 1);
+        if (destroy_pool)
+            pool.reset();
+        else
+            CHECK(pool->free_held() == 1); // a deadlock here would mean it blocked
+        CHECK_FALSE(k1.is_complete());
+        CHECK(ca::current_allocation_stats().pool_held_blocks == global_before.pool_held_blocks);
+        // Were the block freed already, this allocation would likely get its memory.
+        auto b = ca::full<std::uint32_t, S>(other, {n}, canary);
+        gate1.complete();
+        k1.wait();
+        CHECK_FALSE(k2.is_complete());
+        gate2.complete();
+        k2.wait();
+        q1.finish();
+        q2.finish();
+        CHECK(xt::all(xt::equal(b.get(), canary)));
+    }
+    settle_parked_frees<S>(q1);
+    CHECK(ca::current_allocation_stats().parked_frees == global_before.parked_frees);
+    CHECK(ca::current_allocation_stats().live_allocations == global_before.live_allocations);
+}
+
+TEMPLATE_LIST_TEST_CASE("stop_holding: blocks given back are released and the pool still serves",
+                        "[pool]", pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::queue q(test::ctx());
+    ca::pool_for_t<S> pool(test::ctx());
+    std::optional<ca::cl_array<float, S>> a = ca::zeros<float>(q, {100}, pool);
+    { auto b = ca::zeros<float>(q, {100}, pool); }
+    CHECK(pool.stats().held_blocks == 1);
+    pool.stop_holding();
+    CHECK(pool.stats().held_blocks == 0);
+    a.reset();
+    CHECK(pool.stats().held_blocks == 0);
+    CHECK(pool.stats().live_allocations == 0);
+    auto c = ca::ones<float>(q, {100}, pool);
+    CHECK(pool.stats().device_allocations == 3);
+    CHECK(xt::all(xt::equal(c.get(), 1.0f)));
+}
+
+TEMPLATE_LIST_TEST_CASE("pool out of memory: held blocks are released and the allocation "
+                        "retried before a final failure that names the size",
+                        "[pool]", pool_policies) {
+    using S = TestType;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue q(ctx);
+    auto faults = std::make_shared<ca::fault_injecting_allocator>();
+    ca::pool_for_t<S> pool(ctx, ca::pool_options{faults});
+
+    SECTION("the k-th call fails: an idle held block is freed, the retry succeeds") {
+        { auto a = ca::zeros<float>(q, {1 << 18}, pool); } // call 1
+        q.finish();
+        REQUIRE(pool.stats().held_blocks == 1);
+        faults->fail_call(2);
+        auto b = ca::full<float>(q, {1 << 19}, 2.0f, pool); // call 2 fails, call 3 succeeds
+        CHECK(faults->calls() == 3);
+        CHECK(faults->failures() == 1);
+        CHECK(pool.stats().oom_retries == 1);
+        CHECK(pool.stats().held_blocks == 0);
+        CHECK(pool.stats().device_allocations == 2);
+        CHECK(xt::all(xt::equal(b.get(), 2.0f)));
+    }
+    SECTION("a held block still in use is waited for, freed, and the retry succeeds") {
+        ca::kernel busy = programs().kernel("busy_canary");
+        {
+            ca::cl_array<std::uint32_t, S> a(q, {1 << 16}, pool);
+            busy.launch(q, {1 << 16}, {}, {}, ca::out(a), 5u, cl_uint(2000));
+        }
+        faults->fail_call(2);
+        auto b = ca::full<float>(q, {1 << 19}, 3.0f, pool);
+        CHECK(faults->calls() == 3);
+        CHECK(pool.stats().oom_retries == 1);
+        CHECK(pool.stats().held_blocks == 0);
+        CHECK(xt::all(xt::equal(b.get(), 3.0f)));
+    }
+    SECTION("every call fails, nothing held: out_of_memory naming the size, no retry") {
+        faults->fail_from(1);
+        try {
+            ca::cl_array<std::uint8_t, S> a(q, {12345}, pool);
+            FAIL("no exception");
+        } catch (const ca::out_of_memory& e) {
+            const std::string what = e.what();
+            INFO(what);
+            CHECK(what.find("12345 bytes") != std::string::npos);
+            CHECK(what.find(std::to_string(bins::alloc_size(bins::bin_number(12345))) + " bytes") !=
+                  std::string::npos);
+            CHECK(what.find(S::name) != std::string::npos);
+        }
+        CHECK(faults->calls() == 1);
+        CHECK(pool.stats().oom_retries == 0);
+        CHECK(pool.stats().live_allocations == 0);
+    }
+    SECTION("every call fails after one success: held blocks released, one retry, then the "
+            "error") {
+        { auto a = ca::zeros<float>(q, {1000}, pool); }
+        q.finish();
+        faults->fail_from(2);
+        CHECK_THROWS_AS(ca::zeros<float>(q, {50000}, pool), ca::out_of_memory);
+        CHECK(faults->calls() == 3);
+        CHECK(pool.stats().oom_retries == 1);
+        CHECK(pool.stats().held_blocks == 0);
+        CHECK(pool.stats().live_allocations == 0);
+    }
+    SECTION("requests beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE and of 0 bytes are rejected") {
+        const std::size_t too_big = ctx.device().max_alloc_size() + 1;
+        CHECK_THROWS_WITH(pool.allocate(q, too_big),
+                          Catch::Contains(std::to_string(too_big) + " bytes"));
+        CHECK_THROWS_AS(pool.allocate(q, too_big), ca::out_of_memory);
+        CHECK_THROWS_AS(pool.allocate(q, 0), ca::usage_error);
+        CHECK(faults->calls() == 0);
+    }
+}
+
+TEST_CASE("pools: wrong context / missing SVM / make_allocation_like", "[pool]") {
+    ca::context& ctx = test::ctx();
+    ca::buffer_pool pool(ctx);
+    ca::context other(ctx.device());
+    ca::queue q_other(other);
+    CHECK_THROWS_AS(pool.allocate(q_other, 64), ca::usage_error);
+
+    ca::context_options no_svm = ctx.options();
+    no_svm.disable_svm = true;
+    ca::context without_svm(ctx.device(), no_svm);
+    CHECK_THROWS_AS(ca::svm_pool<ca::svm_coarse>(without_svm), ca::unsupported);
+    CHECK_THROWS_AS(ca::svm_pool<ca::svm_fine>(without_svm), ca::unsupported);
+    CHECK_NOTHROW(ca::buffer_pool(without_svm));
+
+    const ca::queue& q = test::q();
+    auto pooled = pool.allocate(q, 256);
+    auto own = ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, nullptr);
+    CHECK(own->pool() == nullptr);
+    auto like_pooled =
+        ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, pooled.get());
+    CHECK(like_pooled->pool().get() == &pool.core());
+    CHECK(like_pooled->bytes() == 100);
+    auto like_own = ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, own.get());
+    CHECK(like_own->pool() == nullptr);
+    if (test::storage_available<ca::svm_coarse>()) { // another kind never comes from the pool
+        auto svm =
+            ca::detail::make_allocation_like(q, ca::storage_kind::svm_coarse, 100, pooled.get());
+        CHECK(svm->pool() == nullptr);
+        CHECK(svm->svm_pointer() != nullptr);
+    }
+    // Another context's queue: memory of its own, not the pool's.
+    auto foreign =
+        ca::detail::make_allocation_like(q_other, ca::storage_kind::buffer, 100, pooled.get());
+    CHECK(foreign->pool() == nullptr);
+}
