@@ -5,8 +5,10 @@
 // elements: `x = y` copies y's values into x's storage (broadcasting y to x's shape), as
 // `x(view) = y` does; `copy()` makes an independent array. A default-constructed array is unbound
 // and takes the shape and storage of what is first assigned to it.
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -85,6 +87,13 @@ public:
     cl_array(const queue& q, const shape_type& shape, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
         std::size_t n = checked_size(shape);
+        // checked_size bounds the element count, not the byte count: n * sizeof would wrap (e.g.
+        // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(stored_type))
+            throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
+                                std::to_string(n) + " elements of " +
+                                std::to_string(sizeof(stored_type)) +
+                                " bytes overflows the byte count");
         if (n > 0) alloc_ = std::make_shared<allocation>(q, Storage::kind, n * sizeof(stored_type));
     }
     template <class C, class = std::enable_if_t<!std::is_same_v<C, shape_type> &&
