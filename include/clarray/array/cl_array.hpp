@@ -149,7 +149,12 @@ public:
     // ---- metadata ----
     bool bound() const noexcept { return q_.has_value(); }
     const shape_type& shape() const noexcept { return shape_; }
-    std::size_t shape(std::size_t axis) const { return shape_.at(axis); }
+    std::size_t shape(std::size_t axis) const {
+        if (axis >= shape_.size()) // clarray::error family, not std::out_of_range
+            throw index_error("shape: axis " + std::to_string(axis) +
+                              " out of range for shape " + shape_to_string(shape_));
+        return shape_[axis];
+    }
     const strides_type& strides() const noexcept { return strides_; } // in elements
     std::ptrdiff_t offset() const noexcept { return offset_; }        // in elements
     std::size_t byte_offset() const noexcept { return offset_ * sizeof(stored_type); }
