@@ -77,7 +77,7 @@ public:
                               xt::no_ownership(),
                               std::array<std::size_t, 1>{
                                   static_cast<std::size_t>(range.second - range.first)}),
-                    shape_type(a.shape()), strides_type(a.strides()),
+                    shape_type(a.shape()), host_strides(a),
                     static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
     host_view(const host_view&) = delete;
     host_view& operator=(const host_view&) = delete;
@@ -88,6 +88,14 @@ public:
 
     // Host address of the mapped covering range (element 0 of the view is at data() + data_offset()).
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }
+
+private:
+    // A zero-size view maps nothing, so its data pointer is NULL; xtensor still computes the end
+    // of the data as data + stride * (extent - 1), a non-zero offset on NULL (undefined, UBSan
+    // halts). Zero strides keep every such offset 0; no element is ever addressed.
+    static strides_type host_strides(const cl_array<T, S>& a) {
+        return a.size() == 0 ? strides_type(a.dimension(), 0) : a.strides();
+    }
 };
 
 template <class T, class S> host_view<T, S> cl_array<T, S>::map(access a) const {
