@@ -241,7 +241,9 @@ struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
     using arg = detail::array_arg<cl_array<T, S>, Acc, AtView>;
     static constexpr unsigned binding = S::is_svm ? 1 : 2;
     static void check(const arg& a, const queue& q) {
-        if (a.array.bound() && a.array.get_context() != q.context())
+        if (!a.array.bound()) // would bind NULL, as no zero-size array does
+            throw usage_error("kernel argument: unbound (default-constructed) array");
+        if (a.array.get_context() != q.context())
             throw usage_error("kernel argument: array from another context than the queue");
         if (a.array.data()) a.array.data()->check_not_mapped(Acc, "kernel launch");
     }

@@ -99,6 +99,8 @@ private:
 };
 
 template <class T, class S> host_view<T, S> cl_array<T, S>::map(access a) const {
+    // An unbound array is 0-d with one element but no memory: its view would wrap NULL.
+    (void)get_queue(); // throws usage_error when unbound
     auto range = covering_range(shape_, strides_, offset_);
     // A write-only map may discard old contents, which is only right when the view covers its
     // whole range; a strided view keeps the elements between its own.
