@@ -7,6 +7,8 @@
 #   tsan            ThreadSanitizer build, multi-queue / multi-thread tests
 #   valgrind        memcheck leak check of the release-ordering and error tests
 # Usage: scripts/run-all-checks.sh [config ...]   (default: all of them)
+# Builds use cmake's default parallelism; on a shared machine limit it, e.g.
+#   nice -n 15 env CMAKE_BUILD_PARALLEL_LEVEL=2 scripts/run-all-checks.sh asan
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
@@ -28,12 +30,14 @@ for c in "${configs[@]}"; do
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp \
         CTEST_ARGS="-E install_and_find_package" scripts/run-tests.sh ;;
     tsan)
-      run tsan env BUILD_DIR=build-tsan CMAKE_ARGS="-DCLARRAY_SANITIZE=thread" \
+      # Only the test files holding those tests are built (CLARRAY_TEST_FILES).
+      run tsan env BUILD_DIR=build-tsan \
+        CMAKE_ARGS="-DCLARRAY_SANITIZE=thread -DCLARRAY_TEST_FILES=test_release.cpp;test_expr.cpp" \
         TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1" \
         CTEST_ARGS="-R release|concurrent|dependencies" scripts/run-tests.sh ;;
     valgrind)
       cmake -S . -B build-tests -G Ninja >/dev/null && cmake --build build-tests --target clarray_tests &&
-      run valgrind valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+      run valgrind env POCL_CACHE_DIR=$PWD/build-tests/pocl-cache valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
         --suppressions=$supp/valgrind.supp --gen-suppressions=no -q \
         build-tests/tests/clarray_tests "[release],[errors]" ;;
     *) echo "unknown config $c"; status=1 ;;

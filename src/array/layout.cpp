@@ -269,6 +269,11 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
         throw index_error("too many indices: " + std::to_string(consuming) + " for an array of " +
                           std::to_string(shape.size()) + " dimensions, shape " +
                           shape_to_string(shape));
+    const std::size_t newaxes = count - consuming - ellipses;
+    if (shape.size() - consuming + newaxes > max_dims)
+        throw index_error("view: " + std::to_string(newaxes) + " newaxis on an array of " +
+                          std::to_string(shape.size()) + " dimensions gives more than " +
+                          std::to_string(max_dims) + " dimensions");
     shape_type ns;
     strides_type nst;
     std::size_t axis = 0;
@@ -318,7 +323,8 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
                 if (stop < 0) stop += n;
                 if (start < 0 || start > n) throw bad("start", a.r.start.value);
                 if (stop < 0 || stop > n) throw bad("stop", a.r.stop.value);
-                len = stop > start ? (stop - start + step - 1) / step : 0;
+                // Not (stop - start + step - 1) / step: that overflows for huge steps.
+                len = stop > start ? (stop - start - 1) / step + 1 : 0;
             } else {
                 start = a.r.start.given ? a.r.start.value : n - 1;
                 stop = a.r.stop.given ? a.r.stop.value : -1; // -1: before the first element
@@ -326,11 +332,22 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
                 if (a.r.stop.given && stop < 0) stop += n;
                 if (start < -1 || start > n - 1) throw bad("start", a.r.start.value);
                 if (stop < -1 || stop > n - 1) throw bad("stop", a.r.stop.value);
-                len = start > stop ? (start - stop - step - 1) / (-step) : 0;
+                // |step| in unsigned arithmetic: -step overflows for PTRDIFF_MIN.
+                const std::size_t abs_step = std::size_t(0) - static_cast<std::size_t>(step);
+                len = start > stop ? static_cast<std::ptrdiff_t>(
+                                         static_cast<std::size_t>(start - stop - 1) / abs_step + 1)
+                                   : 0;
             }
             if (len > 0) offset += start * strides[axis];
+            // An axis of extent 0 or 1 never steps, and a huge step would overflow the product.
+            std::ptrdiff_t new_stride;
+            if (__builtin_mul_overflow(strides[axis], step, &new_stride)) {
+                if (len > 1)
+                    throw index_error("range step " + std::to_string(step) + " overflows the stride");
+                new_stride = strides[axis];
+            }
             ns.push_back(static_cast<std::size_t>(len));
-            nst.push_back(strides[axis] * step);
+            nst.push_back(new_stride);
             ++axis;
             break;
         }

@@ -88,6 +88,10 @@ device::device(cl_device_id id) : id_(id) {
         i->svm.atomics = caps & CL_DEVICE_SVM_ATOMICS;
     }
     i->fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+    // Testing override: report fp64 absent, so that the errors of devices without cl_khr_fp64 can
+    // be checked on devices that have it (pocl). Read when a device object is created.
+    if (const char* f = std::getenv("CLARRAY_DISABLE_FP64"); f && *f && std::strcmp(f, "0") != 0)
+        i->fp64 = false;
     i->max_param = device_value<std::size_t>(id, CL_DEVICE_MAX_PARAMETER_SIZE);
     i->max_alloc = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     i->global_mem = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);

@@ -5,8 +5,10 @@
 // elements: `x = y` copies y's values into x's storage (broadcasting y to x's shape), as
 // `x(view) = y` does; `copy()` makes an independent array. A default-constructed array is unbound
 // and takes the shape and storage of what is first assigned to it.
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -86,6 +88,13 @@ public:
     cl_array(const queue& q, const shape_type& shape, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
         std::size_t n = checked_size(shape);
+        // checked_size bounds the element count, not the byte count: n * sizeof would wrap (e.g.
+        // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(stored_type))
+            throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
+                                std::to_string(n) + " elements of " +
+                                std::to_string(sizeof(stored_type)) +
+                                " bytes overflows the byte count");
         if (n > 0) alloc_ = std::make_shared<allocation>(q, Storage::kind, n * sizeof(stored_type));
     }
     template <class C, class = std::enable_if_t<!std::is_same_v<C, shape_type> &&
@@ -167,7 +176,12 @@ public:
     // ---- metadata ----
     bool bound() const noexcept { return q_.has_value(); }
     const shape_type& shape() const noexcept { return shape_; }
-    std::size_t shape(std::size_t axis) const { return shape_.at(axis); }
+    std::size_t shape(std::size_t axis) const {
+        if (axis >= shape_.size()) // clarray::error family, not std::out_of_range
+            throw index_error("shape: axis " + std::to_string(axis) +
+                              " out of range for shape " + shape_to_string(shape_));
+        return shape_[axis];
+    }
     const strides_type& strides() const noexcept { return strides_; } // in elements
     std::ptrdiff_t offset() const noexcept { return offset_; }        // in elements
     std::size_t byte_offset() const noexcept { return offset_ * sizeof(stored_type); }
@@ -263,7 +277,9 @@ struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
     using arg = detail::array_arg<cl_array<T, S>, Acc, AtView>;
     static constexpr unsigned binding = S::is_svm ? 1 : 2;
     static void check(const arg& a, const queue& q) {
-        if (a.array.bound() && a.array.get_context() != q.context())
+        if (!a.array.bound()) // would bind NULL, as no zero-size array does
+            throw usage_error("kernel argument: unbound (default-constructed) array");
+        if (a.array.get_context() != q.context())
             throw usage_error("kernel argument: array from another context than the queue");
         if (a.array.data()) a.array.data()->check_not_mapped(Acc, "kernel launch");
     }

@@ -39,6 +39,12 @@ inline void fill_pair(nd_pair& L, const shape_type& shape, const strides_type& d
 // dst = src elementwise, src broadcast to dst's shape. Overlapping views of one allocation with
 // different layouts go through a temporary, so the result is as if src was read first.
 template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
+    // An unbound source has no memory (the copy would read a NULL kernel argument), and memory of
+    // another context cannot be named by this queue's commands.
+    if (!src.bound())
+        throw usage_error("assignment: the source array is unbound (default-constructed)");
+    if (src.get_context() != dst.get_context())
+        throw usage_error("assignment: source array from another context than the destination");
     shape_type shape = dst.shape();
     strides_type ds = dst.strides();
     strides_type ss;
@@ -94,18 +100,20 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
 } // namespace detail
 
 template <class T, class S> xt::xarray<T> cl_array<T, S>::get() const {
+    const queue& q = get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
     xt::xarray<T> out = xt::xarray<T>::from_shape(shape_);
     if (size() == 0) return out;
     if (is_c_contiguous()) {
-        alloc_->read(get_queue(), byte_offset(), nbytes(), out.data());
+        alloc_->read(q, byte_offset(), nbytes(), out.data());
     } else {
         cl_array tmp = copy(layout::c);
-        tmp.alloc_->read(get_queue(), 0, nbytes(), out.data());
+        tmp.alloc_->read(q, 0, nbytes(), out.data());
     }
     return out;
 }
 
 template <class T, class S> template <class E> void cl_array<T, S>::set(const xt::xexpression<E>& e) {
+    const queue& q = get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
     const auto& de = e.derived_cast();
     shape_type es(de.shape().begin(), de.shape().end());
     bool ok = true;
@@ -120,10 +128,10 @@ template <class T, class S> template <class E> void cl_array<T, S>::set(const xt
     if (size() == 0) return;
     xt::xarray<T> host = xt::broadcast(de, shape_);
     if (is_c_contiguous()) {
-        alloc_->write(get_queue(), byte_offset(), nbytes(), host.data());
+        alloc_->write(q, byte_offset(), nbytes(), host.data());
     } else {
-        cl_array tmp(get_queue(), shape_, layout::c, alloc_.get());
-        tmp.alloc_->write(get_queue(), 0, nbytes(), host.data());
+        cl_array tmp(q, shape_, layout::c, alloc_.get());
+        tmp.alloc_->write(q, 0, nbytes(), host.data());
         detail::strided_copy(*this, tmp);
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device.
 #include <cmath>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -82,12 +83,30 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
     std::size_t n = 0;
     if constexpr (std::is_floating_point_v<T>) {
         double c = std::ceil((static_cast<double>(stop) - start) / step);
+        // NaN/inf bounds, or more elements than a size_t holds: the cast below would be undefined.
+        if (std::isnan(c))
+            throw shape_error("arange: cannot compute the length from start " +
+                              std::to_string(start) + ", stop " + std::to_string(stop) +
+                              ", step " + std::to_string(step));
+        if (c >= 9.2e18) // below 2^63: checked_size rejects such extents anyway
+            throw shape_error("arange: " + std::to_string(c) + " elements (start " +
+                              std::to_string(start) + ", stop " + std::to_string(stop) +
+                              ", step " + std::to_string(step) + ") is too many");
         n = c > 0 ? static_cast<std::size_t>(c) : 0;
     } else {
-        if (step > 0 && stop > start) n = static_cast<std::size_t>((stop - start + step - 1) / step);
+        // In 64-bit unsigned arithmetic: stop - start + step - 1 overflowed T for wide ranges
+        // (e.g. arange<int>(-2e9, 2e9)); the distance between two T values always fits.
+        using u64 = unsigned long long;
+        if (step > 0 && stop > start)
+            n = static_cast<std::size_t>((static_cast<u64>(stop) - static_cast<u64>(start) - 1) /
+                                             static_cast<u64>(step) +
+                                         1);
         if constexpr (std::is_signed_v<T>)
             if (step < 0 && stop < start)
-                n = static_cast<std::size_t>((start - stop - step - 1) / (-step));
+                n = static_cast<std::size_t>(
+                    (static_cast<u64>(start) - static_cast<u64>(stop) - 1) /
+                        (u64(0) - static_cast<u64>(static_cast<long long>(step))) +
+                    1);
     }
     cl_array<T, S> a(q, shape_type{n});
     if (n == 0) return a;

@@ -97,6 +97,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                     if (x.shape() != shape0)
                         throw shape_error("tie: outputs of shapes " + shape_to_string(shape0) +
                                           " and " + shape_to_string(x.shape()) + " differ");
+                    // get_context() throws for an unbound output (it would be bound as NULL).
+                    if (x.get_context() != first.get_context())
+                        throw usage_error("tie: outputs from different contexts");
                 };
                 (same(o), ...);
             },

@@ -77,7 +77,7 @@ public:
                               xt::no_ownership(),
                               std::array<std::size_t, 1>{
                                   static_cast<std::size_t>(range.second - range.first)}),
-                    shape_type(a.shape()), strides_type(a.strides()),
+                    shape_type(a.shape()), host_strides(a),
                     static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
     host_view(const host_view&) = delete;
     host_view& operator=(const host_view&) = delete;
@@ -88,9 +88,19 @@ public:
 
     // Host address of the mapped covering range (element 0 of the view is at data() + data_offset()).
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }
+
+private:
+    // A zero-size view maps nothing, so its data pointer is NULL; xtensor still computes the end
+    // of the data as data + stride * (extent - 1), a non-zero offset on NULL (undefined, UBSan
+    // halts). Zero strides keep every such offset 0; no element is ever addressed.
+    static strides_type host_strides(const cl_array<T, S>& a) {
+        return a.size() == 0 ? strides_type(a.dimension(), 0) : a.strides();
+    }
 };
 
 template <class T, class S> host_view<T, S> cl_array<T, S>::map(access a) const {
+    // An unbound array is 0-d with one element but no memory: its view would wrap NULL.
+    (void)get_queue(); // throws usage_error when unbound
     auto range = covering_range(shape_, strides_, offset_);
     // A write-only map may discard old contents, which is only right when the view covers its
     // whole range; a strided view keeps the elements between its own.
