@@ -417,6 +417,8 @@ struct suite {
                 if (!err.empty()) {
                     std::cout << "  CHECK FAILED " << c.op << " " << m.name << " N=" << c.nominal
                               << ": " << err << " (excluded)\n";
+                    csv << "# skip: " << c.op << "|" << m.name << "|" << c.nominal
+                        << "|wrong result: " << err << "\n";
                     ok[i] = false;
                     continue;
                 }
@@ -428,6 +430,8 @@ struct suite {
             } catch (const std::exception& e) {
                 std::cout << "  FAILED " << c.op << " " << m.name << " N=" << c.nominal << ": "
                           << e.what() << " (excluded)\n";
+                csv << "# skip: " << c.op << "|" << m.name << "|" << c.nominal
+                    << "|failed: " << e.what() << "\n";
                 ok[i] = false;
             }
         }
