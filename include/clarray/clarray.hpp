@@ -16,3 +16,5 @@
 #include "clarray/expr/expression.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/codegen/assign.hpp"
+#include "clarray/reduce/reduce.hpp"
+#include "clarray/reduce/user_kernels.hpp"

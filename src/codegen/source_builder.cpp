@@ -23,6 +23,28 @@ std::string source_builder::scalar_input(dtype d) {
     return "s" + std::to_string(j);
 }
 
+std::string source_builder::input_parameters() const {
+    std::string s;
+    for (const param& p : params_) {
+        if (!s.empty()) s += ", ";
+        if (p.is_array)
+            s += std::string("global const ") + cl_type_name(p.type) + "* a" +
+                 std::to_string(p.index);
+        else
+            s += std::string(cl_type_name(p.type)) + " s" + std::to_string(p.index);
+    }
+    return s;
+}
+
+std::string source_builder::input_arguments() const {
+    std::string s;
+    for (const param& p : params_) {
+        if (!s.empty()) s += ", ";
+        s += (p.is_array ? "a" : "s") + std::to_string(p.index);
+    }
+    return s;
+}
+
 void source_builder::helper(const std::string& name, const std::string& definition) {
     if (std::find(helper_names_.begin(), helper_names_.end(), name) != helper_names_.end()) return;
     helper_names_.push_back(name);

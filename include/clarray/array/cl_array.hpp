@@ -173,6 +173,15 @@ public:
     // ---- host transfer ----
     // Copy to the host (blocks until the data is there). Works on any view.
     xt::xarray<T> get() const;
+    // The single element of a size-1 array (0-d reduction results); blocks until it is there.
+    T item() const {
+        if (size() != 1)
+            throw shape_error("item: array of shape " + shape_to_string(shape_) +
+                              " does not have exactly one element");
+        stored_type v{};
+        alloc_->read(get_queue(), byte_offset(), sizeof(stored_type), &v);
+        return static_cast<T>(v);
+    }
     // Copy from the host; `e` is broadcast to this array's shape. Works on any view. Blocks.
     template <class E> void set(const xt::xexpression<E>& e);
     void set(const std::vector<T>& v);

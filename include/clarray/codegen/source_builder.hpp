@@ -34,6 +34,12 @@ public:
                               std::size_t rank, bool contiguous, bool layout_in_buffer) const;
 
     std::size_t array_count() const noexcept { return params_arrays_; }
+    // Helper definitions collected so far (emitted before any kernel).
+    const std::string& helpers_text() const noexcept { return helpers_; }
+    // The inputs as a parameter list ("global const float* a1, int s0") and as the matching
+    // argument list ("a1, s0"), for kernels that evaluate the expression in a helper function.
+    std::string input_parameters() const;
+    std::string input_arguments() const;
     bool uses_fp64() const noexcept { return fp64_; }
 
     // Kernel parameters of the inputs, in visit order (outputs come first and are added by

@@ -1,0 +1,73 @@
+#pragma once
+// OpenCL C source of the generated reduction and scan kernels. The templates in reduce/ describe
+// an operation by type only (reduce_text), so one source serves every launch of that type.
+//
+// Iteration space: the map expression's shape split into kept axes (outer, one output each) and
+// reduced axes (inner), each group coalesced on its own. M outputs, L reduced elements each, cut
+// into P parts of `chunk` elements; P > 1 leaves [M, P] partials for a second kernel.
+//
+// Two kernel shapes (docs/reductions.md):
+//  * chunks:  one unit per (output, part). On GPUs a unit is a work-group whose items read
+//             interleaved (coalesced) and meet in a local-memory tree; on CPUs a unit is one
+//             work-item reading its contiguous chunk with `lanes` independent accumulators.
+//  * outputs: one work-item per `lanes` neighbouring outputs, looping over the reduced axes;
+//             chosen when the kept axes are the contiguous ones (column sums) or rows are short.
+#include <cstddef>
+#include <string>
+
+#include "clarray/array/dtype.hpp"
+#include "clarray/codegen/source_builder.hpp"
+
+namespace clarray::detail {
+
+// One reduction operation in OpenCL C. Bodies are statements ending in `return`:
+//   from:    ACC from the mapped value `v` (value type) and its flat reduced index `i` (ulong)
+//   combine: ACC from two accumulators `x`, `y` (must be associative and commutative)
+//   finish:  the output value from accumulator `x` and the count `n` (long; e.g. mean's divisor)
+struct reduce_text {
+    std::string acc;     // accumulator type
+    std::string prelude; // definitions the bodies need (e.g. an index/value struct)
+    std::string from, combine, finish;
+    // Kahan-compensated accumulation in the sequential part (float sums: combine is x + y).
+    bool compensated = false;
+};
+
+enum class reduce_shape : unsigned char { chunks, outputs };
+
+struct reduce_kernel_spec {
+    reduce_shape shape = reduce_shape::chunks;
+    std::size_t kept_rank = 1, red_rank = 1; // after coalescing, at least 1 (padded)
+    bool red_contiguous = false; // one reduced axis with unit stride for every input
+    std::size_t lanes = 1;       // independent accumulators per work-item
+    bool cooperative = false;    // chunks shape: a work-group per unit with a local tree
+    bool finish_here = true;     // P == 1: write finished outputs, else ACC partials
+    bool layout_in_buffer = false;
+};
+
+// Stage 1: inputs as `b` collected them (array operand j >= 1 is "a{j}[o{j}]", scalars "s{j}").
+// Parameters: (global OUT-or-ACC* r, inputs..., ACC neutral, layout, [local ACC* scratch]).
+std::string reduce_stage1_source(const source_builder& b, const std::string& map_text,
+                                 dtype value_type, dtype out_type, const reduce_text& op,
+                                 const reduce_kernel_spec& spec);
+// Stage 2: (global const ACC* parts, global OUT* r, ulong M, ulong P, long n, ACC neutral,
+// [local ACC* scratch]): output m from parts[m*P .. m*P+P).
+std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative,
+                                 bool fp64);
+
+// Scans along the reduced axis (one reduced group), output operand 0 in the layout.
+// Parameters: (global OUT* r, inputs..., global const ACC* carry, ACC neutral, layout).
+// Unit (m, p) scans chunk p of line m starting from carry[m*P+p] (P > 1) or neutral.
+std::string scan_source(const source_builder& b, const std::string& map_text, dtype value_type,
+                        dtype out_type, const reduce_text& op, std::size_t kept_rank,
+                        std::size_t red_rank, bool exclusive, bool layout_in_buffer);
+// Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong M, ulong P,
+// ACC neutral).
+std::string scan_parts_source(const reduce_text& op, bool fp64);
+
+// Words (8 bytes) of the layout struct: M, L, P, chunk, kin, nblk, n, shapes, offsets, strides.
+inline std::size_t reduce_layout_words(std::size_t operands, std::size_t kept_rank,
+                                       std::size_t red_rank) {
+    return 7 + kept_rank + red_rank + operands * (1 + kept_rank + red_rank);
+}
+
+} // namespace clarray::detail

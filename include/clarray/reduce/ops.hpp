@@ -1,0 +1,258 @@
+#pragma once
+// The reduction operations, each described by type only: its accumulator and output types
+// (NumPy's), its neutral element and its OpenCL text (codegen/reduce_source.hpp).
+//
+// Op::impl<V> for the mapped value type V provides:
+//   acc (device accumulator), acc_host (its host layout), out (result element type),
+//   static reduce_text text(), static acc_host neutral().
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "clarray/array/dtype.hpp"
+#include "clarray/codegen/reduce_source.hpp"
+#include "clarray/expr/promotion.hpp"
+
+namespace clarray::detail {
+
+template <class T> std::string cl_of() { return cl_type_name(dtype_traits<T>::id); }
+template <class T> inline constexpr bool is_real_v = std::is_floating_point_v<T>;
+
+// NumPy's sum/prod accumulator: bool and signed integers -> int64, unsigned -> uint64, floats
+// keep their type.
+template <class V>
+using sum_acc_t = std::conditional_t<
+    std::is_floating_point_v<V>, V,
+    std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t,
+                       std::int64_t>>;
+// mean/var/std/norm compute in the input's float type, integers in float64.
+template <class V> using mean_t = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+
+// Accumulate `from` values by addition (compensated for floats).
+template <class A> reduce_text additive_text(std::string from, std::string finish) {
+    reduce_text t;
+    t.acc = cl_of<A>();
+    t.from = std::move(from);
+    t.combine = "return x + y;";
+    t.finish = std::move(finish);
+    t.compensated = is_real_v<A>;
+    return t;
+}
+
+struct sum_op {
+    static constexpr const char* name = "sum";
+    static constexpr bool needs_elements = false;
+    template <class V> struct impl {
+        using acc = sum_acc_t<V>;
+        using acc_host = stored_t<acc>;
+        using out = acc;
+        static reduce_text text() {
+            return additive_text<acc>("return (" + cl_of<acc>() + ")v;", "return x;");
+        }
+        static acc_host neutral() { return 0; }
+    };
+};
+
+struct prod_op {
+    static constexpr const char* name = "prod";
+    static constexpr bool needs_elements = false;
+    template <class V> struct impl {
+        using acc = sum_acc_t<V>;
+        using acc_host = stored_t<acc>;
+        using out = acc;
+        static reduce_text text() {
+            reduce_text t;
+            t.acc = cl_of<acc>();
+            t.from = "return (" + t.acc + ")v;";
+            t.combine = "return x * y;";
+            t.finish = "return x;";
+            return t;
+        }
+        static acc_host neutral() { return 1; }
+    };
+};
+
+// Sum in the value's own type (dot products: NumPy keeps the promoted type; bool dot is "any
+// pair both true").
+struct dot_sum_op {
+    static constexpr const char* name = "dot";
+    static constexpr bool needs_elements = false;
+    template <class V> struct impl {
+        using acc = V;
+        using acc_host = stored_t<V>;
+        using out = V;
+        static reduce_text text() {
+            if constexpr (std::is_same_v<V, bool>) {
+                reduce_text t;
+                t.acc = "uchar";
+                t.from = "return v != 0;";
+                t.combine = "return x | y;";
+                t.finish = "return x;";
+                return t;
+            } else {
+                return additive_text<V>("return v;", "return x;");
+            }
+        }
+        static acc_host neutral() { return 0; }
+    };
+};
+
+// max / min propagate NaN (NumPy's amax/amin); the neutral is the type's lowest/highest value
+// (or the caller's `initial`).
+template <bool Max> struct extremum_op {
+    static constexpr const char* name = Max ? "max" : "min";
+    static constexpr bool needs_elements = true;
+    template <class V> struct impl {
+        using acc = V;
+        using acc_host = stored_t<V>;
+        using out = V;
+        static reduce_text text() {
+            reduce_text t;
+            t.acc = cl_of<V>();
+            t.from = "return v;";
+            const char* cmp = Max ? ">" : "<";
+            if constexpr (std::is_floating_point_v<V>)
+                t.combine = std::string("return (isnan(x) || x ") + cmp + " y) ? x : y;";
+            else
+                t.combine = std::string("return x ") + cmp + " y ? x : y;";
+            t.finish = "return x;";
+            return t;
+        }
+        static acc_host neutral() {
+            if constexpr (std::is_floating_point_v<V>)
+                return Max ? -std::numeric_limits<V>::infinity()
+                           : std::numeric_limits<V>::infinity();
+            else if constexpr (std::is_same_v<V, bool>)
+                return Max ? 0 : 1;
+            else
+                return Max ? std::numeric_limits<V>::lowest() : std::numeric_limits<V>::max();
+        }
+    };
+};
+using max_op = extremum_op<true>;
+using min_op = extremum_op<false>;
+
+template <bool Any> struct logical_op {
+    static constexpr const char* name = Any ? "any" : "all";
+    static constexpr bool needs_elements = false;
+    template <class V> struct impl {
+        using acc = bool;
+        using acc_host = std::uint8_t;
+        using out = bool;
+        static reduce_text text() {
+            reduce_text t;
+            t.acc = "uchar";
+            t.from = "return v != 0;";
+            t.combine = Any ? "return x | y;" : "return x & y;";
+            t.finish = "return x;";
+            return t;
+        }
+        static acc_host neutral() { return Any ? 0 : 1; }
+    };
+};
+using any_op = logical_op<true>;
+using all_op = logical_op<false>;
+
+// argmax / argmin: (value, index) pairs; NaN wins (the first NaN, as NumPy); ties take the
+// smaller index, so the order of combination does not matter.
+template <bool Max> struct arg_op {
+    static constexpr const char* name = Max ? "argmax" : "argmin";
+    static constexpr bool needs_elements = true;
+    template <class V> struct impl {
+        struct acc_host {
+            stored_t<V> v;
+            std::int64_t i;
+        };
+        using acc = std::int64_t; // placeholder for the type lists; the device type is a struct
+        using out = std::int64_t;
+        static std::string struct_name() { return "clarray_arg_" + cl_of<V>(); }
+        static reduce_text text() {
+            reduce_text t;
+            const std::string s = struct_name(), vt = cl_of<V>();
+            t.acc = s;
+            t.prelude = "typedef struct { " + vt + " v; long i; } " + s + ";\n";
+            t.from = s + " r; r.v = v; r.i = (long)i; return r;";
+            const char* cmp = Max ? ">" : "<";
+            std::string body;
+            if constexpr (std::is_floating_point_v<V>)
+                body = "const int xn = isnan(x.v), yn = isnan(y.v);\n"
+                       "    if (xn || yn) return (xn && yn) ? (x.i <= y.i ? x : y) : (xn ? x : y);\n    ";
+            body += std::string("if (x.v ") + cmp + " y.v) return x;\n    if (y.v " + cmp +
+                    " x.v) return y;\n    return x.i <= y.i ? x : y;";
+            t.combine = body;
+            t.finish = "return x.i;";
+            return t;
+        }
+        static acc_host neutral() {
+            acc_host a{};
+            a.v = extremum_op<Max>::template impl<V>::neutral();
+            a.i = std::numeric_limits<std::int64_t>::max();
+            return a;
+        }
+    };
+};
+using argmax_op = arg_op<true>;
+using argmin_op = arg_op<false>;
+
+// Sums in the float type F of the map value v, finished by f(x, n).
+enum class float_sum_kind { mean, sum_squares_var, sum_squares_std, l1, l2 };
+template <float_sum_kind K> struct float_sum_op {
+    static constexpr const char* name = K == float_sum_kind::mean ? "mean"
+                                        : K == float_sum_kind::sum_squares_var ? "var"
+                                        : K == float_sum_kind::sum_squares_std ? "std"
+                                        : "norm";
+    static constexpr bool needs_elements = false;
+    template <class V> struct impl {
+        using acc = mean_t<V>;
+        using acc_host = acc;
+        using out = acc;
+        static reduce_text text() {
+            const std::string f = cl_of<acc>();
+            const std::string v = "(" + f + ")v";
+            switch (K) {
+            case float_sum_kind::mean:
+                return additive_text<acc>("return " + v + ";", "return x / (" + f + ")n;");
+            case float_sum_kind::sum_squares_var:
+                return additive_text<acc>("return " + v + " * " + v + ";",
+                                          "return x / (" + f + ")n;");
+            case float_sum_kind::sum_squares_std:
+                return additive_text<acc>("return " + v + " * " + v + ";",
+                                          "return sqrt(x / (" + f + ")n);");
+            case float_sum_kind::l1:
+                return additive_text<acc>("return fabs(" + v + ");", "return x;");
+            case float_sum_kind::l2:
+            default:
+                return additive_text<acc>("return " + v + " * " + v + ";", "return sqrt(x);");
+            }
+        }
+        static acc_host neutral() { return 0; }
+    };
+};
+using mean_op = float_sum_op<float_sum_kind::mean>;
+using var_op = float_sum_op<float_sum_kind::sum_squares_var>;
+using std_op = float_sum_op<float_sum_kind::sum_squares_std>;
+using norm1_op = float_sum_op<float_sum_kind::l1>;
+using norm2_op = float_sum_op<float_sum_kind::l2>;
+
+// max |v| in the float type (NaN propagates).
+struct norm_inf_op {
+    static constexpr const char* name = "norm(inf)";
+    static constexpr bool needs_elements = true;
+    template <class V> struct impl {
+        using acc = mean_t<V>;
+        using acc_host = acc;
+        using out = acc;
+        static reduce_text text() {
+            reduce_text t;
+            t.acc = cl_of<acc>();
+            t.from = "return fabs((" + t.acc + ")v);";
+            t.combine = "return (isnan(x) || x > y) ? x : y;";
+            t.finish = "return x;";
+            return t;
+        }
+        static acc_host neutral() { return 0; }
+    };
+};
+
+} // namespace clarray::detail

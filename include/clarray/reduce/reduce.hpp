@@ -1,0 +1,166 @@
+#pragma once
+// Reductions and scans over arrays and expressions (NumPy semantics, docs/reductions.md).
+//
+//   ca::sum(a)                    0-d array: the sum of every element
+//   ca::sum(a * b + c, {1})       one fused pass, no temporary for a * b + c
+//   ca::max(a, 0, true)           keep_dims; NaN propagates
+//   ca::min(a, {}, false, 5.0f)   an initial value: empty reductions give it
+//   ca::argmax(a) / argmax(a, 1)  flat index / index along an axis (int64)
+//   ca::mean, var, stddev, norm, any, all, prod, dot, vdot, cumsum, cumprod
+//
+// Results are new arrays on the storage policy of the first array operand, in its queue. Nothing
+// blocks: the kernels are enqueued and `.get()` / `.item()` wait.
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "clarray/expr/operators.hpp"
+#include "clarray/reduce/reducer.hpp"
+#include "clarray/reduce/scan.hpp"
+
+namespace clarray {
+
+#define CLARRAY_REDUCTION(NAME, OP)                                                               \
+    template <class E, class = std::enable_if_t<is_expression_v<E>>>                              \
+    auto NAME(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {                 \
+        return detail::reduce<detail::OP>(e, axes, keep_dims);                                    \
+    }
+// sum/prod accumulate as NumPy: bool and signed integers in int64, unsigned in uint64, floats in
+// their own type (float sums are compensated: see docs/reductions.md for the error bound).
+CLARRAY_REDUCTION(sum, sum_op)
+CLARRAY_REDUCTION(prod, prod_op)
+CLARRAY_REDUCTION(any, any_op)
+CLARRAY_REDUCTION(all, all_op)
+// Arithmetic mean in the float type (integers: float64); empty gives NaN, as NumPy.
+CLARRAY_REDUCTION(mean, mean_op)
+#undef CLARRAY_REDUCTION
+
+// max/min (NumPy's amax/amin): NaN propagates; an empty reduction throws shape_error unless an
+// initial value is given.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto max(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {
+    return detail::reduce<detail::max_op>(e, axes, keep_dims);
+}
+template <class E, class W, class = std::enable_if_t<is_expression_v<E> && is_scalar_v<W>>>
+auto max(const E& e, const reduce_axes& axes, bool keep_dims, const W& initial) {
+    return detail::reduce_initial<detail::max_op>(e, axes, keep_dims, initial);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto min(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {
+    return detail::reduce<detail::min_op>(e, axes, keep_dims);
+}
+template <class E, class W, class = std::enable_if_t<is_expression_v<E> && is_scalar_v<W>>>
+auto min(const E& e, const reduce_axes& axes, bool keep_dims, const W& initial) {
+    return detail::reduce_initial<detail::min_op>(e, axes, keep_dims, initial);
+}
+
+// Index of the first maximum/minimum (NaN counts as the extreme, as NumPy): over the flattened
+// expression (C order), or along one axis.
+template <class E, class = std::enable_if_t<is_expression_v<E>>> auto argmax(const E& e) {
+    return detail::reduce<detail::argmax_op>(e, reduce_axes(), false);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto argmax(const E& e, std::ptrdiff_t axis, bool keep_dims = false) {
+    return detail::reduce<detail::argmax_op>(e, reduce_axes(axis), keep_dims);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>> auto argmin(const E& e) {
+    return detail::reduce<detail::argmin_op>(e, reduce_axes(), false);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto argmin(const E& e, std::ptrdiff_t axis, bool keep_dims = false) {
+    return detail::reduce<detail::argmin_op>(e, reduce_axes(axis), keep_dims);
+}
+
+// Variance and standard deviation: two fused passes (the mean, kept as a broadcastable array,
+// then the mean squared deviation); divisor n - ddof as NumPy.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto var(const E& e, const reduce_axes& axes = {}, bool keep_dims = false,
+         std::ptrdiff_t ddof = 0) {
+    using F = detail::mean_t<detail::canonical_t<detail::value_type_of<const E&>>>;
+    auto x = astype<F>(e);
+    auto m = mean(x, axes, true);
+    return detail::reduce<detail::var_op>(x - m, axes, keep_dims, ddof);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto stddev(const E& e, const reduce_axes& axes = {}, bool keep_dims = false,
+            std::ptrdiff_t ddof = 0) {
+    using F = detail::mean_t<detail::canonical_t<detail::value_type_of<const E&>>>;
+    auto x = astype<F>(e);
+    auto m = mean(x, axes, true);
+    return detail::reduce<detail::std_op>(x - m, axes, keep_dims, ddof);
+}
+
+// Vector norms over the given axes (all: the flattened array): ord 2 (default), 1, or infinity.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto norm(const E& e, double ord = 2, const reduce_axes& axes = {}, bool keep_dims = false) {
+    if (ord == 2) return detail::reduce<detail::norm2_op>(e, axes, keep_dims);
+    if (ord == 1) return detail::reduce<detail::norm1_op>(e, axes, keep_dims);
+    if (ord == std::numeric_limits<double>::infinity())
+        return detail::reduce<detail::norm_inf_op>(e, axes, keep_dims);
+    throw usage_error("norm: ord must be 1, 2 or infinity (got " + std::to_string(ord) + ")");
+}
+
+// Dot product (NumPy's dot on 1-d and 2-d arrays): the sum of products, in the promoted element
+// type, fused into one reduction (matrix products are a plain generated loop, not a tuned GEMM).
+template <class TA, class SA, class TB, class SB>
+auto dot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
+    auto fail = [&] {
+        return shape_error("dot: shapes " + shape_to_string(a.shape()) + " and " +
+                           shape_to_string(b.shape()) + " are not aligned");
+    };
+    const std::size_t da = a.dimension(), db = b.dimension();
+    if (da == 1 && db == 1) {
+        if (a.shape(0) != b.shape(0)) throw fail();
+        return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    }
+    if (da == 2 && db == 2) {
+        if (a.shape(1) != b.shape(0)) throw fail();
+        return detail::reduce<detail::dot_sum_op>(a(all(), all(), newaxis()) *
+                                                      b(newaxis(), all(), all()),
+                                                  reduce_axes(1), false);
+    }
+    if (da == 2 && db == 1) {
+        if (a.shape(1) != b.shape(0)) throw fail();
+        return detail::reduce<detail::dot_sum_op>(a * b(newaxis(), all()), reduce_axes(1), false);
+    }
+    if (da == 1 && db == 2) {
+        if (a.shape(0) != b.shape(0)) throw fail();
+        return detail::reduce<detail::dot_sum_op>(a(all(), newaxis()) * b, reduce_axes(0), false);
+    }
+    throw shape_error("dot: operands must be 1-d or 2-d (got shapes " +
+                      shape_to_string(a.shape()) + " and " + shape_to_string(b.shape()) + ")");
+}
+// 1-d expressions: dot(a * 2, b + c) is one fused pass.
+template <class A, class B,
+          class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
+                                   !(is_cl_array<A>::value && is_cl_array<B>::value)>>
+auto dot(const A& a, const B& b) {
+    const shape_type sa = detail::expression_shape(detail::as_node(a));
+    const shape_type sb = detail::expression_shape(detail::as_node(b));
+    if (sa.size() != 1 || sb.size() != 1 || sa != sb)
+        throw shape_error("dot: expression operands must be 1-d of equal length (got shapes " +
+                          shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
+    return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+}
+// Dot product of the flattened arrays (real types: no conjugation).
+template <class TA, class SA, class TB, class SB>
+auto vdot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
+    if (a.size() != b.size())
+        throw shape_error("vdot: arrays of shapes " + shape_to_string(a.shape()) + " and " +
+                          shape_to_string(b.shape()) + " have different sizes");
+    return detail::reduce<detail::dot_sum_op>(a.ravel() * b.ravel(), reduce_axes(), false);
+}
+
+// Cumulative sum/product along `axis`, or over the flattened expression (C order) without one.
+// Accumulation types as sum/prod. exclusive: element i gets the combination of elements < i.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto cumsum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt, bool exclusive = false) {
+    return detail::scan<detail::sum_op>(e, axis, exclusive);
+}
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+             bool exclusive = false) {
+    return detail::scan<detail::prod_op>(e, axis, exclusive);
+}
+
+} // namespace clarray

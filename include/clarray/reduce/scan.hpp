@@ -1,0 +1,127 @@
+#pragma once
+// cumsum / cumprod along one axis (or over the flattened array), inclusive or exclusive.
+//
+// Lines long enough to need several work-items are scanned in three passes: chunk totals (the
+// reduction's stage-1 kernel), an exclusive scan of the totals per line, then every chunk scanned
+// from its carry. Short lines: one pass, one work-item per line.
+#include <optional>
+
+#include "clarray/reduce/reducer.hpp"
+
+namespace clarray::detail {
+
+template <class Op> struct scan_parts_tag {};
+template <class Op, class Node, bool Exclusive> struct scan_tag {};
+
+template <class Op, class Node> struct scanner {
+    using R = reducer<Op, Node>;
+    using V = typename R::V;
+    using impl = typename R::impl;
+    using acc_host = typename R::acc_host;
+    using out_type = typename impl::out;
+    using S = typename R::S;
+    using result = cl_array<out_type, S>;
+
+    static result run(const Node& node, std::optional<std::ptrdiff_t> axis, bool exclusive) {
+        const shape_type shape = expression_shape(node);
+        const queue& q = expression_queue(node);
+        const char* what = exclusive ? "exclusive scan" : "scan";
+        const std::vector<bool> mask =
+            axis ? reduce_axes(*axis).mask(shape, what) : reduce_axes().mask(shape, what);
+        const std::size_t size = checked_size(shape);
+        result out(q, axis ? shape : shape_type{size});
+        if (size == 0) return out;
+        node_operands<Node> ops(node, shape, q.context().get());
+        const reduce_geometry gin = split_axes(shape, ops.strides, mask);
+        // The output as operand 0 over the same iteration space (C order, as it was allocated).
+        std::vector<strides_type> all = ops.strides;
+        all.insert(all.begin(), contiguous_strides(shape, layout::c));
+        const reduce_geometry g = split_axes(shape, all, mask);
+        const device& dev = q.context().device();
+        reduce_plan plan = plan_scan(dev, g);
+        const acc_host neutral = impl::neutral();
+
+        std::shared_ptr<allocation> parts;
+        if (plan.parts > 1) {
+            parts = std::make_shared<allocation>(q, S::kind, g.M * plan.parts * sizeof(acc_host));
+            // Pass 1: chunk totals, with the same chunking (flat reduced indices) as pass 3.
+            reduce_plan p1 = plan;
+            p1.spec.kept_rank = gin.kept.size();
+            p1.spec.red_rank = gin.reduced.size();
+            p1.spec.lanes = 1;
+            p1.spec.cooperative = false;
+            p1.spec.red_contiguous = false;
+            p1.spec.finish_here = false;
+            R::enqueue_stage1(node, q, gin, p1, ops, parts.get(), neutral, 0);
+            // Pass 2: exclusive scan of the totals of each line.
+            kernel k = cached_kernel<scan_parts_tag<Op>>(q.context(), 0, "clarray_scan_parts", [&] {
+                return scan_parts_source(impl::text(), false);
+            });
+            wait_list deps;
+            parts->add_dependencies(q, access::read_write, deps);
+            event ev;
+            {
+                std::lock_guard<std::mutex> lock(k.argument_mutex());
+                arg_binder b(k.get());
+                b.memory<S>(parts.get());
+                b.value(static_cast<cl_ulong>(g.M));
+                b.value(static_cast<cl_ulong>(plan.parts));
+                b.value(neutral);
+                const std::size_t local = dev.is_cpu() ? 1 : 64;
+                const ndrange gl{round_up(g.M, local)}, lo{local};
+                ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
+            }
+            parts->record(q, access::read_write, ev);
+        }
+        // Pass 3 (or the only pass): scan every chunk from its carry.
+        std::vector<std::ptrdiff_t> offsets = ops.offsets;
+        offsets.insert(offsets.begin(), 0);
+        const std::size_t words =
+            reduce_layout_words(all.size(), plan.spec.kept_rank, plan.spec.red_rank);
+        const bool in_buffer =
+            layout_needs_buffer(dev, all.size(), ops.scalar_bytes, sizeof(acc_host), words);
+        const std::vector<cl_long> lay = reduce_layout(g, plan, offsets, 0);
+        const std::uint32_t sig = static_cast<std::uint32_t>(plan.spec.kept_rank) |
+                                  static_cast<std::uint32_t>(plan.spec.red_rank) << 5 |
+                                  (in_buffer ? 1u << 10 : 0u);
+        auto make = [&] {
+            source_builder b;
+            b.set_output_count(1);
+            const std::string map = Node::emit(b);
+            return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
+                               impl::text(), plan.spec.kept_rank, plan.spec.red_rank, exclusive,
+                               in_buffer);
+        };
+        kernel k = exclusive ? cached_kernel<scan_tag<Op, Node, true>>(q.context(), sig,
+                                                                        "clarray_scan", make)
+                             : cached_kernel<scan_tag<Op, Node, false>>(q.context(), sig,
+                                                                         "clarray_scan", make);
+        wait_list deps;
+        node_operands<Node>::dependencies(node, q, deps);
+        if (parts) parts->add_dependencies(q, access::read, deps);
+        event ev;
+        {
+            std::lock_guard<std::mutex> lock(k.argument_mutex());
+            arg_binder b(k.get());
+            b.memory<S>(out.data().get());
+            node_operands<Node>::bind(node, b);
+            b.memory<S>(parts ? parts.get() : out.data().get()); // unused when P == 1
+            b.value(neutral);
+            handle<cl_mem> lay_buf;
+            b.layout(q.context(), lay, in_buffer, lay_buf);
+            const ndrange gl{plan.global}, lo{plan.local};
+            ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
+        }
+        node_operands<Node>::record(node, q, ev);
+        if (parts) parts->record(q, access::read, ev);
+        out.data()->record(q, access::write, ev);
+        return out;
+    }
+};
+
+template <class Op, class E> auto scan(const E& e, std::optional<std::ptrdiff_t> axis, bool exclusive) {
+    auto node = as_node(e);
+    return scanner<Op, std::decay_t<decltype(node)>>::run(node, axis, exclusive);
+}
+
+} // namespace clarray::detail

@@ -1,0 +1,368 @@
+#include "clarray/codegen/reduce_source.hpp"
+
+#include <vector>
+
+namespace clarray::detail {
+
+namespace {
+
+std::string str(std::size_t v) { return std::to_string(v); }
+
+// Array operands of the map, by source index (a{j}); inputs start at 1 (a0 is the output).
+std::vector<std::size_t> input_arrays(const source_builder& b) {
+    std::vector<std::size_t> js;
+    for (const auto& p : b.params())
+        if (p.is_array) js.push_back(p.index);
+    return js;
+}
+
+std::string fp64_pragma(bool fp64) {
+    return fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+}
+
+// The operation's helper functions: clarray_from / clarray_combine / clarray_finish.
+std::string op_functions(const reduce_text& op, const std::string& value_type,
+                         const std::string& out_type) {
+    std::string s = op.prelude;
+    s += "inline " + op.acc + " clarray_from(" + value_type + " v, ulong i) {\n    " + op.from +
+         "\n}\n";
+    s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
+         op.combine + "\n}\n";
+    s += "inline " + out_type + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish +
+         "\n}\n";
+    return s;
+}
+
+std::string layout_struct(std::size_t operands, std::size_t kr, std::size_t rr) {
+    const std::string n = str(operands);
+    return "typedef struct {\n    ulong M, L, P, chunk, kin, nblk;\n    long n;\n"
+           "    ulong ksh[" + str(kr) + "];\n    ulong rsh[" + str(rr) + "];\n"
+           "    long off[" + n + "];\n    long kst[" + n + "][" + str(kr) + "];\n"
+           "    long rst[" + n + "][" + str(rr) + "];\n} clarray_rlayout;\n\n";
+}
+
+std::string layout_param(bool in_buffer) {
+    return in_buffer ? "constant clarray_rlayout* Lp" : "clarray_rlayout L";
+}
+std::string layout_open(bool in_buffer) { return in_buffer ? "#define L (*Lp)\n" : ""; }
+std::string layout_close(bool in_buffer) { return in_buffer ? "#undef L\n" : ""; }
+
+// Base offsets b{j} of the operands at kept flat index `m` (layout row = j - first).
+std::string kept_offsets(const std::vector<std::size_t>& js, std::size_t first, std::size_t kr,
+                         const std::string& m) {
+    std::string s;
+    for (std::size_t j : js)
+        s += "    long b" + str(j) + " = L.off[" + str(j - first) + "];\n";
+    if (kr == 1) {
+        for (std::size_t j : js)
+            s += "    b" + str(j) + " += (long)(" + m + ") * L.kst[" + str(j - first) + "][0];\n";
+        return s;
+    }
+    s += "    {\n        ulong rem = " + m + ";\n";
+    s += "        for (int k = " + str(kr - 1) + "; k >= 0; --k) {\n";
+    s += "            ulong c = rem % L.ksh[k];\n            rem /= L.ksh[k];\n";
+    for (std::size_t j : js)
+        s += "            b" + str(j) + " += (long)c * L.kst[" + str(j - first) + "][k];\n";
+    s += "        }\n    }\n";
+    return s;
+}
+
+// Declares r{j}: operand j's offset of reduced flat index `idx`.
+std::string reduced_offsets(const std::vector<std::size_t>& js, std::size_t first, std::size_t rr,
+                            bool contiguous, const std::string& idx, const std::string& indent) {
+    std::string s;
+    if (contiguous) {
+        for (std::size_t j : js) s += indent + "long r" + str(j) + " = (long)(" + idx + ");\n";
+        return s;
+    }
+    if (rr == 1) {
+        for (std::size_t j : js)
+            s += indent + "long r" + str(j) + " = (long)(" + idx + ") * L.rst[" +
+                 str(j - first) + "][0];\n";
+        return s;
+    }
+    for (std::size_t j : js) s += indent + "long r" + str(j) + " = 0;\n";
+    s += indent + "{\n" + indent + "    ulong rem = " + idx + ";\n";
+    s += indent + "    for (int k = " + str(rr - 1) + "; k >= 0; --k) {\n";
+    s += indent + "        ulong c = rem % L.rsh[k];\n" + indent + "        rem /= L.rsh[k];\n";
+    for (std::size_t j : js)
+        s += indent + "        r" + str(j) + " += (long)c * L.rst[" + str(j - first) + "][k];\n";
+    s += indent + "    }\n" + indent + "}\n";
+    return s;
+}
+
+// Folds the mapped value of element `idx` into lane k. `shift`: extra offset term per operand
+// (outputs shape: the lane's output along the innermost kept axis).
+std::string lane_step(const std::vector<std::size_t>& js, const std::string& args,
+                      const reduce_text& op, std::size_t k, const std::string& idx,
+                      const std::string& shift, const std::string& indent) {
+    std::string call = "clarray_map(" + args;
+    for (std::size_t j : js) {
+        call += ", b" + str(j) + " + r" + str(j);
+        if (!shift.empty()) call += " + (" + shift + ") * ks" + str(j);
+    }
+    call += ")";
+    const std::string a = "acc" + str(k), c = "cmp" + str(k);
+    std::string s = indent + op.acc + " y" + str(k) + " = clarray_from(" + call + ", " + idx +
+                    ");\n";
+    if (op.compensated) {
+        s += indent + "y" + str(k) + " -= " + c + ";\n";
+        s += indent + "{\n" + indent + "    " + op.acc + " t = " + a + " + y" + str(k) + ";\n";
+        s += indent + "    " + c + " = (t - " + a + ") - y" + str(k) + ";\n";
+        s += indent + "    " + a + " = t;\n" + indent + "}\n";
+    } else {
+        s += indent + a + " = clarray_combine(" + a + ", y" + str(k) + ");\n";
+    }
+    return s;
+}
+
+std::string lane_init(const reduce_text& op, std::size_t lanes, const std::string& indent) {
+    std::string s;
+    for (std::size_t k = 0; k < lanes; ++k) {
+        s += indent + op.acc + " acc" + str(k) + " = neutral;\n";
+        if (op.compensated) s += indent + op.acc + " cmp" + str(k) + " = 0;\n";
+    }
+    return s;
+}
+
+// Applies the compensations and folds lanes pairwise into acc0.
+std::string lane_fold(const reduce_text& op, std::size_t lanes, const std::string& indent) {
+    std::string s;
+    if (op.compensated)
+        for (std::size_t k = 0; k < lanes; ++k)
+            s += indent + "acc" + str(k) + " -= cmp" + str(k) + ";\n";
+    for (std::size_t half = lanes / 2; half >= 1; half /= 2)
+        for (std::size_t k = 0; k < half; ++k)
+            s += indent + "acc" + str(k) + " = clarray_combine(acc" + str(k) + ", acc" +
+                 str(k + half) + ");\n";
+    return s;
+}
+
+// Local-memory tree over the work-group (power-of-two size); acc0 of item 0 holds the result.
+std::string group_tree(const std::string& indent) {
+    return indent + "{\n" + indent + "    const uint t = get_local_id(0);\n" + indent +
+           "    scratch[t] = acc0;\n" + indent + "    barrier(CLK_LOCAL_MEM_FENCE);\n" + indent +
+           "    for (uint h = get_local_size(0) / 2; h > 0; h >>= 1) {\n" + indent +
+           "        if (t < h) scratch[t] = clarray_combine(scratch[t], scratch[t + h]);\n" +
+           indent + "        barrier(CLK_LOCAL_MEM_FENCE);\n" + indent + "    }\n" + indent +
+           "    acc0 = scratch[0];\n" + indent + "}\n";
+}
+
+std::string write_result(const reduce_kernel_spec& spec, const std::string& out_type,
+                         const std::string& m, const std::string& p, const std::string& acc,
+                         const std::string& indent) {
+    if (spec.finish_here)
+        return indent + "r[" + m + "] = (" + out_type + ")clarray_finish(" + acc + ", L.n);\n";
+    return indent + "r[(" + m + ") * L.P + " + p + "] = " + acc + ";\n";
+}
+
+} // namespace
+
+std::string reduce_stage1_source(const source_builder& b, const std::string& map_text,
+                                 dtype value_type, dtype out_type, const reduce_text& op,
+                                 const reduce_kernel_spec& spec) {
+    const std::vector<std::size_t> js = input_arrays(b);
+    const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
+    const std::size_t kr = spec.kept_rank, rr = spec.red_rank, U = spec.lanes;
+    const bool fp64 = b.uses_fp64() || out_type == dtype::float64 ||
+                      op.acc.find("double") != std::string::npos;
+    std::string s = fp64_pragma(fp64);
+    s += b.helpers_text();
+    s += "inline " + vt + " clarray_map(" + b.input_parameters();
+    for (std::size_t j : js) s += ", long o" + str(j);
+    s += ") {\n    return " + map_text + ";\n}\n";
+    s += op_functions(op, vt, ot);
+    s += layout_struct(js.size(), kr, rr);
+    const std::string result_type = spec.finish_here ? ot : op.acc;
+    s += "kernel void clarray_reduce(global " + result_type + "* r, " + b.input_parameters() +
+         ", " + op.acc + " neutral, " + layout_param(spec.layout_in_buffer);
+    if (spec.cooperative) s += ", local " + op.acc + "* scratch";
+    s += ") {\n" + layout_open(spec.layout_in_buffer);
+    const std::string args = b.input_arguments();
+
+    if (spec.shape == reduce_shape::chunks) {
+        if (spec.cooperative)
+            s += "    const ulong unit = get_group_id(0);\n";
+        else
+            s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
+        s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
+        s += kept_offsets(js, 1, kr, "m");
+        s += "    const ulong begin = p * L.chunk;\n"
+             "    const ulong end = min(begin + L.chunk, L.L);\n";
+        if (spec.cooperative) {
+            s += lane_init(op, 1, "    ");
+            s += "    for (ulong l = begin + get_local_id(0); l < end; l += get_local_size(0)) {\n";
+            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+            s += lane_step(js, args, op, 0, "l", "", "        ");
+            s += "    }\n";
+            s += lane_fold(op, 1, "    ");
+            s += group_tree("    ");
+            s += "    if (get_local_id(0) == 0) {\n";
+            s += write_result(spec, ot, "m", "p", "acc0", "        ");
+            s += "    }\n";
+        } else {
+            s += lane_init(op, U, "    ");
+            s += "    ulong l = begin;\n";
+            if (U > 1) {
+                s += "    for (; l + " + str(U) + " <= end; l += " + str(U) + ") {\n";
+                for (std::size_t k = 0; k < U; ++k) {
+                    const std::string idx = "l + " + str(k);
+                    s += "        {\n";
+                    s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "            ");
+                    s += lane_step(js, args, op, k, idx, "", "            ");
+                    s += "        }\n";
+                }
+                s += "    }\n";
+            }
+            s += "    for (; l < end; ++l) {\n";
+            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+            s += lane_step(js, args, op, 0, "l", "", "        ");
+            s += "    }\n";
+            s += lane_fold(op, U, "    ");
+            s += write_result(spec, ot, "m", "p", "acc0", "    ");
+        }
+    } else {
+        // outputs: item g covers outputs m0 .. m0+U-1 along the innermost kept axis, part p.
+        s += "    const ulong g = get_global_id(0);\n";
+        s += "    const ulong per_part = (L.M / L.kin) * L.nblk;\n";
+        s += "    if (g >= per_part * L.P) return;\n";
+        s += "    const ulong p = g / per_part, rest = g % per_part;\n";
+        s += "    const ulong i0 = (rest % L.nblk) * " + str(U) + ";\n";
+        s += "    const ulong m0 = (rest / L.nblk) * L.kin + i0;\n";
+        s += kept_offsets(js, 1, kr, "m0");
+        for (std::size_t j : js)
+            s += "    const long ks" + str(j) + " = L.kst[" + str(j - 1) + "][" + str(kr - 1) +
+                 "];\n";
+        s += "    const ulong begin = p * L.chunk;\n"
+             "    const ulong end = min(begin + L.chunk, L.L);\n";
+        if (U > 1) {
+            s += "    const ulong valid = min((ulong)" + str(U) + ", L.kin - i0);\n";
+            s += "    if (valid == " + str(U) + ") {\n";
+            s += lane_init(op, U, "        ");
+            s += "        for (ulong l = begin; l < end; ++l) {\n";
+            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
+            for (std::size_t k = 0; k < U; ++k)
+                s += lane_step(js, args, op, k, "l", str(k), "            ");
+            s += "        }\n";
+            if (op.compensated)
+                for (std::size_t k = 0; k < U; ++k)
+                    s += "        acc" + str(k) + " -= cmp" + str(k) + ";\n";
+            for (std::size_t k = 0; k < U; ++k)
+                s += write_result(spec, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
+            s += "        return;\n    }\n";
+            s += "    for (ulong q = 0; q < valid; ++q) {\n";
+        } else {
+            s += "    {\n        const ulong q = 0;\n";
+        }
+        s += lane_init(op, 1, "        ");
+        s += "        for (ulong l = begin; l < end; ++l) {\n";
+        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
+        s += lane_step(js, args, op, 0, "l", "q", "            ");
+        s += "        }\n";
+        s += lane_fold(op, 1, "        ");
+        s += write_result(spec, ot, "m0 + q", "p", "acc0", "        ");
+        s += "    }\n";
+    }
+    s += "}\n" + layout_close(spec.layout_in_buffer);
+    return s;
+}
+
+std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative,
+                                 bool fp64) {
+    const std::string ot = cl_type_name(out_type);
+    std::string s = fp64_pragma(fp64 || out_type == dtype::float64);
+    // clarray_from is not used here; declare it over the accumulator type to keep one text.
+    s += op.prelude;
+    s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
+         op.combine + "\n}\n";
+    s += "inline " + ot + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish +
+         "\n}\n";
+    s += "kernel void clarray_reduce_final(global const " + op.acc + "* parts, global " + ot +
+         "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
+    if (cooperative) s += ", local " + op.acc + "* scratch";
+    s += ") {\n";
+    reduce_text plain = op;
+    if (cooperative) {
+        s += "    const ulong m = get_group_id(0);\n";
+        s += lane_init(op, 1, "    ");
+        s += "    for (ulong i = get_local_id(0); i < P; i += get_local_size(0)) {\n";
+    } else {
+        s += "    const ulong m = get_global_id(0);\n    if (m >= M) return;\n";
+        s += lane_init(op, 1, "    ");
+        s += "    for (ulong i = 0; i < P; ++i) {\n";
+    }
+    s += "        " + op.acc + " y0 = parts[m * P + i];\n";
+    if (op.compensated) {
+        s += "        y0 -= cmp0;\n        " + op.acc + " t = acc0 + y0;\n";
+        s += "        cmp0 = (t - acc0) - y0;\n        acc0 = t;\n";
+    } else {
+        s += "        acc0 = clarray_combine(acc0, y0);\n";
+    }
+    s += "    }\n";
+    s += lane_fold(op, 1, "    ");
+    if (cooperative) {
+        s += group_tree("    ");
+        s += "    if (get_local_id(0) == 0) r[m] = (" + ot + ")clarray_finish(acc0, n);\n";
+    } else {
+        s += "    r[m] = (" + ot + ")clarray_finish(acc0, n);\n";
+    }
+    s += "}\n";
+    return s;
+}
+
+std::string scan_source(const source_builder& b, const std::string& map_text, dtype value_type,
+                        dtype out_type, const reduce_text& op, std::size_t kept_rank,
+                        std::size_t red_rank, bool exclusive, bool layout_in_buffer) {
+    std::vector<std::size_t> js = input_arrays(b);
+    const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
+    const bool fp64 = b.uses_fp64() || out_type == dtype::float64 ||
+                      op.acc.find("double") != std::string::npos;
+    std::string s = fp64_pragma(fp64);
+    s += b.helpers_text();
+    s += "inline " + vt + " clarray_map(" + b.input_parameters();
+    for (std::size_t j : js) s += ", long o" + str(j);
+    s += ") {\n    return " + map_text + ";\n}\n";
+    s += op_functions(op, vt, ot);
+    std::vector<std::size_t> all = js;
+    all.insert(all.begin(), 0); // the output is operand 0 of the layout
+    s += layout_struct(all.size(), kept_rank, red_rank);
+    s += "kernel void clarray_scan(global " + ot + "* a0, " + b.input_parameters() +
+         ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
+         layout_param(layout_in_buffer) + ") {\n" + layout_open(layout_in_buffer);
+    s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
+    s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
+    s += kept_offsets(all, 0, kept_rank, "m");
+    s += "    const ulong begin = p * L.chunk;\n"
+         "    const ulong end = min(begin + L.chunk, L.L);\n";
+    s += "    " + op.acc + " acc = L.P > 1 ? carry[unit] : neutral;\n";
+    s += "    for (ulong l = begin; l < end; ++l) {\n";
+    s += reduced_offsets(all, 0, red_rank, false, "l", "        ");
+    std::string call = "clarray_map(" + b.input_arguments();
+    for (std::size_t j : js) call += ", b" + str(j) + " + r" + str(j);
+    call += ")";
+    s += "        " + op.acc + " y = clarray_from(" + call + ", l);\n";
+    const std::string store = "        a0[b0 + r0] = (" + ot + ")clarray_finish(acc, 0);\n";
+    if (exclusive) s += store;
+    s += "        acc = clarray_combine(acc, y);\n";
+    if (!exclusive) s += store;
+    s += "    }\n}\n" + layout_close(layout_in_buffer);
+    return s;
+}
+
+std::string scan_parts_source(const reduce_text& op, bool fp64) {
+    std::string s = fp64_pragma(fp64 || op.acc.find("double") != std::string::npos);
+    s += op.prelude;
+    s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
+         op.combine + "\n}\n";
+    s += "kernel void clarray_scan_parts(global " + op.acc + "* parts, ulong M, ulong P, " +
+         op.acc + " neutral) {\n";
+    s += "    const ulong m = get_global_id(0);\n    if (m >= M) return;\n";
+    s += "    " + op.acc + " acc = neutral;\n";
+    s += "    for (ulong p = 0; p < P; ++p) {\n";
+    s += "        " + op.acc + " y = parts[m * P + p];\n";
+    s += "        parts[m * P + p] = acc;\n";
+    s += "        acc = clarray_combine(acc, y);\n    }\n}\n";
+    return s;
+}
+
+} // namespace clarray::detail
