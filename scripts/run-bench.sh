@@ -6,12 +6,13 @@
 # Results of a GPU-machine run (scripts/device-run.sh bench), copied into bench/device-results/,
 # are added to the report as a second section when present.
 #
-# Environment: CLARRAY_DEVICE (device), REPS (default 21), SIZES (default 1e3,1e5,1e6,1.6e7),
+# Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
 # GOMP_SPINCOUNT (default 30000 here: see docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${REPS:-21}
+py_reps=${PY_REPS:-11} # PyOpenCL at 1.6e7 takes seconds per call on pocl
 sizes=${SIZES:-1e3,1e5,1e6,1.6e7}
 ops=${OPS:-}
 res=build-bench/results
@@ -50,7 +51,7 @@ rm -f "$res/py_pyopencl.csv"
 if [[ -z ${NO_PYTHON:-} ]]; then
   echo "== PyOpenCL"
   set +e
-  "$py" bench/py_bench.py --backend pyopencl --reps "$reps" --sizes "$sizes" \
+  "$py" bench/py_bench.py --backend pyopencl --reps "$py_reps" --sizes "$sizes" \
     ${ops:+--ops "$ops"} --out "$res/py_pyopencl.csv" | tee "$res/py_pyopencl.txt"
   prc=${PIPESTATUS[0]}
   set -e
