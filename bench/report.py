@@ -112,7 +112,14 @@ class Run:
     def impls(self, op):
         found = {k[1] for k in self.samples if k[0] == op}
         known = [i for i in ORDER if i in found]
-        return known + sorted(found - set(known))
+
+        def shape_key(name):  # raw_4pwi_L128 -> (4, 128)
+            try:
+                per, loc = name[4:].split("pwi_L")
+                return (int(per), int(loc), name)
+            except ValueError:
+                return (99, 0, name)
+        return known + sorted(found - set(known), key=shape_key)
 
     def sizes(self, op=None):
         return sorted({k[2] for k in self.samples if op is None or k[0] == op})
