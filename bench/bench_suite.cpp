@@ -817,7 +817,7 @@ void suite::run_size(std::size_t n) {
         auto hs = std::make_shared<float>(0.0f);
         oc.impls.push_back({"openmp",
                             [&, hs] {
-                                float acc = 0.0f;
+                                double acc = 0.0; // float lanes drift ~4% over 8e6 adds
 #pragma omp parallel for simd reduction(+ : acc) schedule(static)
                                 for (std::size_t i = 0; i < n; ++i)
                                     acc += ha[i];
@@ -847,7 +847,7 @@ void suite::run_size(std::size_t n) {
         auto hs = std::make_shared<float>(0.0f);
         oc.impls.push_back({"openmp",
                             [&, hs] {
-                                float acc = 0.0f;
+                                double acc = 0.0;
 #pragma omp parallel for simd reduction(+ : acc) schedule(static)
                                 for (std::size_t i = 0; i < n; ++i)
                                     acc += ha[i] * hb[i];
