@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
-# Usage: scripts/device-run.sh [examples|tests|all] ; results go to $OUT when set.
+# Usage: scripts/device-run.sh [examples|tests|bench|all] ; results go to $OUT when set.
+# bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr).
+# .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
+#   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -13,11 +16,13 @@ cp /etc/OpenCL/vendors/*.icd .device/icd/ 2>/dev/null || true # pocl, for CPU co
 export OCL_ICD_VENDORS=$PWD/.device/icd
 export CLARRAY_DEVICE=${CLARRAY_DEVICE:-NVIDIA}
 out=${OUT:-/tmp/out}; mkdir -p "$out"
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
-  > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 rc=0
-cmake --build build-device -j 16 --target examples_all > "$out/build.log" 2>&1 || { grep -E 'error' "$out/build.log" | head -30; exit 1; }
+if [[ $what != bench ]]; then
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+    > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+  cmake --build build-device -j 16 --target examples_all > "$out/build.log" 2>&1 || { grep -E 'error' "$out/build.log" | head -30; exit 1; }
+fi
 if [[ $what == examples || $what == all ]]; then
   for ex in build-device/examples/*; do
     [[ -x $ex && -f $ex ]] || continue
@@ -32,16 +37,35 @@ if [[ $what == tests || $what == all ]]; then
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi
 if [[ $what == bench || $what == all ]]; then
-  cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
-    -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
-    -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
-    -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu" \
-    > "$out/configure-bench.log" 2>&1 && cmake --build build-device-bench -j 16 > "$out/build-bench.log" 2>&1 \
-    || { tail -20 "$out/configure-bench.log"; grep error "$out/build-bench.log" | head; rc=1; }
+  # The issue-6 suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,
+  # and bench_expr when Google Benchmark is in .device/debs. Copy $OUT's suite_*.csv and py_*.csv
+  # into bench/device-results/ here; scripts/run-bench.sh then adds them to docs/performance.md.
+  { cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
+      -DCLARRAY_BUILD_EXAMPLES=OFF -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
+      -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+      -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu" \
+      && cmake --build build-device-bench -j 16; } > "$out/build-bench.log" 2>&1 \
+    || { tail -20 "$out/build-bench.log"; rc=1; }
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
   for dev in ${BENCH_DEVICES:-NVIDIA}; do
-    echo "== bench on $dev"
-    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_expr --benchmark_min_time=0.2 \
-      --benchmark_out="$out/bench_expr_$dev.json" --benchmark_out_format=json 2>&1 | grep BM_ | tee "$out/bench_expr_$dev.txt"
+    [[ -x build-device-bench/bench/bench_suite ]] || break
+    echo "== bench_suite on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_suite --reps "${REPS:-21}" \
+      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/suite_$dev.csv" > "$out/suite_$dev.txt" 2>&1 || rc=1
+    grep -E "^(device|driver|date|  CHECK|  FAILED)|^(add|fused|copy|sum|dot|colsum|rowsum|strided|transpose_add|iadd|axpy) .*N=16000000" "$out/suite_$dev.txt"
+    if [[ -x build-device-bench/bench/bench_expr && -n ${BENCH_EXPR:-} ]]; then
+      CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_expr --benchmark_min_time=0.2 2>&1 \
+        | grep BM_ > "$out/bench_expr_$dev.txt"
+    fi
+  done
+  for be in cupy pyopencl; do
+    echo "== py_bench $be"
+    PYTHONUNBUFFERED=1 python3 bench/py_bench.py --backend $be --reps "${REPS:-21}" \
+      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/py_$be.csv" > "$out/py_$be.txt" 2>&1
+    prc=$?
+    if ((prc == 3)); then echo "$be: not measured ($(tail -1 "$out/py_$be.txt"))"; rm -f "$out/py_$be.csv" "$out/py_$be.txt"
+    elif ((prc != 0)); then tail -5 "$out/py_$be.txt"; rc=1
+    else grep -E "N=16000000" "$out/py_$be.txt"; fi
   done
 fi
 exit $rc

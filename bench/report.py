@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Writes docs/performance.md (and docs/perf_*.png) from the CSV files of bench_suite and
+py_bench.py. Only what the CSV files hold is printed: medians of the samples, GB/s from the
+bytes each row declares, and ratios of medians.
+
+    report.py --out docs/performance.md --section "LABEL" suite.csv [py.csv ...] \
+              [--section "LABEL2" ...] [--note "text"] [--plots docs]
+
+Each section is one machine/device run: the first CSV is bench_suite's, the rest (PyOpenCL,
+CuPy) are joined to it by (op, N).
+"""
+import argparse
+import collections
+import os
+import statistics
+import sys
+
+OPS = [
+    ("add", "c = a + b"),
+    ("iadd", "a += b"),
+    ("axpy", "z = 2x + y"),
+    ("fused", "d = a*b + c*sin(e)"),
+    ("strided", "c[::2] = a[::2] + b[::2] (N/2 elements touched)"),
+    ("transpose_add", "C = A.T + B, s x s with s = floor(sqrt(N))"),
+    ("copy", "device-to-device copy"),
+    ("sum", "sum(a)"),
+    ("dot", "dot(a, b)"),
+    ("rowsum", "sum over axis 1 of an s x s matrix"),
+    ("colsum", "sum over axis 0 of an s x s matrix"),
+    ("tune_add", "tuning: c = a + b, raw kernel shapes"),
+    ("tune_fused", "tuning: d = a*b + c*sin(e), raw kernel shapes"),
+]
+ELEMENTWISE = ["add", "iadd", "axpy", "fused", "strided", "transpose_add", "copy"]
+REDUCTIONS = ["sum", "dot", "rowsum", "colsum"]
+ORDER = ["clarray", "raw", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
+         "cupy", "cupy_rawknl"]
+DESCR = {
+    "clarray": "clarray expression (generated kernel) / library call",
+    "raw": "hand-written OpenCL C kernel, C API launch, same SVM arrays",
+    "openmp": "OpenMP host loop (`parallel for simd`) on host vectors",
+    "svm_memcpy": "clEnqueueSVMMemcpy",
+    "copy_buffer": "clEnqueueCopyBuffer (cl_mem)",
+    "pyopencl": "pyopencl.array (Buffer + MemoryPool), separate process",
+    "pyopencl_rawknl": "the raw add kernel launched from PyOpenCL (in-process reference)",
+    "cupy": "CuPy arrays, separate process",
+    "cupy_rawknl": "a raw CUDA add kernel from CuPy (in-process reference)",
+}
+
+
+def fmt_n(n):
+    n = int(n)
+    for v, s in ((16000000, "1.6e7"), (1000000, "1e6"), (100000, "1e5"), (1000, "1e3")):
+        if n == v:
+            return s
+    return "%g" % n
+
+
+def fmt_t(t):
+    if t < 1e-3:
+        return "%.1f µs" % (t * 1e6) if t < 1e-4 else "%.0f µs" % (t * 1e6)
+    if t < 1:
+        return "%.2f ms" % (t * 1e3)
+    return "%.2f s" % t
+
+
+def fmt_r(r):
+    return "%.2f×" % r if r < 10 else "%.0f×" % r
+
+
+class Run:
+    def __init__(self, label, files):
+        self.label = label
+        self.meta = collections.OrderedDict()
+        self.py_meta = {}
+        self.samples = collections.defaultdict(list)  # (op, impl, n) -> [s]
+        self.bytes = {}
+        self.elements = {}
+        self.skips = []
+        for k, path in enumerate(files):
+            if not os.path.exists(path):
+                continue
+            for line in open(path):
+                line = line.rstrip("\n")
+                if line.startswith("# skip: "):
+                    self.skips.append(line[len("# skip: "):].split("|", 3))
+                    continue
+                if line.startswith("# "):
+                    key, _, val = line[2:].partition(": ")
+                    if k == 0:
+                        self.meta[key] = val
+                    else:
+                        self.py_meta.setdefault(os.path.basename(path), {})[key] = val
+                    continue
+                if line.startswith("op,") or not line:
+                    continue
+                op, impl, n, el, nb, _inner, _rep, sec = line.split(",")
+                key = (op, impl, int(n))
+                self.samples[key].append(float(sec))
+                self.bytes[key] = float(nb)
+                self.elements[key] = int(el)
+
+    def med(self, op, impl, n):
+        v = self.samples.get((op, impl, n))
+        return statistics.median(v) if v else None
+
+    def quartiles(self, op, impl, n):
+        v = sorted(self.samples.get((op, impl, n), []))
+        if not v:
+            return None
+        return v[len(v) // 4], v[(3 * len(v)) // 4]
+
+    def impls(self, op):
+        found = {k[1] for k in self.samples if k[0] == op}
+        known = [i for i in ORDER if i in found]
+
+        def shape_key(name):  # raw_4pwi_L128 -> (4, 128)
+            try:
+                per, loc = name[4:].split("pwi_L")
+                return (int(per), int(loc), name)
+            except ValueError:
+                return (99, 0, name)
+        return known + sorted(found - set(known), key=shape_key)
+
+    def sizes(self, op=None):
+        return sorted({k[2] for k in self.samples if op is None or k[0] == op})
+
+
+def op_table(run, op, lines):
+    impls = run.impls(op)
+    sizes = run.sizes(op)
+    if not impls:
+        return
+    ref_py = "pyopencl" if "pyopencl" in impls else ("cupy" if "cupy" in impls else None)
+    lines.append("| implementation | " + " | ".join("N=" + fmt_n(n) for n in sizes) + " |")
+    lines.append("|---|" + "---|" * len(sizes))
+    for impl in impls:
+        cells = []
+        for n in sizes:
+            t = run.med(op, impl, n)
+            if t is None:
+                cells.append("–")
+                continue
+            gbs = run.bytes[(op, impl, n)] / t * 1e-9
+            cell = "%s · %.1f GB/s" % (fmt_t(t), gbs) if gbs >= 0.1 else "%s · %.3f GB/s" % (
+                fmt_t(t), gbs)
+            extras = []
+            tr = run.med(op, "raw", n)
+            if tr is not None and impl != "raw":
+                extras.append("%s raw" % fmt_r(tr / t))
+            tp = run.med(op, ref_py, n) if ref_py else None
+            if tp is not None and impl != ref_py:
+                extras.append("%s %s" % (fmt_r(tp / t), ref_py))
+            if extras:
+                cell += "<br>" + ", ".join(extras)
+            cells.append(cell)
+        lines.append("| %s | %s |" % (impl, " | ".join(cells)))
+    lines.append("")
+
+
+def tune_table(run, op, lines):
+    impls = run.impls(op)
+    sizes = run.sizes(op)
+    if not impls:
+        return
+    lines.append("| kernel shape | " + " | ".join("N=" + fmt_n(n) for n in sizes) + " |")
+    lines.append("|---|" + "---|" * len(sizes))
+    for impl in impls:
+        label = impl
+        if impl == "raw":
+            label = "raw 1 elem/work-item, local 256 (the generated kernel's shape)"
+        elif impl.startswith("raw_"):
+            per, loc = impl[4:].split("pwi_L")
+            label = "raw %s elem/work-item%s, local %s" % (
+                per, " (float%s vload/vstore)" % per if per != "1" else "", loc)
+        elif impl == "clarray":
+            label = "clarray generated kernel (1 elem/work-item, local 256)"
+        cells = []
+        for n in sizes:
+            t = run.med(op, impl, n)
+            tr = run.med(op, "raw", n)
+            if t is None:
+                cells.append("–")
+                continue
+            gbs = run.bytes[(op, impl, n)] / t * 1e-9
+            cells.append("%s · %.1f GB/s · %s" % (fmt_t(t), gbs,
+                                                  fmt_r(tr / t) if tr else "–"))
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    lines.append("")
+
+
+def plots(run, outdir, tag, lines):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        lines.append("_Plots skipped: matplotlib is not available (%s)._\n" % e)
+        print("report: plots skipped, matplotlib not available", file=sys.stderr)
+        return
+    made = []
+    for name, group in (("elementwise", ELEMENTWISE), ("reductions", REDUCTIONS)):
+        ops = [op for op in group if run.impls(op)]
+        if not ops:
+            continue
+        cols = 4 if len(ops) > 4 else len(ops)
+        rows = (len(ops) + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
+        for ax, op in zip(axes.flat, ops):
+            for impl in run.impls(op):
+                xs, ys, lo, hi = [], [], [], []
+                for n in run.sizes(op):
+                    t = run.med(op, impl, n)
+                    if t is None:
+                        continue
+                    b = run.bytes[(op, impl, n)]
+                    q1, q3 = run.quartiles(op, impl, n)
+                    xs.append(n)
+                    ys.append(b / t * 1e-9)
+                    lo.append(b / t * 1e-9 - b / q3 * 1e-9)
+                    hi.append(b / q1 * 1e-9 - b / t * 1e-9)
+                ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=2, label=impl)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(op)
+            ax.set_xlabel("N")
+            ax.set_ylabel("GB/s (median, IQR)")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+        for ax in list(axes.flat)[len(ops):]:
+            ax.axis("off")
+        fig.suptitle("%s: %s" % (run.label, run.meta.get("device", "")), fontsize=10)
+        fig.tight_layout()
+        fn = "perf_%s_%s.png" % (tag, name)
+        fig.savefig(os.path.join(outdir, fn), dpi=90)
+        plt.close(fig)
+        made.append(fn)
+    tune_ops = [op for op in ("tune_add", "tune_fused") if run.impls(op)]
+    if tune_ops:
+        fig, axes = plt.subplots(1, len(tune_ops), figsize=(7 * len(tune_ops), 4.5),
+                                 squeeze=False)
+        for ax, op in zip(axes.flat, tune_ops):
+            impls = run.impls(op)
+            sizes = run.sizes(op)
+            w = 0.8 / max(1, len(sizes))
+            for j, n in enumerate(sizes):
+                ys = [run.bytes[(op, i, n)] / run.med(op, i, n) * 1e-9
+                      if run.med(op, i, n) else 0 for i in impls]
+                ax.bar([k + j * w for k in range(len(impls))], ys, width=w,
+                       label="N=" + fmt_n(n))
+            ax.set_xticks([k + w * (len(sizes) - 1) / 2 for k in range(len(impls))])
+            ax.set_xticklabels(impls, rotation=60, ha="right", fontsize=7)
+            ax.set_ylabel("GB/s (median)")
+            ax.set_title(op)
+            ax.legend(fontsize=8)
+            ax.grid(True, axis="y", alpha=0.3)
+        fig.tight_layout()
+        fn = "perf_%s_tuning.png" % tag
+        fig.savefig(os.path.join(outdir, fn), dpi=90)
+        plt.close(fig)
+        made.append(fn)
+    for fn in made:
+        lines.append("![%s](%s)\n" % (fn, fn))
+
+
+def section(run, lines, plotdir, tag):
+    m = run.meta
+    lines.append("## %s\n" % run.label)
+    lines.append("| | |")
+    lines.append("|---|---|")
+    for key in ("date", "device", "platform", "device_version", "driver_version", "device_type",
+                "compute_units", "host_cpu", "omp_threads", "reps", "clarray_reductions",
+                "raw_reductions", "load_before", "load_after", "machine"):
+        if key in m:
+            lines.append("| %s | %s |" % (key, m[key]))
+    for fn, pm in run.py_meta.items():
+        lines.append("| %s | %s (run %s) |" % (fn, pm.get("library", "?"), pm.get("date", "?")))
+    lines.append("")
+    # Copy bandwidth line.
+    big = max(run.sizes("copy") or [0])
+    if big:
+        parts = []
+        for impl in run.impls("copy"):
+            t = run.med("copy", impl, big)
+            if t:
+                parts.append("%s %.1f GB/s" % (impl, run.bytes[("copy", impl, big)] / t * 1e-9))
+        lines.append("**Device-to-device copy bandwidth, N=%s floats (read + write counted):** %s."
+                     % (fmt_n(big), ", ".join(parts)))
+        t_copy = run.med("copy", "svm_memcpy", big) or run.med("copy", "raw", big)
+        if t_copy:
+            bw = run.bytes[("copy", "svm_memcpy" if run.med("copy", "svm_memcpy", big) else "raw",
+                            big)] / t_copy * 1e-9
+            fr = []
+            for op in ("add", "iadd", "axpy", "fused"):
+                for impl in ("clarray", "raw"):
+                    t = run.med(op, impl, big)
+                    if t:
+                        fr.append("%s/%s %.0f%%" % (op, impl,
+                                                   100 * run.bytes[(op, impl, big)] / t * 1e-9 / bw))
+            if fr:
+                lines.append(" Elementwise GB/s at N=%s as a fraction of that copy bandwidth: %s."
+                             % (fmt_n(big), ", ".join(fr)))
+        lines.append("")
+    for op, title in OPS:
+        if not run.impls(op):
+            continue
+        lines.append("### %s: `%s`\n" % (op, title))
+        if op.startswith("tune_"):
+            lines.append("Cell: median time · GB/s · throughput relative to the generated "
+                         "kernel's shape (raw, 1 element/work-item, local 256).\n")
+            tune_table(run, op, lines)
+        else:
+            op_table(run, op, lines)
+        sk = [s for s in run.skips if s[0] == op]
+        if sk:
+            seen = collections.OrderedDict()
+            for s in sk:
+                seen.setdefault((s[1], s[3]), []).append(fmt_n(s[2]))
+            for (impl, why), ns in seen.items():
+                lines.append("* not in the table: **%s** at N=%s: %s" % (impl, ", ".join(ns), why))
+            lines.append("")
+    if plotdir:
+        plots(run, plotdir, tag, lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="docs/performance.md")
+    ap.add_argument("--section", nargs="+", action="append", required=True,
+                    metavar=("LABEL", "CSV"))
+    ap.add_argument("--note", action="append", default=[])
+    ap.add_argument("--plots", default="docs", help="folder for the PNGs ('' for none)")
+    args = ap.parse_args()
+    lines = ["# Performance\n",
+             "Generated by `bench/report.py` from the CSV files that `scripts/run-bench.sh` "
+             "writes; every number below is a measurement from the run(s) described in each "
+             "section. Regenerate with `scripts/run-bench.sh`; on the GPU machine "
+             "`scripts/device-run.sh bench` (see bench/README.md).\n",
+             "**Method.** For each (op, N) every implementation is warmed up and checked against "
+             "a host result (a wrong result is excluded and listed). Then R repeats run every "
+             "implementation once each, in an order rotated per repeat (interleaved). One sample "
+             "is the mean of `inner` back-to-back calls, each of which enqueues the op and waits "
+             "for it (`clFinish` / `queue.finish()` / device synchronize), `inner` chosen so that "
+             "a sample lasts about 2 ms. Cells show the **median** sample · GB/s counting bytes "
+             "read + written per element (add/iadd/axpy/transpose 12 B, fused 20 B, strided 12 B "
+             "per touched element, copy 8 B, sum 4 B, dot 8 B, axis sums 4 B + output) · "
+             "throughput ratios of medians: `x raw` = t(raw) / t(this), so > 1 means faster than "
+             "the hand-written kernel; `x pyopencl` = t(pyopencl) / t(this). clarray, raw and "
+             "OpenMP are interleaved in one process; PyOpenCL (and CuPy) run in a second process "
+             "on the same device right after, with the same scheme, so ratios against them are "
+             "across processes.\n",
+             "Small N (1e3, 1e5) cells are per-call latency (enqueue + wait) and on the 2-vCPU "
+             "VM depend on thread wake-up latency (see /work/shared/reference/baseline.md §0); "
+             "large N cells are bandwidth.\n"]
+    for note in args.note:
+        lines.append("**Note.** %s\n" % note)
+    for k, sec in enumerate(args.section):
+        label, files = sec[0], sec[1:]
+        run = Run(label, files)
+        if not run.samples:
+            lines.append("## %s\n\n_No results (missing %s)._\n" % (label, ", ".join(files)))
+            continue
+        section(run, lines, args.plots, "run%d" % (k + 1) if k else "host")
+    lines.append("## Implementations\n")
+    for impl in ORDER:
+        lines.append("* **%s**: %s" % (impl, DESCR[impl]))
+    lines.append("* **raw_Xpwi_LY** (tuning tables): a raw kernel with X elements per work-item "
+                 "(X = 4, 8: floatX vloadX/vstoreX, scalar tail) and local size Y.")
+    lines.append("")
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("report: wrote %s" % args.out)
+
+
+if __name__ == "__main__":
+    main()

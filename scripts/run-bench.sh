@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# One command for the issue-6 benchmark suite: builds bench_suite (Release, -O3) in build-bench,
+# runs it (clarray vs raw OpenCL vs OpenMP, interleaved repeats), runs bench/py_bench.py with
+# PyOpenCL on the same device (skipped with a message when PyOpenCL cannot be had), then
+# bench/report.py writes docs/performance.md and docs/perf_*.png.
+# Results of a GPU-machine run (scripts/device-run.sh bench), copied into bench/device-results/,
+# are added to the report as a second section when present.
+#
+# Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
+# OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
+# GOMP_SPINCOUNT (default 30000 here: see docs/performance.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reps=${REPS:-21}
+py_reps=${PY_REPS:-11} # PyOpenCL at 1.6e7 takes seconds per call on pocl
+sizes=${SIZES:-1e3,1e5,1e6,1.6e7}
+ops=${OPS:-}
+res=build-bench/results
+py=${PYTHON:-python3}
+
+if [[ -z ${NO_SETUP:-} ]]; then
+  scripts/setup-deps.sh
+  # Python side: numpy + pyopencl (+ mako for its reductions) and matplotlib, from PyPI when
+  # missing. Failure only skips that part.
+  if ! "$py" -c "import numpy, pyopencl, mako" 2>/dev/null; then
+    echo "run-bench: installing numpy, pyopencl, mako with pip"
+    "$py" -m pip install -q numpy pyopencl mako 2>&1 | grep -v -i "warning" || true
+  fi
+  if ! "$py" -c "import matplotlib" 2>/dev/null; then
+    echo "run-bench: installing matplotlib with pip"
+    "$py" -m pip install -q matplotlib 2>&1 | grep -v -i "warning" || true
+  fi
+fi
+
+cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_BENCH=ON \
+  -DCLARRAY_BUILD_TESTS=OFF -DCLARRAY_BUILD_EXAMPLES=OFF >/dev/null
+nice -n 10 cmake --build build-bench -j2 --target bench_suite
+
+mkdir -p "$res"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+ops_arg=()
+[[ -n $ops ]] && ops_arg=(--ops "$ops")
+# On a 2-core machine libgomp's default spinning (and pocl's worker threads) fight for the
+# same cores when OpenMP and OpenCL calls alternate; a bounded spin keeps both usable.
+export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-30000}
+echo "== bench_suite (reps $reps, sizes $sizes)"
+./build-bench/bench/bench_suite --reps "$reps" --sizes "$sizes" "${ops_arg[@]}" \
+  --out "$res/suite.csv" | tee "$res/suite.txt"
+
+rm -f "$res/py_pyopencl.csv"
+if [[ -z ${NO_PYTHON:-} ]]; then
+  echo "== PyOpenCL"
+  set +e
+  "$py" bench/py_bench.py --backend pyopencl --reps "$py_reps" --sizes "$sizes" \
+    ${ops:+--ops "$ops"} --out "$res/py_pyopencl.csv" | tee "$res/py_pyopencl.txt"
+  prc=${PIPESTATUS[0]}
+  set -e
+  if ((prc != 0)); then
+    echo "run-bench: PyOpenCL skipped (py_bench.py exit $prc: pyopencl not importable or failed)"
+    rm -f "$res/py_pyopencl.csv"
+  fi
+fi
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+notes=()
+cores=$(nproc)
+notes+=("Host: $(nproc) CPUs, load average before the run ${load_before}, after ${load_after} (1/5/15 min).")
+if awk -v l="${load_before%% *}" -v c="$cores" 'BEGIN { exit !(l > 0.25 * c) }'; then
+  notes+=("This run was taken while other processes were using the CPUs (load average ${load_before} on ${cores} CPUs at the start): absolute numbers are noisy; ratios within one process are more trustworthy than absolutes.")
+fi
+if ! "$py" -c "import pyopencl" 2>/dev/null || [[ -n ${NO_PYTHON:-} ]]; then
+  notes+=("PyOpenCL: not measured in this run (not importable, or NO_PYTHON set).")
+fi
+if [[ -f bench/device-results/py_cupy.csv ]]; then
+  notes+=("CuPy: measured on the GPU machine only (its image ships CuPy); see that section.")
+else
+  notes+=("CuPy: not measured (not installable on the device machine).")
+fi
+sections=(--section "This machine: $(hostname), pocl (CPU OpenCL)" "$res/suite.csv" "$res/py_pyopencl.csv")
+for f in bench/device-results/suite_*.csv; do
+  [[ -f $f ]] || continue
+  dev=$(basename "$f" .csv); dev=${dev#suite_}
+  sections+=(--section "GPU machine, CLARRAY_DEVICE=$dev (scripts/device-run.sh bench)" "$f")
+  for p in bench/device-results/py_*.csv; do [[ -f $p ]] && sections+=("$p"); done
+done
+args=()
+for n in "${notes[@]}"; do args+=(--note "$n"); done
+"$py" bench/report.py --out docs/performance.md --plots docs "${sections[@]}" "${args[@]}"
