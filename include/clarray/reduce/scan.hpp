@@ -10,7 +10,7 @@
 
 namespace clarray::detail {
 
-template <class Op> struct scan_parts_tag {};
+template <class Op, class V, class S> struct scan_parts_tag {};
 template <class Op, class Node, bool Exclusive> struct scan_tag {};
 
 template <class Op, class Node> struct scanner {
@@ -54,7 +54,7 @@ template <class Op, class Node> struct scanner {
             p1.spec.finish_here = false;
             R::enqueue_stage1(node, q, gin, p1, ops, parts.get(), neutral, 0);
             // Pass 2: exclusive scan of the totals of each line.
-            kernel k = cached_kernel<scan_parts_tag<Op>>(q.context(), 0, "clarray_scan_parts", [&] {
+            kernel k = cached_kernel<scan_parts_tag<Op, V, S>>(q.context(), 0, "clarray_scan_parts", [&] {
                 return scan_parts_source(impl::text(), false);
             });
             wait_list deps;
