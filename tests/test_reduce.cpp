@@ -102,8 +102,8 @@ template <class T> constexpr double eps() {
     else return 0;
 }
 
-// The documented float bound (docs/reductions.md): (levels + 2) eps sum|x|, levels <= 24.
-template <class T> constexpr double sum_tolerance() { return 26 * eps<T>(); }
+// The documented float bound (docs/reductions.md): 27 eps sum|x| on GPUs, 16 on CPUs.
+template <class T> constexpr double sum_tolerance() { return 27 * eps<T>(); }
 
 template <class T, class S>
 std::string describe(const ca::shape_type& shape, const ca::reduce_axes& ax, bool keep,
@@ -135,6 +135,7 @@ TEMPLATE_LIST_TEST_CASE("reductions match host loops over shapes, axes and layou
                 for (std::size_t k = 0; k < shape.size(); ++k)
                     if (mask[k]) L *= shape[k];
                 for (bool keep : {false, true}) {
+                    if (keep && l != input_layout::c) continue; // same kernels as without
                     const std::string what = describe<T, S>(shape, ax, keep, l);
                     const auto want_shape = test::kept_shape(shape, mask, keep);
                     auto reshape = [&](auto x) {
@@ -565,4 +566,22 @@ TEST_CASE("reduction arguments are checked", "[reduce][errors]") {
     CHECK_THROWS(ca::max(ca::zeros<float>(test::q(), {0, 2}), 0));
     test::q().finish();
     CHECK(ca::current_allocation_stats().live_allocations == before.live_allocations);
+}
+
+TEMPLATE_LIST_TEST_CASE("reductions of pooled arrays allocate results and partials from the pool",
+                        "[reduce][pool]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::pool_for_t<S> pool(test::ctx());
+    auto a = ca::full<float>(test::q(), {1 << 20}, 1.0f, pool);
+    auto s = ca::sum(a * 2.0f);       // partials (several parts) and result from the pool
+    auto c = ca::cumsum(a);           // three-pass scan: its carries too
+    CHECK(s.item() == float(2 << 20));
+    CHECK(c.get()((1 << 20) - 1) == float(1 << 20));
+    REQUIRE(s.data()->pool());
+    CHECK(s.data()->pool() == a.data()->pool());
+    CHECK(c.data()->pool() == a.data()->pool());
+    const auto before = pool.stats().reuses;
+    (void)ca::sum(a * 2.0f).item();   // the released partials and result are reused
+    CHECK(pool.stats().reuses > before);
 }

@@ -95,7 +95,7 @@ std::string reduced_offsets(const std::vector<std::size_t>& js, std::size_t firs
 // (outputs shape: the lane's output along the innermost kept axis).
 std::string lane_step(const std::vector<std::size_t>& js, const std::string& args,
                       const reduce_text& op, std::size_t k, const std::string& idx,
-                      const std::string& shift, const std::string& indent) {
+                      const std::string& shift, const std::string& indent, bool blocked = false) {
     std::string call = "clarray_map(" + args;
     for (std::size_t j : js) {
         call += ", b" + str(j) + " + r" + str(j);
@@ -105,7 +105,9 @@ std::string lane_step(const std::vector<std::size_t>& js, const std::string& arg
     const std::string a = "acc" + str(k), c = "cmp" + str(k);
     std::string s = indent + op.acc + " y" + str(k) + " = clarray_from(" + call + ", " + idx +
                     ");\n";
-    if (op.compensated) {
+    if (op.compensated && blocked) {
+        s += indent + "blk" + str(k) + " += y" + str(k) + ";\n";
+    } else if (op.compensated) {
         s += indent + "y" + str(k) + " -= " + c + ";\n";
         s += indent + "{\n" + indent + "    " + op.acc + " t = " + a + " + y" + str(k) + ";\n";
         s += indent + "    " + c + " = (t - " + a + ") - y" + str(k) + ";\n";
@@ -120,7 +122,25 @@ std::string lane_init(const reduce_text& op, std::size_t lanes, const std::strin
     std::string s;
     for (std::size_t k = 0; k < lanes; ++k) {
         s += indent + op.acc + " acc" + str(k) + " = neutral;\n";
-        if (op.compensated) s += indent + op.acc + " cmp" + str(k) + " = 0;\n";
+        if (op.compensated)
+            s += indent + op.acc + " cmp" + str(k) + " = 0, blk" + str(k) + " = 0;\n";
+    }
+    return s;
+}
+
+// Blocked compensation: lanes add plainly into blk{k} for at most `block_len` elements, then the
+// block sum enters the Kahan pair. One compensated step per block keeps the loop vectorisable;
+// the error bound grows by block_len - 1 ulps (docs/reductions.md).
+constexpr std::size_t block_len = 8;
+std::string lane_flush(const reduce_text& op, std::size_t lanes, const std::string& indent) {
+    if (!op.compensated) return "";
+    std::string s;
+    for (std::size_t k = 0; k < lanes; ++k) {
+        const std::string a = "acc" + str(k), c = "cmp" + str(k), b = "blk" + str(k);
+        s += indent + "{\n" + indent + "    " + op.acc + " y = " + b + " - " + c + ";\n";
+        s += indent + "    " + op.acc + " t = " + a + " + y;\n";
+        s += indent + "    " + c + " = (t - " + a + ") - y;\n";
+        s += indent + "    " + a + " = t;\n" + indent + "    " + b + " = 0;\n" + indent + "}\n";
     }
     return s;
 }
@@ -203,21 +223,27 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         } else {
             s += lane_init(op, U, "    ");
             s += "    ulong l = begin;\n";
-            if (U > 1) {
-                s += "    for (; l + " + str(U) + " <= end; l += " + str(U) + ") {\n";
-                for (std::size_t k = 0; k < U; ++k) {
-                    const std::string idx = "l + " + str(k);
-                    s += "        {\n";
-                    s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "            ");
-                    s += lane_step(js, args, op, k, idx, "", "            ");
-                    s += "        }\n";
-                }
-                s += "    }\n";
+            s += "    while (l + " + str(U) + " <= end) {\n";
+            s += "        const ulong stop = l + min((ulong)" + str(block_len) + ", (end - l) / " +
+                 str(U) + ") * " + str(U) + ";\n";
+            s += "        for (; l < stop; l += " + str(U) + ") {\n";
+            for (std::size_t k = 0; k < U; ++k) {
+                const std::string idx = U > 1 ? "l + " + str(k) : "l";
+                s += "            {\n";
+                s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "                ");
+                s += lane_step(js, args, op, k, idx, "", "                ", true);
+                s += "            }\n";
             }
-            s += "    for (; l < end; ++l) {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
-            s += lane_step(js, args, op, 0, "l", "", "        ");
+            s += "        }\n";
+            s += lane_flush(op, U, "        ");
             s += "    }\n";
+            if (U > 1) {
+                s += "    for (; l < end; ++l) {\n";
+                s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+                s += lane_step(js, args, op, 0, "l", "", "        ", true);
+                s += "    }\n";
+                s += lane_flush(op, 1, "    ");
+            }
             s += lane_fold(op, U, "    ");
             s += write_result(spec, ot, "m", "p", "acc0", "    ");
         }
@@ -239,10 +265,14 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    const ulong valid = min((ulong)" + str(U) + ", L.kin - i0);\n";
             s += "    if (valid == " + str(U) + ") {\n";
             s += lane_init(op, U, "        ");
-            s += "        for (ulong l = begin; l < end; ++l) {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
+            s += "        for (ulong l = begin; l < end;) {\n";
+            s += "            const ulong stop = min(l + " + str(block_len) + ", end);\n";
+            s += "            for (; l < stop; ++l) {\n";
+            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "                ");
             for (std::size_t k = 0; k < U; ++k)
-                s += lane_step(js, args, op, k, "l", str(k), "            ");
+                s += lane_step(js, args, op, k, "l", str(k), "                ", true);
+            s += "            }\n";
+            s += lane_flush(op, U, "            ");
             s += "        }\n";
             if (op.compensated)
                 for (std::size_t k = 0; k < U; ++k)

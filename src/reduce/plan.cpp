@@ -105,6 +105,7 @@ std::uint32_t reduce_plan::signature() const noexcept {
 }
 
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
+    constexpr std::size_t cpu_run = 16;
     reduce_plan p;
     const bool gpu = !dev.is_cpu();
     const std::size_t cus = std::max<cl_uint>(1, dev.compute_units());
@@ -121,11 +122,16 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     if (!ordered && (kept_inner || short_rows)) {
         p.spec.shape = reduce_shape::outputs;
         p.kin = g.kept.back();
-        p.spec.lanes = (!gpu && p.kin >= 8) ? 8 : 1;
+        p.spec.lanes = gpu ? 1 : (p.kin >= 16 ? 16 : (p.kin >= 8 ? 8 : 1));
         p.nblk = ceil_div(p.kin, p.spec.lanes);
         const std::size_t items = (M / p.kin) * p.nblk;
         const std::size_t target = gpu ? cus * 2048 : cus * 4;
-        p.parts = clamp_parts(ceil_div(target, items), L / (gpu ? 64 : 1024));
+        // GPUs: enough items in flight. CPUs: short runs down the reduced axes, so that the
+        // pages an item touches (one per reduced step) stay in the TLB for its neighbours,
+        // which read the next columns of the same rows.
+        p.parts = gpu ? clamp_parts(ceil_div(target, items), L / 64)
+                      : std::max(clamp_parts(ceil_div(target, items), L / 1024),
+                                 ceil_div(L, cpu_run));
         p.chunk = ceil_div(L, p.parts);
         p.parts = std::max<std::size_t>(1, ceil_div(L, p.chunk));
         const std::size_t total = items * p.parts;
@@ -139,7 +145,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
             p.parts = clamp_parts(ceil_div(target, M), L / (W * 16));
             p.chunk = ceil_div(ceil_div(L, p.parts), W) * W;
         } else {
-            p.spec.lanes = (unit_reduced && !ordered) ? 16 : 1;
+            p.spec.lanes = (unit_reduced && !ordered) ? 32 : 1;
             const std::size_t target = std::max<std::size_t>(16, cus * 4);
             p.parts = clamp_parts(ceil_div(target, M), L / 4096);
             p.chunk = ceil_div(ceil_div(L, p.parts), p.spec.lanes) * p.spec.lanes;

@@ -189,7 +189,9 @@ template <class Op, class Node> struct reducer {
         for (std::size_t i = 0; i < shape.size(); ++i)
             if (!mask[i]) out_shape.push_back(shape[i]);
             else if (keep_dims) out_shape.push_back(1);
-        result out(q, out_shape);
+        // Results and partials come from the pool of a pooled operand, if any.
+        const allocation* like = expression_storage_like(node, S::kind);
+        result out(q, out_shape, layout::c, like);
         node_operands<Node> ops(node, shape, q.context().get());
         reduce_geometry g = split_axes(shape, ops.strides, mask);
         if (g.M == 0) return out;
@@ -201,8 +203,7 @@ template <class Op, class Node> struct reducer {
         const long n = static_cast<long>(g.L) - static_cast<long>(n_adjust);
         std::shared_ptr<allocation> parts;
         if (!plan.spec.finish_here)
-            parts = std::make_shared<allocation>(q, S::kind,
-                                                 g.M * plan.parts * sizeof(acc_host));
+            parts = make_allocation_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
         enqueue_stage1(node, q, g, plan, ops, parts ? parts.get() : out.data().get(), neutral, n);
         if (parts) reduce_partials<Op, V, S>(q, parts, out, plan, g.M, n, neutral);
         return out;

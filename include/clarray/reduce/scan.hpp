@@ -29,7 +29,8 @@ template <class Op, class Node> struct scanner {
         const std::vector<bool> mask =
             axis ? reduce_axes(*axis).mask(shape, what) : reduce_axes().mask(shape, what);
         const std::size_t size = checked_size(shape);
-        result out(q, axis ? shape : shape_type{size});
+        const allocation* like = expression_storage_like(node, S::kind);
+        result out(q, axis ? shape : shape_type{size}, layout::c, like);
         if (size == 0) return out;
         node_operands<Node> ops(node, shape, q.context().get());
         const reduce_geometry gin = split_axes(shape, ops.strides, mask);
@@ -43,7 +44,7 @@ template <class Op, class Node> struct scanner {
 
         std::shared_ptr<allocation> parts;
         if (plan.parts > 1) {
-            parts = std::make_shared<allocation>(q, S::kind, g.M * plan.parts * sizeof(acc_host));
+            parts = make_allocation_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
             // Pass 1: chunk totals, with the same chunking (flat reduced indices) as pass 3.
             reduce_plan p1 = plan;
             p1.spec.kept_rank = gin.kept.size();
