@@ -585,3 +585,9 @@ TEMPLATE_LIST_TEST_CASE("reductions of pooled arrays allocate results and partia
     (void)ca::sum(a * 2.0f).item();   // the released partials and result are reused
     CHECK(pool.stats().reuses > before);
 }
+
+TEST_CASE("item() needs a bound array of one element", "[reduce][errors]") {
+    ca::cl_array<float> unbound;
+    CHECK_THROWS_AS(unbound.item(), ca::usage_error);
+    CHECK_THROWS_WITH(ca::zeros<float>(test::q(), {2}).item(), Catch::Contains("exactly one"));
+}

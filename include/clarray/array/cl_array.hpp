@@ -219,8 +219,9 @@ public:
         if (size() != 1)
             throw shape_error("item: array of shape " + shape_to_string(shape_) +
                               " does not have exactly one element");
+        const queue& q = get_queue(); // throws usage_error for an unbound array
         stored_type v{};
-        alloc_->read(get_queue(), byte_offset(), sizeof(stored_type), &v);
+        alloc_->read(q, byte_offset(), sizeof(stored_type), &v);
         return static_cast<T>(v);
     }
     // Copy from the host; `e` is broadcast to this array's shape. Works on any view. Blocks.
