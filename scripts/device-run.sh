@@ -5,6 +5,7 @@
 # bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
+#   catch2 (Catch2 2.13: the device image has only Catch2 3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}

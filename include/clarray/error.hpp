@@ -30,7 +30,10 @@ private:
 // clBuildProgram failed; log() is the device compiler's output.
 class build_error : public cl_error {
 public:
-    build_error(cl_int code, const std::string& log, const std::string& source_excerpt);
+    // options: the build options, named in the message (drivers differ in whether a bad option
+    // is CL_INVALID_BUILD_OPTIONS or CL_BUILD_PROGRAM_FAILURE with a log line).
+    build_error(cl_int code, const std::string& log, const std::string& source_excerpt,
+                const std::string& options = "");
     const std::string& log() const noexcept { return log_; }
 
 private:

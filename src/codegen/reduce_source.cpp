@@ -6,7 +6,9 @@ namespace clarray::detail {
 
 namespace {
 
-std::string str(std::size_t v) { return std::to_string(v); }
+std::string str(std::size_t v) {
+    return std::to_string(v);
+}
 
 // Array operands of the map, by source index (a{j}); inputs start at 1 (a0 is the output).
 std::vector<std::size_t> input_arrays(const source_builder& b) {
@@ -36,16 +38,25 @@ std::string op_functions(const reduce_text& op, const std::string& value_type,
 std::string layout_struct(std::size_t operands, std::size_t kr, std::size_t rr) {
     const std::string n = str(operands);
     return "typedef struct {\n    ulong M, L, P, chunk, kin, nblk;\n    long n;\n"
-           "    ulong ksh[" + str(kr) + "];\n    ulong rsh[" + str(rr) + "];\n"
-           "    long off[" + n + "];\n    long kst[" + n + "][" + str(kr) + "];\n"
-           "    long rst[" + n + "][" + str(rr) + "];\n} clarray_rlayout;\n\n";
+           "    ulong ksh[" +
+           str(kr) + "];\n    ulong rsh[" + str(rr) +
+           "];\n"
+           "    long off[" +
+           n + "];\n    long kst[" + n + "][" + str(kr) +
+           "];\n"
+           "    long rst[" +
+           n + "][" + str(rr) + "];\n} clarray_rlayout;\n\n";
 }
 
 std::string layout_param(bool in_buffer) {
     return in_buffer ? "constant clarray_rlayout* Lp" : "clarray_rlayout L";
 }
-std::string layout_open(bool in_buffer) { return in_buffer ? "#define L (*Lp)\n" : ""; }
-std::string layout_close(bool in_buffer) { return in_buffer ? "#undef L\n" : ""; }
+std::string layout_open(bool in_buffer) {
+    return in_buffer ? "#define L (*Lp)\n" : "";
+}
+std::string layout_close(bool in_buffer) {
+    return in_buffer ? "#undef L\n" : "";
+}
 
 // Base offsets b{j} of the operands at kept flat index `m` (layout row = j - first).
 std::string kept_offsets(const std::vector<std::size_t>& js, std::size_t first, std::size_t kr,
@@ -72,22 +83,37 @@ std::string reduced_offsets(const std::vector<std::size_t>& js, std::size_t firs
                             bool contiguous, const std::string& idx, const std::string& indent) {
     std::string s;
     if (contiguous) {
-        for (std::size_t j : js) s += indent + "long r" + str(j) + " = (long)(" + idx + ");\n";
+        for (std::size_t j : js)
+            s += indent + "long r" + str(j) + " = (long)(" + idx + ");\n";
         return s;
     }
     if (rr == 1) {
         for (std::size_t j : js)
-            s += indent + "long r" + str(j) + " = (long)(" + idx + ") * L.rst[" +
-                 str(j - first) + "][0];\n";
+            s += indent + "long r" + str(j) + " = (long)(" + idx + ") * L.rst[" + str(j - first) +
+                 "][0];\n";
         return s;
     }
-    for (std::size_t j : js) s += indent + "long r" + str(j) + " = 0;\n";
+    for (std::size_t j : js)
+        s += indent + "long r" + str(j) + " = 0;\n";
     s += indent + "{\n" + indent + "    ulong rem = " + idx + ";\n";
     s += indent + "    for (int k = " + str(rr - 1) + "; k >= 0; --k) {\n";
     s += indent + "        ulong c = rem % L.rsh[k];\n" + indent + "        rem /= L.rsh[k];\n";
     for (std::size_t j : js)
         s += indent + "        r" + str(j) + " += (long)c * L.rst[" + str(j - first) + "][k];\n";
     s += indent + "    }\n" + indent + "}\n";
+    return s;
+}
+
+// One Kahan step: acc += y, with the rounding error carried in cmp. Once the running sum is
+// inf or NaN the compensation would turn inf into NaN (inf - inf), so it is dropped there:
+// NumPy's sum of {inf, inf, 1} is inf.
+std::string kahan_add(const reduce_text& op, const std::string& acc, const std::string& cmp,
+                      const std::string& y, const std::string& indent) {
+    std::string s = indent + "{\n";
+    s += indent + "    const " + op.acc + " y = " + y + " - " + cmp + ";\n";
+    s += indent + "    const " + op.acc + " t = " + acc + " + y;\n";
+    s += indent + "    " + cmp + " = isfinite(t) ? (t - " + acc + ") - y : (" + op.acc + ")0;\n";
+    s += indent + "    " + acc + " = t;\n" + indent + "}\n";
     return s;
 }
 
@@ -103,15 +129,12 @@ std::string lane_step(const std::vector<std::size_t>& js, const std::string& arg
     }
     call += ")";
     const std::string a = "acc" + str(k), c = "cmp" + str(k);
-    std::string s = indent + op.acc + " y" + str(k) + " = clarray_from(" + call + ", " + idx +
-                    ");\n";
+    std::string s =
+        indent + op.acc + " y" + str(k) + " = clarray_from(" + call + ", " + idx + ");\n";
     if (op.compensated && blocked) {
         s += indent + "blk" + str(k) + " += y" + str(k) + ";\n";
     } else if (op.compensated) {
-        s += indent + "y" + str(k) + " -= " + c + ";\n";
-        s += indent + "{\n" + indent + "    " + op.acc + " t = " + a + " + y" + str(k) + ";\n";
-        s += indent + "    " + c + " = (t - " + a + ") - y" + str(k) + ";\n";
-        s += indent + "    " + a + " = t;\n" + indent + "}\n";
+        s += kahan_add(op, a, c, "y" + str(k), indent);
     } else {
         s += indent + a + " = clarray_combine(" + a + ", y" + str(k) + ");\n";
     }
@@ -137,10 +160,8 @@ std::string lane_flush(const reduce_text& op, std::size_t lanes, const std::stri
     std::string s;
     for (std::size_t k = 0; k < lanes; ++k) {
         const std::string a = "acc" + str(k), c = "cmp" + str(k), b = "blk" + str(k);
-        s += indent + "{\n" + indent + "    " + op.acc + " y = " + b + " - " + c + ";\n";
-        s += indent + "    " + op.acc + " t = " + a + " + y;\n";
-        s += indent + "    " + c + " = (t - " + a + ") - y;\n";
-        s += indent + "    " + a + " = t;\n" + indent + "    " + b + " = 0;\n" + indent + "}\n";
+        s += kahan_add(op, a, c, b, indent);
+        s += indent + b + " = 0;\n";
     }
     return s;
 }
@@ -184,12 +205,13 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     const std::vector<std::size_t> js = input_arrays(b);
     const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
     const std::size_t kr = spec.kept_rank, rr = spec.red_rank, U = spec.lanes;
-    const bool fp64 = b.uses_fp64() || out_type == dtype::float64 ||
-                      op.acc.find("double") != std::string::npos;
+    const bool fp64 =
+        b.uses_fp64() || out_type == dtype::float64 || op.acc.find("double") != std::string::npos;
     std::string s = fp64_pragma(fp64);
     s += b.helpers_text();
     s += "inline " + vt + " clarray_map(" + b.input_parameters();
-    for (std::size_t j : js) s += ", long o" + str(j);
+    for (std::size_t j : js)
+        s += ", long o" + str(j);
     s += ") {\n    return " + map_text + ";\n}\n";
     s += op_functions(op, vt, ot);
     s += layout_struct(js.size(), kr, rr);
@@ -305,8 +327,7 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
     s += op.prelude;
     s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
          op.combine + "\n}\n";
-    s += "inline " + ot + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish +
-         "\n}\n";
+    s += "inline " + ot + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish + "\n}\n";
     s += "kernel void clarray_reduce_final(global const " + op.acc + "* parts, global " + ot +
          "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
     if (cooperative) s += ", local " + op.acc + "* scratch";
@@ -323,8 +344,7 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
     }
     s += "        " + op.acc + " y0 = parts[m * P + i];\n";
     if (op.compensated) {
-        s += "        y0 -= cmp0;\n        " + op.acc + " t = acc0 + y0;\n";
-        s += "        cmp0 = (t - acc0) - y0;\n        acc0 = t;\n";
+        s += kahan_add(op, "acc0", "cmp0", "y0", "        ");
     } else {
         s += "        acc0 = clarray_combine(acc0, y0);\n";
     }
@@ -345,12 +365,13 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer) {
     std::vector<std::size_t> js = input_arrays(b);
     const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
-    const bool fp64 = b.uses_fp64() || out_type == dtype::float64 ||
-                      op.acc.find("double") != std::string::npos;
+    const bool fp64 =
+        b.uses_fp64() || out_type == dtype::float64 || op.acc.find("double") != std::string::npos;
     std::string s = fp64_pragma(fp64);
     s += b.helpers_text();
     s += "inline " + vt + " clarray_map(" + b.input_parameters();
-    for (std::size_t j : js) s += ", long o" + str(j);
+    for (std::size_t j : js)
+        s += ", long o" + str(j);
     s += ") {\n    return " + map_text + ";\n}\n";
     s += op_functions(op, vt, ot);
     std::vector<std::size_t> all = js;
@@ -368,7 +389,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     s += "    for (ulong l = begin; l < end; ++l) {\n";
     s += reduced_offsets(all, 0, red_rank, false, "l", "        ");
     std::string call = "clarray_map(" + b.input_arguments();
-    for (std::size_t j : js) call += ", b" + str(j) + " + r" + str(j);
+    for (std::size_t j : js)
+        call += ", b" + str(j) + " + r" + str(j);
     call += ")";
     s += "        " + op.acc + " y = clarray_from(" + call + ", l);\n";
     const std::string store = "        a0[b0 + r0] = (" + ot + ")clarray_finish(acc, 0);\n";

@@ -6,8 +6,8 @@ namespace clarray {
 
 const char* cl_error_name(cl_int code) noexcept {
     switch (code) {
-#define CASE(x)                                                                                   \
-    case x:                                                                                       \
+#define CASE(x)                                                                                    \
+    case x:                                                                                        \
         return #x;
         CASE(CL_SUCCESS)
         CASE(CL_DEVICE_NOT_FOUND)
@@ -91,9 +91,10 @@ cl_error::cl_error(cl_int code, const std::string& call)
 cl_error::cl_error(cl_int code, const std::string& call, const std::string& detail)
     : error(describe(code, call) + "\n" + detail), code_(code), call_(call) {}
 
-build_error::build_error(cl_int code, const std::string& log, const std::string& source_excerpt)
+build_error::build_error(cl_int code, const std::string& log, const std::string& source_excerpt,
+                         const std::string& options)
     : cl_error(code, "clBuildProgram",
-               "build log:\n" + log +
+               (options.empty() ? "" : "build options: " + options + "\n") + "build log:\n" + log +
                    (source_excerpt.empty() ? "" : "\nsource:\n" + source_excerpt)),
       log_(log) {}
 

@@ -19,7 +19,8 @@ std::string build_log(cl_program p, cl_device_id dev) {
         return "<no build log>";
     std::string log(n, '\0');
     clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+        log.pop_back();
     return log;
 }
 
@@ -53,7 +54,8 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     check_cl(rc, "clCreateProgramWithSource");
     cl_device_id dev = ctx.device().id();
     rc = clBuildProgram(prog.get(), 1, &dev, options.c_str(), nullptr, nullptr);
-    if (rc != CL_SUCCESS) throw build_error(rc, build_log(prog.get(), dev), numbered_excerpt(source));
+    if (rc != CL_SUCCESS)
+        throw build_error(rc, build_log(prog.get(), dev), numbered_excerpt(source), options);
     return prog;
 }
 
@@ -73,7 +75,9 @@ event enqueue_nd_range(const queue& q, cl_kernel k, const ndrange& global, const
 
 } // namespace detail
 
-std::uint64_t kernel_launch_count() noexcept { return detail::g_launches.load(); }
+std::uint64_t kernel_launch_count() noexcept {
+    return detail::g_launches.load();
+}
 
 program::program(const context& ctx, const std::string& source, const std::string& options)
     : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}
@@ -83,8 +87,7 @@ program::program(const context& ctx, cl_program built) : ctx_(ctx), prog_(built)
 kernel program::kernel(const std::string& name) const {
     cl_int rc = CL_SUCCESS;
     detail::handle<cl_kernel> k(clCreateKernel(prog_.get(), name.c_str(), &rc));
-    if (rc != CL_SUCCESS)
-        throw cl_error(rc, "clCreateKernel", "kernel name: '" + name + "'");
+    if (rc != CL_SUCCESS) throw cl_error(rc, "clCreateKernel", "kernel name: '" + name + "'");
     return clarray::kernel(ctx_, std::move(k), name);
 }
 

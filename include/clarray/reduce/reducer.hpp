@@ -40,7 +40,9 @@ public:
         check_cl(clSetKernelArg(k_, idx_++, n, p), "clSetKernelArg");
     }
     template <class T> void value(const T& v) { bytes(&v, sizeof(T)); }
-    void local(std::size_t n) { check_cl(clSetKernelArg(k_, idx_++, n, nullptr), "clSetKernelArg(local)"); }
+    void local(std::size_t n) {
+        check_cl(clSetKernelArg(k_, idx_++, n, nullptr), "clSetKernelArg(local)");
+    }
     // The layout words by value, or through a read-only buffer kept alive in `keep`.
     void layout(const context& ctx, const std::vector<cl_long>& words, bool in_buffer,
                 handle<cl_mem>& keep) {
@@ -139,15 +141,14 @@ template <class Op, class V, class S> struct reduce_stage2_tag {};
 // Stage 2: [M, P] partials of the accumulator type into the finished outputs.
 template <class Op, class V, class S, class Out>
 void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
-                     const cl_array<Out, S>& out, const reduce_plan& plan, std::size_t M,
-                     long n, const typename Op::template impl<V>::acc_host& neutral) {
+                     const cl_array<Out, S>& out, const reduce_plan& plan, std::size_t M, long n,
+                     const typename Op::template impl<V>::acc_host& neutral) {
     using impl = typename Op::template impl<V>;
     const context& ctx = q.context();
     const bool coop = plan.stage2_cooperative;
     kernel k = cached_kernel<reduce_stage2_tag<Op, V, S>>(
-        ctx, coop ? 1u : 0u, "clarray_reduce_final", [&] {
-            return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop, false);
-        });
+        ctx, coop ? 1u : 0u, "clarray_reduce_final",
+        [&] { return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop, false); });
     wait_list deps;
     parts->add_dependencies(q, access::read, deps);
     const std::size_t local = plan.stage2_local;
@@ -187,8 +188,10 @@ template <class Op, class Node> struct reducer {
         const std::vector<bool> mask = axes.mask(shape, Op::name);
         shape_type out_shape;
         for (std::size_t i = 0; i < shape.size(); ++i)
-            if (!mask[i]) out_shape.push_back(shape[i]);
-            else if (keep_dims) out_shape.push_back(1);
+            if (!mask[i])
+                out_shape.push_back(shape[i]);
+            else if (keep_dims)
+                out_shape.push_back(1);
         // Results and partials come from the pool of a pooled operand, if any.
         const allocation* like = expression_storage_like(node, S::kind);
         result out(q, out_shape, layout::c, like);
@@ -199,8 +202,18 @@ template <class Op, class Node> struct reducer {
             throw shape_error(std::string(Op::name) + ": zero-size reduction over axes " +
                               axes.to_string() + " of shape " + shape_to_string(shape) +
                               " has no identity; pass an initial value");
-        reduce_plan plan = plan_reduction(q.context().device(), g);
         const long n = static_cast<long>(g.L) - static_cast<long>(n_adjust);
+        if (g.L == 0) {
+            // Nothing to read: stage 2 over zero partials writes finish(neutral) per output.
+            // Stage 1 is skipped because an empty operand has no memory to bind (NVIDIA
+            // rejects a NULL SVM argument at launch).
+            reduce_plan none;
+            none.parts = 0;
+            auto dummy = make_allocation_like(q, S::kind, sizeof(acc_host), like);
+            reduce_partials<Op, V, S>(q, dummy, out, none, g.M, n, neutral);
+            return out;
+        }
+        reduce_plan plan = plan_reduction(q.context().device(), g);
         std::shared_ptr<allocation> parts;
         if (!plan.spec.finish_here)
             parts = make_allocation_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
@@ -216,8 +229,8 @@ template <class Op, class Node> struct reducer {
         const device& dev = q.context().device();
         const std::size_t words =
             reduce_layout_words(ops.strides.size(), plan.spec.kept_rank, plan.spec.red_rank);
-        plan.spec.layout_in_buffer = layout_needs_buffer(dev, ops.strides.size(),
-                                                         ops.scalar_bytes, sizeof(acc_host), words);
+        plan.spec.layout_in_buffer =
+            layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes, sizeof(acc_host), words);
         const std::vector<cl_long> lay = reduce_layout(g, plan, ops.offsets, n);
         kernel k = cached_kernel<reducer>(q.context(), plan.signature(), "clarray_reduce", [&] {
             source_builder b;
