@@ -74,7 +74,7 @@ fi
 if [[ -f bench/device-results/py_cupy.csv ]]; then
   notes+=("CuPy: measured on the GPU machine only (its image ships CuPy); see that section.")
 else
-  notes+=("CuPy: not measured (not installable on the device machine).")
+  notes+=("CuPy and the H200: not measured yet (no GPU results in bench/device-results/; the device machine's image has CuPy: scripts/device-run.sh bench runs bench/py_bench.py --backend cupy there).")
 fi
 sections=(--section "This machine: $(hostname), pocl (CPU OpenCL)" "$res/suite.csv" "$res/py_pyopencl.csv")
 for f in bench/device-results/suite_*.csv; do

@@ -250,6 +250,27 @@ TEST_CASE("2^24+1 elements: 64-bit index math reaches the last one", "[expr]") {
     CHECK(xt::sum(h)() == Approx(double(n)));
 }
 
+TEST_CASE("strided launches past 65535 groups along the outer dimensions", "[expr]") {
+    // A (n, 2) transposed view: 2 inner positions per group row, so the outer positions need
+    // more than 65535 groups and spill into the third launch dimension.
+    ca::queue& q = test::q();
+    const std::size_t n = 9000000;
+    xt::xarray<float> h = xt::arange<float>(0.0f, float(2 * n)).reshape({2, n});
+    auto a = ca::to_device<ca::buffer>(q, h);
+    auto at = a.transpose(); // shape (n, 2), strides (1, n)
+    ca::cl_array<float, ca::buffer> c = at * 2.0f + 1.0f;
+    REQUIRE(c.shape() == std::vector<std::size_t>{n, 2});
+    auto got = c.get();
+    xt::xarray<float> want = xt::transpose(h) * 2.0f + 1.0f;
+    CHECK((got == want));
+    // And a rank-3 view with the same shape of launch (unravelled outer index).
+    auto a3 = a.reshape({2, 3, n / 3});
+    ca::cl_array<float, ca::buffer> c3 = a3.transpose() - 1.0f;
+    xt::xarray<float> h3 = xt::reshape_view(h, std::vector<std::size_t>{2, 3, n / 3});
+    xt::xarray<float> want3 = xt::transpose(h3) - 1.0f;
+    CHECK((c3.get() == want3));
+}
+
 namespace {
 template <class A, std::size_t... I> auto sum_all(const std::vector<A>& v, std::index_sequence<I...>) {
     return (v[I] + ...);

@@ -216,7 +216,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     s += op_functions(op, vt, ot);
     s += layout_struct(js.size(), kr, rr);
     const std::string result_type = spec.finish_here ? ot : op.acc;
-    s += "kernel void clarray_reduce(global " + result_type + "* r, " + b.input_parameters() +
+    s += "kernel void clarray_reduce(global " + result_type +
+         (spec.shape == reduce_shape::rows ? "* restrict r, " : "* r, ") + b.input_parameters() +
          ", " + op.acc + " neutral, " + layout_param(spec.layout_in_buffer);
     if (spec.cooperative) s += ", local " + op.acc + "* scratch";
     s += ") {\n" + layout_open(spec.layout_in_buffer);
@@ -269,6 +270,49 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += lane_fold(op, U, "    ");
             s += write_result(spec, ot, "m", "p", "acc0", "    ");
         }
+    } else if (spec.shape == reduce_shape::rows) {
+        // rows (CPUs, contiguous kept axis): item g streams the rows of part p through a strip
+        // of up to rows_strip neighbouring outputs, accumulating in rows of the partials buffer
+        // (cache-resident) so the inner loop over the strip vectorises. Partials [M, P] come
+        // first in r; accumulator rows [P][M] (and compensation rows) follow.
+        const std::string W = str(rows_strip);
+        s += "    const ulong g = get_global_id(0);\n";
+        s += "    const ulong per_part = (L.M / L.kin) * L.nblk;\n";
+        s += "    if (g >= per_part * L.P) return;\n";
+        s += "    const ulong p = g / per_part, rest = g % per_part;\n";
+        s += "    const ulong i0 = (rest % L.nblk) * " + W + ";\n";
+        s += "    const ulong m0 = (rest / L.nblk) * L.kin + i0;\n";
+        s += "    const ulong cols = min((ulong)" + W + ", L.kin - i0);\n";
+        s += kept_offsets(js, 1, kr, "m0");
+        for (std::size_t j : js)
+            s += "    const long ks" + str(j) + " = " +
+                 (spec.kept_contiguous ? std::string("1")
+                                       : "L.kst[" + str(j - 1) + "][" + str(kr - 1) + "]") +
+                 ";\n";
+        s += "    global " + op.acc + "* restrict A = r + L.M * L.P + p * L.M + m0;\n";
+        if (op.compensated)
+            s += "    global " + op.acc + "* restrict C = r + 2 * L.M * L.P + p * L.M + m0;\n";
+        s += "    for (ulong c = 0; c < cols; ++c) {\n        A[c] = neutral;\n";
+        if (op.compensated) s += "        C[c] = 0;\n";
+        s += "    }\n";
+        s += "    const ulong begin = p * L.chunk;\n"
+             "    const ulong end = min(begin + L.chunk, L.L);\n";
+        s += "    for (ulong l = begin; l < end; ++l) {\n";
+        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+        s += "        for (ulong c = 0; c < cols; ++c) {\n";
+        std::string call = "clarray_map(" + args;
+        for (std::size_t j : js)
+            call += ", b" + str(j) + " + r" + str(j) + " + (long)c * ks" + str(j);
+        call += ")";
+        s += "            const " + op.acc + " v = clarray_from(" + call + ", l);\n";
+        if (op.compensated)
+            s += kahan_add(op, "A[c]", "C[c]", "v", "            ");
+        else
+            s += "            A[c] = clarray_combine(A[c], v);\n";
+        s += "        }\n    }\n";
+        s += "    for (ulong c = 0; c < cols; ++c)\n";
+        s += "        r[(m0 + c) * L.P + p] = A[c]" + std::string(op.compensated ? " - C[c]" : "") +
+             ";\n";
     } else {
         // outputs: item g covers outputs m0 .. m0+U-1 along the innermost kept axis, part p.
         s += "    const ulong g = get_global_id(0);\n";

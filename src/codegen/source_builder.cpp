@@ -59,9 +59,11 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
     const std::size_t r = rank == 0 ? 1 : rank;
     std::string s;
     bool fp64 = fp64_;
-    for (dtype d : outs) fp64 = fp64 || d == dtype::float64;
+    for (dtype d : outs)
+        fp64 = fp64 || d == dtype::float64;
     if (fp64) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     s += helpers_;
+    // n: the element count; for strided rank >= 2, the count of outer positions (n / inner).
     s += "typedef struct {\n    ulong n;\n";
     if (contiguous) {
         s += "    long off[" + std::to_string(n_arrays) + "];\n";
@@ -73,8 +75,7 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
     s += "} clarray_layout;\n\n";
     s += "kernel void clarray_assign(";
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += std::string("global ") + cl_type_name(outs[k]) + "* a" + std::to_string(k) +
-             ", ";
+        s += std::string("global ") + cl_type_name(outs[k]) + "* a" + std::to_string(k) + ", ";
     for (const param& p : params_) {
         if (p.is_array)
             s += std::string("global const ") + cl_type_name(p.type) + "* a" +
@@ -84,30 +85,37 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
     }
     s += layout_in_buffer ? "constant clarray_layout* Lp) {\n#define L (*Lp)\n"
                           : "clarray_layout L) {\n";
-    s += "    ulong gid = get_global_id(0);\n    if (gid >= L.n) return;\n";
-    if (contiguous) {
+    const auto J = [](std::size_t j) { return std::to_string(j); };
+    if (contiguous || rank <= 1) {
+        s += "    ulong gid = get_global_id(0);\n    if (gid >= L.n) return;\n";
         for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) +
-                 "] + (long)gid;\n";
-    } else if (rank <= 1) {
-        for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) +
-                 "] + (long)gid * L.st[" + std::to_string(j) + "][0];\n";
+            s += "    long o" + J(j) + " = L.off[" + J(j) + "] + (long)gid" +
+                 (contiguous ? std::string() : " * L.st[" + J(j) + "][0]") + ";\n";
     } else {
+        // Dimension 0 walks the innermost axis, dimensions 1 and 2 the flattened rest
+        // (dimension 2 only past a driver's group-count limit: strided_launch in assign.hpp).
+        // Rank 2 needs no division; higher ranks unravel only the outer index. No loop in the
+        // body, so pocl vectorises across dimension 0.
+        const std::string in = J(rank - 1);
+        s += "    const ulong i = get_global_id(0);\n";
+        s += "    const ulong m = get_global_id(1) + get_global_id(2) * get_global_size(1);\n";
+        s += "    if (i >= L.shape[" + in + "] || m >= L.n) return;\n";
         for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "    long o" + std::to_string(j) + " = L.off[" + std::to_string(j) + "];\n";
-        // 64-bit unravel of the C-order index, innermost axis first.
-        s += "    ulong rem = gid;\n";
-        s += "    for (int k = " + std::to_string(rank - 1) + "; k >= 0; --k) {\n";
-        s += "        ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
-        for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "        o" + std::to_string(j) + " += (long)c * L.st[" + std::to_string(j) +
-                 "][k];\n";
-        s += "    }\n";
+            s += "    long o" + J(j) + " = L.off[" + J(j) + "] + (long)i * L.st[" + J(j) + "][" +
+                 in + "]" + (rank == 2 ? " + (long)m * L.st[" + J(j) + "][0]" : std::string()) +
+                 ";\n";
+        if (rank > 2) {
+            s += "    ulong rem = m;\n";
+            s += "    for (int k = " + J(rank - 2) + "; k >= 0; --k) {\n";
+            s += "        ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
+            for (std::size_t j = 0; j < n_arrays; ++j)
+                s += "        o" + J(j) + " += (long)c * L.st[" + J(j) + "][k];\n";
+            s += "    }\n";
+        }
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "    a" + std::to_string(k) + "[o" + std::to_string(k) + "] = " +
-             cl_cast(outs[k], values[k]) + ";\n";
+        s += "    a" + std::to_string(k) + "[o" + std::to_string(k) +
+             "] = " + cl_cast(outs[k], values[k]) + ";\n";
     s += "}\n";
     if (layout_in_buffer) s += "#undef L\n";
     return s;

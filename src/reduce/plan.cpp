@@ -10,7 +10,8 @@ namespace clarray {
 std::string reduce_axes::to_string() const {
     if (all_) return "all";
     std::string s = "(";
-    for (std::size_t i = 0; i < axes_.size(); ++i) s += (i ? ", " : "") + std::to_string(axes_[i]);
+    for (std::size_t i = 0; i < axes_.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(axes_[i]);
     return s + (axes_.size() == 1 ? ",)" : ")");
 }
 
@@ -22,8 +23,7 @@ std::vector<bool> reduce_axes::mask(const shape_type& shape, const char* what) c
         const std::ptrdiff_t r = static_cast<std::ptrdiff_t>(rank);
         if (a < -r || a >= r)
             throw index_error(std::string(what) + ": axis " + std::to_string(a) +
-                              " is out of bounds for an array of shape " +
-                              shape_to_string(shape));
+                              " is out of bounds for an array of shape " + shape_to_string(shape));
         const std::size_t k = static_cast<std::size_t>(a < 0 ? a + r : a);
         if (m[k])
             throw usage_error(std::string(what) + ": axis " + std::to_string(a) +
@@ -36,10 +36,13 @@ std::vector<bool> reduce_axes::mask(const shape_type& shape, const char* what) c
 namespace detail {
 
 namespace {
-std::size_t ceil_div(std::size_t a, std::size_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+std::size_t ceil_div(std::size_t a, std::size_t b) {
+    return b == 0 ? 0 : (a + b - 1) / b;
+}
 std::size_t floor_pow2(std::size_t v) {
     std::size_t p = 1;
-    while (p * 2 <= v) p *= 2;
+    while (p * 2 <= v)
+        p *= 2;
     return p;
 }
 std::size_t clamp_parts(std::size_t want, std::size_t most) {
@@ -47,17 +50,20 @@ std::size_t clamp_parts(std::size_t want, std::size_t most) {
 }
 void coalesce_group(shape_type& shape, std::vector<strides_type>& st) {
     std::vector<strides_type*> ptrs;
-    for (auto& s : st) ptrs.push_back(&s);
+    for (auto& s : st)
+        ptrs.push_back(&s);
     coalesce(shape, ptrs.data(), ptrs.size());
     if (shape.empty()) {
         shape.push_back(1);
-        for (auto& s : st) s.push_back(0);
+        for (auto& s : st)
+            s.push_back(0);
     }
 }
 // Sum over operands of |innermost stride|: how far consecutive indices jump in memory.
 std::ptrdiff_t inner_cost(const std::vector<strides_type>& st) {
     std::ptrdiff_t c = 0;
-    for (const auto& s : st) c += std::abs(s.back());
+    for (const auto& s : st)
+        c += std::abs(s.back());
     return c;
 }
 } // namespace
@@ -71,12 +77,15 @@ reduce_geometry split_axes(const shape_type& shape, const std::vector<strides_ty
         auto& sh = reduced[i] ? g.reduced : g.kept;
         auto& st = reduced[i] ? g.reduced_strides : g.kept_strides;
         sh.push_back(shape[i]);
-        for (std::size_t k = 0; k < strides.size(); ++k) st[k].push_back(strides[k][i]);
+        for (std::size_t k = 0; k < strides.size(); ++k)
+            st[k].push_back(strides[k][i]);
     }
     g.M = 1;
-    for (std::size_t e : g.kept) g.M *= e;
+    for (std::size_t e : g.kept)
+        g.M *= e;
     g.L = 1;
-    for (std::size_t e : g.reduced) g.L *= e;
+    for (std::size_t e : g.reduced)
+        g.L *= e;
     if (g.M > 0 && g.L > 0) {
         coalesce_group(g.kept, g.kept_strides);
         coalesce_group(g.reduced, g.reduced_strides);
@@ -84,24 +93,30 @@ reduce_geometry split_axes(const shape_type& shape, const std::vector<strides_ty
         // Nothing to index: keep rank-1 placeholders (the launch writes neutrals or nothing).
         g.kept = {std::max<std::size_t>(g.M, 1)};
         g.reduced = {g.L};
-        for (auto& s : g.kept_strides) s = {0};
-        for (auto& s : g.reduced_strides) s = {0};
+        for (auto& s : g.kept_strides)
+            s = {0};
+        for (auto& s : g.reduced_strides)
+            s = {0};
     }
     return g;
 }
 
 std::size_t reduction_group_size(const device& dev) {
-    return floor_pow2(std::min<std::size_t>(256, std::max<std::size_t>(1, dev.max_work_group_size())));
+    return floor_pow2(
+        std::min<std::size_t>(256, std::max<std::size_t>(1, dev.max_work_group_size())));
 }
 
 std::uint32_t reduce_plan::signature() const noexcept {
     std::uint32_t lane_bits = 0;
-    while ((std::size_t(1) << lane_bits) < spec.lanes) ++lane_bits;
+    while ((std::size_t(1) << lane_bits) < spec.lanes)
+        ++lane_bits;
     return static_cast<std::uint32_t>(spec.kept_rank) |
            static_cast<std::uint32_t>(spec.red_rank) << 5 | lane_bits << 10 |
            (spec.shape == reduce_shape::outputs ? 1u << 14 : 0u) |
            (spec.red_contiguous ? 1u << 15 : 0u) | (spec.cooperative ? 1u << 16 : 0u) |
-           (spec.finish_here ? 1u << 17 : 0u) | (spec.layout_in_buffer ? 1u << 18 : 0u);
+           (spec.finish_here ? 1u << 17 : 0u) | (spec.layout_in_buffer ? 1u << 18 : 0u) |
+           (spec.shape == reduce_shape::rows ? 1u << 19 : 0u) |
+           (spec.kept_contiguous ? 1u << 20 : 0u);
 }
 
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
@@ -114,11 +129,35 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     p.spec.kept_rank = g.kept.size();
     p.spec.red_rank = g.reduced.size();
     bool unit_reduced = g.reduced.size() == 1;
-    for (const auto& s : g.reduced_strides) unit_reduced = unit_reduced && s[0] == 1;
+    for (const auto& s : g.reduced_strides)
+        unit_reduced = unit_reduced && s[0] == 1;
     p.spec.red_contiguous = unit_reduced && L > 0;
 
     const bool kept_inner = M > 1 && inner_cost(g.kept_strides) < inner_cost(g.reduced_strides);
     const bool short_rows = M > 1 && L < (gpu ? 256 : 16);
+    bool kept_unit = true;
+    for (const auto& s : g.kept_strides)
+        kept_unit = kept_unit && s.back() == 1;
+    if (!gpu && !ordered && kept_inner && g.kept.back() >= 16 && L >= 16) {
+        // Stream rows through strips of outputs; parts so that every core has work (each part
+        // at least 64 rows).
+        p.spec.shape = reduce_shape::rows;
+        p.spec.kept_contiguous = kept_unit;
+        p.kin = g.kept.back();
+        p.nblk = ceil_div(p.kin, rows_strip);
+        const std::size_t items = (M / p.kin) * p.nblk;
+        const std::size_t target = std::max<std::size_t>(16, cus * 4);
+        p.parts = clamp_parts(ceil_div(target, items), L / 64);
+        p.chunk = ceil_div(L, p.parts);
+        p.parts = std::max<std::size_t>(1, ceil_div(L, p.chunk));
+        const std::size_t total = items * p.parts;
+        p.local = 1;
+        p.global = total;
+        p.spec.finish_here = false; // the accumulator rows live in the partials buffer
+        p.stage2_cooperative = false;
+        p.stage2_local = 1;
+        return p;
+    }
     if (!ordered && (kept_inner || short_rows)) {
         p.spec.shape = reduce_shape::outputs;
         p.kin = g.kept.back();
@@ -129,9 +168,9 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         // GPUs: enough items in flight. CPUs: short runs down the reduced axes, so that the
         // pages an item touches (one per reduced step) stay in the TLB for its neighbours,
         // which read the next columns of the same rows.
-        p.parts = gpu ? clamp_parts(ceil_div(target, items), L / 64)
-                      : std::max(clamp_parts(ceil_div(target, items), L / 1024),
-                                 ceil_div(L, cpu_run));
+        p.parts =
+            gpu ? clamp_parts(ceil_div(target, items), L / 64)
+                : std::max(clamp_parts(ceil_div(target, items), L / 1024), ceil_div(L, cpu_run));
         p.chunk = ceil_div(L, p.parts);
         p.parts = std::max<std::size_t>(1, ceil_div(L, p.chunk));
         const std::size_t total = items * p.parts;
@@ -197,13 +236,18 @@ std::vector<cl_long> reduce_layout(const reduce_geometry& g, const reduce_plan& 
     u(p.kin);
     u(p.nblk);
     w.push_back(n);
-    for (std::size_t e : g.kept) u(e);
-    for (std::size_t e : g.reduced) u(e);
-    for (std::ptrdiff_t o : offsets) w.push_back(o);
+    for (std::size_t e : g.kept)
+        u(e);
+    for (std::size_t e : g.reduced)
+        u(e);
+    for (std::ptrdiff_t o : offsets)
+        w.push_back(o);
     for (const auto& s : g.kept_strides)
-        for (std::ptrdiff_t v : s) w.push_back(v);
+        for (std::ptrdiff_t v : s)
+            w.push_back(v);
     for (const auto& s : g.reduced_strides)
-        for (std::ptrdiff_t v : s) w.push_back(v);
+        for (std::ptrdiff_t v : s)
+            w.push_back(v);
     return w;
 }
 

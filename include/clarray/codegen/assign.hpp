@@ -2,7 +2,9 @@
 // Evaluation of expressions into arrays: one generated kernel per assignment (several outputs
 // with tie()). Per launch: broadcast and coalesce the operands' strides, look the kernel up by
 // (expression type, rank, contiguity), bind arguments, enqueue; no string work on a cache hit.
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -17,16 +19,14 @@
 namespace clarray {
 namespace detail {
 
-template <class... T> struct type_tag {
-    static constexpr char id = 0;
-};
+template <class... T> struct type_tag { static constexpr char id = 0; };
 
 // The strides/offset/memory of one array operand, broadcast to the iteration shape.
 struct operand_view {
     strides_type strides;
     std::ptrdiff_t offset;
     allocation* alloc;
-    const shape_type* shape;        // the operand's own shape and strides (alias analysis)
+    const shape_type* shape; // the operand's own shape and strides (alias analysis)
     const strides_type* own_strides;
 };
 
@@ -81,6 +81,32 @@ template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
 };
 
+// Launch sizes of a strided assignment of rank >= 2 (source_builder::assign_kernel): dimension
+// 0 over the innermost axis, 1 and 2 over the rest. When some operand is laid out across the
+// iteration order (a transpose: its inner stride exceeds its outer one) groups are 16 x 16
+// tiles, so both the rows written and the columns read share cache lines; otherwise a group
+// spans up to g consecutive inner positions.
+inline void strided_launch(const shape_type& shape, std::size_t n,
+                           const std::vector<operand_view>& ops, std::size_t g, ndrange& global,
+                           ndrange& local) {
+    const std::size_t r = shape.size(), inner = shape[r - 1], outer = n / inner;
+    bool across = false; // a zero outer stride is a broadcast, not a transpose
+    for (const auto& v : ops)
+        across = across ||
+                 (v.strides[r - 2] != 0 && std::abs(v.strides[r - 1]) > std::abs(v.strides[r - 2]));
+    std::size_t l0 = 1;
+    while (l0 < inner && l0 < g)
+        l0 *= 2;
+    if (across && g >= 256) l0 = std::min<std::size_t>(l0, 16);
+    const std::size_t l1 = std::max<std::size_t>(1, std::min(g / l0, outer));
+    // At most 65535 groups along dimensions 1 and 2 (CUDA-based drivers' grid limit).
+    constexpr std::size_t max_groups = 65535;
+    const std::size_t groups = (outer + l1 - 1) / l1;
+    const std::size_t g1 = std::min(groups, max_groups), g2 = (groups + g1 - 1) / g1;
+    global = ndrange{round_up(inner, l0), g1 * l1, g2};
+    local = ndrange{l0, l1, 1};
+}
+
 // outs: tuple of cl_array (handles); exprs: tuple of expression nodes.
 template <class Outs, class Exprs> struct assigner;
 
@@ -108,10 +134,15 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const cl_context cctx = q.context().get();
 
         // Operand views: outputs first, then the inputs in emit order.
-        std::vector<operand_view> ops; // operand_view holds svectors, which cannot live in an svector
+        std::vector<operand_view>
+            ops; // operand_view holds svectors, which cannot live in an svector
         ops.reserve(8);
-        std::apply([&](const auto&... o) { (ops.push_back({o.strides(), o.offset(), o.data().get(), &o.shape(), &o.strides()}), ...); },
-                   outs);
+        std::apply(
+            [&](const auto&... o) {
+                (ops.push_back({o.strides(), o.offset(), o.data().get(), &o.shape(), &o.strides()}),
+                 ...);
+            },
+            outs);
         std::size_t scalar_bytes = 0;
         auto collect = [&](const auto& t) {
             if constexpr (std::decay_t<decltype(t)>::is_array) {
@@ -138,17 +169,20 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         }
 
         std::size_t n = 1;
-        for (std::size_t e : shape0) n *= e;
+        for (std::size_t e : shape0)
+            n *= e;
         if (n == 0) return;
 
         shape_type shape = shape0;
         xt::svector<strides_type*, 8> sp;
-        for (auto& v : ops) sp.push_back(&v.strides);
+        for (auto& v : ops)
+            sp.push_back(&v.strides);
         coalesce(shape, sp.data(), sp.size());
         const std::size_t rank = shape.size();
         bool contiguous = rank <= 1;
         if (rank == 1)
-            for (auto& v : ops) contiguous = contiguous && v.strides[0] == 1;
+            for (auto& v : ops)
+                contiguous = contiguous && v.strides[0] == 1;
         const std::size_t words = layout_words(ops.size(), rank == 0 ? 1 : rank, contiguous);
         const device& dev = q.context().device();
         const bool by_buffer =
@@ -159,17 +193,21 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         kernel k = lookup(q.context(), signature, rank, contiguous, by_buffer);
 
         // Layout words (mirrors clarray_layout in source_builder.cpp).
+        const bool two_d = !contiguous && rank >= 2;
         xt::svector<cl_long, 64> lay;
-        lay.push_back(static_cast<cl_long>(n));
+        lay.push_back(static_cast<cl_long>(two_d ? n / shape[rank - 1] : n));
         if (contiguous) {
-            for (auto& v : ops) lay.push_back(v.offset);
+            for (auto& v : ops)
+                lay.push_back(v.offset);
         } else {
             const std::size_t r = rank == 0 ? 1 : rank;
             for (std::size_t i = 0; i < r; ++i)
                 lay.push_back(rank == 0 ? 1 : static_cast<cl_long>(shape[i]));
-            for (auto& v : ops) lay.push_back(v.offset);
             for (auto& v : ops)
-                for (std::size_t i = 0; i < r; ++i) lay.push_back(rank == 0 ? 0 : v.strides[i]);
+                lay.push_back(v.offset);
+            for (auto& v : ops)
+                for (std::size_t i = 0; i < r; ++i)
+                    lay.push_back(rank == 0 ? 0 : v.strides[i]);
         }
 
         wait_list deps;
@@ -181,7 +219,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... e) { (e.for_each_terminal(depend), ...); }, exprs);
 
         const std::size_t g = elementwise_group_size(dev);
-        const ndrange global{round_up(n, g)}, local{g};
+        ndrange global{round_up(n, g)}, local{g};
+        if (two_d) strided_launch(shape, n, ops, g, global, local);
         event ev;
         {
             std::lock_guard<std::mutex> lock(k.argument_mutex());
@@ -217,8 +256,11 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 if (t.array().data()) t.array().data()->record(q, access::read, ev);
         };
         std::apply([&](const auto&... e) { (e.for_each_terminal(record_in), ...); }, exprs);
-        std::apply([&](const auto&... o) { ((o.data() ? o.data()->record(q, access::write, ev) : void()), ...); },
-                   outs);
+        std::apply(
+            [&](const auto&... o) {
+                ((o.data() ? o.data()->record(q, access::write, ev) : void()), ...);
+            },
+            outs);
     }
 
 private:
@@ -238,8 +280,8 @@ private:
             for (std::size_t i = n_out; i < ops.size(); ++i) {
                 if (!ops[o].alloc || ops[o].alloc != ops[i].alloc) continue;
                 if (ops[o].strides == ops[i].strides && ops[o].offset == ops[i].offset) continue;
-                if (ranges_overlap(*ops[o].shape, *ops[o].own_strides, ops[o].offset,
-                                   *ops[i].shape, *ops[i].own_strides, ops[i].offset))
+                if (ranges_overlap(*ops[o].shape, *ops[o].own_strides, ops[o].offset, *ops[i].shape,
+                                   *ops[i].own_strides, ops[i].offset))
                     return true;
             }
         return false;
@@ -261,7 +303,8 @@ private:
         std::vector<std::string> values = expr_list<E...>::emit(b);
         std::vector<dtype> out_types{dtype_traits<OT>::id...};
         bool fp64 = b.uses_fp64();
-        for (dtype d : out_types) fp64 = fp64 || d == dtype::float64;
+        for (dtype d : out_types)
+            fp64 = fp64 || d == dtype::float64;
         if (fp64 && !ctx.device().has_fp64())
             throw unsupported("this expression computes in float64, which device '" +
                               ctx.device().name() +
@@ -280,10 +323,11 @@ private:
 
 template <class T, class S, class E> void assign(const cl_array<T, S>& out, const E& e) {
     assigner<std::tuple<cl_array<T, S>>, std::tuple<E>>::run(std::tuple<cl_array<T, S>>(out),
-                                                              std::tuple<E>(e));
+                                                             std::tuple<E>(e));
 }
 
-template <class To, class From> inline constexpr bool same_kind_castable_v =
+template <class To, class From>
+inline constexpr bool same_kind_castable_v =
     std::is_same_v<To, From> || std::is_floating_point_v<To> ||
     (std::is_integral_v<To> && !std::is_same_v<To, bool> && std::is_integral_v<From>) ||
     (std::is_same_v<To, bool> && std::is_same_v<From, bool>);
@@ -307,17 +351,17 @@ cl_array<T, S>& cl_array<T, S>::operator=(const E& e) {
     return *this;
 }
 
-#define CLARRAY_COMPOUND(SYMBOL, OPSYMBOL)                                                        \
-    template <class T, class S>                                                                   \
-    template <class X>                                                                            \
-    cl_array<T, S>& cl_array<T, S>::operator SYMBOL(const X& x) {                                 \
-        auto e = (*this)OPSYMBOL x;                                                               \
-        using R = typename decltype(e)::value_type;                                               \
-        static_assert(detail::same_kind_castable_v<detail::canonical_t<T>, R>,                    \
-                      "in-place operation would cast the result to a different kind (NumPy's "    \
-                      "same_kind rule); assign the expression explicitly with astype<T>()");      \
-        detail::assign(*this, e);                                                                 \
-        return *this;                                                                             \
+#define CLARRAY_COMPOUND(SYMBOL, OPSYMBOL)                                                         \
+    template <class T, class S>                                                                    \
+    template <class X>                                                                             \
+    cl_array<T, S>& cl_array<T, S>::operator SYMBOL(const X& x) {                                  \
+        auto e = (*this)OPSYMBOL x;                                                                \
+        using R = typename decltype(e)::value_type;                                                \
+        static_assert(detail::same_kind_castable_v<detail::canonical_t<T>, R>,                     \
+                      "in-place operation would cast the result to a different kind (NumPy's "     \
+                      "same_kind rule); assign the expression explicitly with astype<T>()");       \
+        detail::assign(*this, e);                                                                  \
+        return *this;                                                                              \
     }
 CLARRAY_COMPOUND(+=, +)
 CLARRAY_COMPOUND(-=, -)
@@ -353,6 +397,8 @@ public:
 private:
     std::tuple<A...> outs_; // handles share the outputs' storage
 };
-template <class... A> tied_outputs<A...> tie(A&... outs) { return tied_outputs<A...>(outs...); }
+template <class... A> tied_outputs<A...> tie(A&... outs) {
+    return tied_outputs<A...>(outs...);
+}
 
 } // namespace clarray

@@ -11,7 +11,11 @@
 //             interleaved (coalesced) and meet in a local-memory tree; on CPUs a unit is one
 //             work-item reading its contiguous chunk with `lanes` independent accumulators.
 //  * outputs: one work-item per `lanes` neighbouring outputs, looping over the reduced axes;
-//             chosen when the kept axes are the contiguous ones (column sums) or rows are short.
+//             chosen when rows are short, and on GPUs when the kept axes are the contiguous
+//             ones (column sums).
+//  * rows:    CPUs, kept axes contiguous: a work-item streams whole rows of a part through a
+//             strip of outputs held in accumulator rows (the partials buffer), the inner loop
+//             running along the contiguous kept axis; always leaves [M, P] partials.
 #include <cstddef>
 #include <string>
 
@@ -32,15 +36,23 @@ struct reduce_text {
     bool compensated = false;
 };
 
-enum class reduce_shape : unsigned char { chunks, outputs };
+enum class reduce_shape : unsigned char { chunks, outputs, rows };
+
+// rows shape: outputs per work-item strip (its accumulator rows stay in L1/L2).
+constexpr std::size_t rows_strip = 4096;
+// rows shape: accumulator elements the partials buffer needs beyond the [M, P] partials.
+inline std::size_t rows_extra_partials(const reduce_text& op) {
+    return op.compensated ? 2 : 1;
+}
 
 struct reduce_kernel_spec {
     reduce_shape shape = reduce_shape::chunks;
     std::size_t kept_rank = 1, red_rank = 1; // after coalescing, at least 1 (padded)
-    bool red_contiguous = false; // one reduced axis with unit stride for every input
-    std::size_t lanes = 1;       // independent accumulators per work-item
-    bool cooperative = false;    // chunks shape: a work-group per unit with a local tree
-    bool finish_here = true;     // P == 1: write finished outputs, else ACC partials
+    bool red_contiguous = false;             // one reduced axis with unit stride for every input
+    bool kept_contiguous = false; // rows shape: innermost kept axis unit stride for every input
+    std::size_t lanes = 1;        // independent accumulators per work-item
+    bool cooperative = false;     // chunks shape: a work-group per unit with a local tree
+    bool finish_here = true;      // P == 1: write finished outputs, else ACC partials
     bool layout_in_buffer = false;
 };
 

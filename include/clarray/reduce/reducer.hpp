@@ -215,8 +215,13 @@ template <class Op, class Node> struct reducer {
         }
         reduce_plan plan = plan_reduction(q.context().device(), g);
         std::shared_ptr<allocation> parts;
-        if (!plan.spec.finish_here)
-            parts = make_allocation_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
+        if (!plan.spec.finish_here) {
+            // The rows shape keeps its accumulator rows after the [M, P] partials.
+            static const std::size_t rows_extra = rows_extra_partials(impl::text());
+            const std::size_t per = plan.spec.shape == reduce_shape::rows ? 1 + rows_extra : 1;
+            parts =
+                make_allocation_like(q, S::kind, g.M * plan.parts * per * sizeof(acc_host), like);
+        }
         enqueue_stage1(node, q, g, plan, ops, parts ? parts.get() : out.data().get(), neutral, n);
         if (parts) reduce_partials<Op, V, S>(q, parts, out, plan, g.M, n, neutral);
         return out;
