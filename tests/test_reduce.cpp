@@ -343,6 +343,7 @@ TEMPLATE_LIST_TEST_CASE("empty reductions give the identity or need an initial v
 }
 
 TEST_CASE("reduction result types follow NumPy", "[reduce]") {
+    if (test::skip_unless<ca::svm_coarse>()) return; // default storage
     using namespace ca;
     auto i8 = empty<std::int8_t>(test::q(), {2});
     auto u16 = empty<std::uint16_t>(test::q(), {2});
@@ -553,6 +554,7 @@ TEMPLATE_LIST_TEST_CASE("dot and vdot match host loops", "[reduce]", test::dtype
 }
 
 TEST_CASE("reduction arguments are checked", "[reduce][errors]") {
+    if (test::skip_unless<ca::svm_coarse>()) return; // default storage
     auto a = ca::zeros<float>(test::q(), {2, 3});
     CHECK_THROWS_WITH(ca::sum(a, 2), Catch::Contains("axis 2") && Catch::Contains("(2, 3)"));
     CHECK_THROWS_AS(ca::sum(a, -3), ca::index_error);
@@ -587,6 +589,7 @@ TEMPLATE_LIST_TEST_CASE("reductions of pooled arrays allocate results and partia
 }
 
 TEST_CASE("item() needs a bound array of one element", "[reduce][errors]") {
+    if (test::skip_unless<ca::svm_coarse>()) return; // default storage
     ca::cl_array<float> unbound;
     CHECK_THROWS_AS(unbound.item(), ca::usage_error);
     CHECK_THROWS_WITH(ca::zeros<float>(test::q(), {2}).item(), Catch::Contains("exactly one"));
