@@ -31,6 +31,13 @@ kernel void strided_copy(global T* dst, global const T* src, nd_pair L) {
     dst[d] = src[s];
 }
 
+// dst[dst_offset + i] = src[src_offset + i] (device quirk kernel_for_contiguous_copy).
+kernel void contiguous_copy(global T* dst, global const T* src, long dst_offset, long src_offset,
+                            ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) dst[dst_offset + (long)i] = src[src_offset + (long)i];
+}
+
 // dst[view] = value
 kernel void strided_fill(global T* dst, T value, nd_pair L) {
     ulong i = get_global_id(0);

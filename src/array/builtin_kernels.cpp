@@ -21,6 +21,8 @@ const char* builtin_name(builtin b) {
         return "arange";
     case builtin::linspace:
         return "linspace";
+    case builtin::contiguous_copy:
+        return "contiguous_copy";
     }
     return "?";
 }

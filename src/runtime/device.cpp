@@ -37,7 +37,8 @@ std::string device_string(cl_device_id id, cl_device_info what) {
     detail::check_cl(clGetDeviceInfo(id, what, 0, nullptr, &n), "clGetDeviceInfo");
     std::string s(n, '\0');
     detail::check_cl(clGetDeviceInfo(id, what, n, s.data(), nullptr), "clGetDeviceInfo");
-    while (!s.empty() && s.back() == '\0') s.pop_back();
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
     return s;
 }
 
@@ -46,7 +47,8 @@ std::string platform_string(cl_platform_id id, cl_platform_info what) {
     detail::check_cl(clGetPlatformInfo(id, what, 0, nullptr, &n), "clGetPlatformInfo");
     std::string s(n, '\0');
     detail::check_cl(clGetPlatformInfo(id, what, n, s.data(), nullptr), "clGetPlatformInfo");
-    while (!s.empty() && s.back() == '\0') s.pop_back();
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
     return s;
 }
 
@@ -104,6 +106,9 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.pending_svm_release = i->platform_name.find("NVIDIA") != std::string::npos
                                         ? release::park_until_done
                                         : release::enqueue_free;
+    // pocl: its memcpy commands run on one thread, a copy kernel on all cores (docs/quirks.md).
+    i->quirks.kernel_for_contiguous_copy =
+        i->platform_name.find("Portable Computing Language") != std::string::npos;
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
@@ -111,24 +116,60 @@ device::device(cl_device_id id) : id_(id) {
     info_ = std::move(i);
 }
 
-cl_platform_id device::platform() const noexcept { return info_->platform; }
-const std::string& device::name() const noexcept { return info_->name; }
-const std::string& device::platform_name() const noexcept { return info_->platform_name; }
-const std::string& device::vendor() const noexcept { return info_->vendor; }
-const std::string& device::version() const noexcept { return info_->version; }
-const std::string& device::driver_version() const noexcept { return info_->driver_version; }
-int device::opencl_version() const noexcept { return info_->cl_version; }
-bool device::is_cpu() const noexcept { return info_->type & CL_DEVICE_TYPE_CPU; }
-bool device::is_gpu() const noexcept { return info_->type & CL_DEVICE_TYPE_GPU; }
-svm_capabilities device::svm_caps() const noexcept { return info_->svm; }
-bool device::has_fp64() const noexcept { return info_->fp64; }
-std::size_t device::max_parameter_size() const noexcept { return info_->max_param; }
-cl_ulong device::max_alloc_size() const noexcept { return info_->max_alloc; }
-cl_ulong device::global_mem_size() const noexcept { return info_->global_mem; }
-std::size_t device::max_work_group_size() const noexcept { return info_->max_wg; }
-cl_uint device::compute_units() const noexcept { return info_->units; }
-cl_uint device::mem_base_addr_align_bytes() const noexcept { return info_->base_align_bits / 8; }
-const device::quirks_t& device::quirks() const noexcept { return info_->quirks; }
+cl_platform_id device::platform() const noexcept {
+    return info_->platform;
+}
+const std::string& device::name() const noexcept {
+    return info_->name;
+}
+const std::string& device::platform_name() const noexcept {
+    return info_->platform_name;
+}
+const std::string& device::vendor() const noexcept {
+    return info_->vendor;
+}
+const std::string& device::version() const noexcept {
+    return info_->version;
+}
+const std::string& device::driver_version() const noexcept {
+    return info_->driver_version;
+}
+int device::opencl_version() const noexcept {
+    return info_->cl_version;
+}
+bool device::is_cpu() const noexcept {
+    return info_->type & CL_DEVICE_TYPE_CPU;
+}
+bool device::is_gpu() const noexcept {
+    return info_->type & CL_DEVICE_TYPE_GPU;
+}
+svm_capabilities device::svm_caps() const noexcept {
+    return info_->svm;
+}
+bool device::has_fp64() const noexcept {
+    return info_->fp64;
+}
+std::size_t device::max_parameter_size() const noexcept {
+    return info_->max_param;
+}
+cl_ulong device::max_alloc_size() const noexcept {
+    return info_->max_alloc;
+}
+cl_ulong device::global_mem_size() const noexcept {
+    return info_->global_mem;
+}
+std::size_t device::max_work_group_size() const noexcept {
+    return info_->max_wg;
+}
+cl_uint device::compute_units() const noexcept {
+    return info_->units;
+}
+cl_uint device::mem_base_addr_align_bytes() const noexcept {
+    return info_->base_align_bits / 8;
+}
+const device::quirks_t& device::quirks() const noexcept {
+    return info_->quirks;
+}
 
 std::vector<device> all_devices() {
     cl_uint np = 0;
@@ -146,7 +187,8 @@ std::vector<device> all_devices() {
         std::vector<cl_device_id> ids(nd);
         detail::check_cl(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ids.data(), nullptr),
                          "clGetDeviceIDs");
-        for (cl_device_id id : ids) out.emplace_back(id);
+        for (cl_device_id id : ids)
+            out.emplace_back(id);
     }
     return out;
 }

@@ -8,7 +8,13 @@
 
 namespace clarray::detail {
 
-enum class builtin : unsigned char { strided_copy, strided_fill, arange, linspace };
+enum class builtin : unsigned char {
+    strided_copy,
+    strided_fill,
+    arange,
+    linspace,
+    contiguous_copy
+};
 
 // The kernel for (which, element type, argument binding) in ctx, built on first use and cached.
 // SVM and Buffer bindings get separate kernel objects: some drivers (NVIDIA) reject a launch when
@@ -30,6 +36,8 @@ struct nd_pair {
 // Work-group size for one-element-per-work-item kernels: fixed (never NULL: pocl then picks
 // awkward sizes, e.g. 1 for prime n), capped by the device.
 std::size_t elementwise_group_size(const device& dev);
-inline std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+inline std::size_t round_up(std::size_t n, std::size_t m) {
+    return (n + m - 1) / m * m;
+}
 
 } // namespace clarray::detail

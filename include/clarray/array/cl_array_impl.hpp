@@ -11,7 +11,8 @@ namespace detail {
 
 inline std::string strides_to_string(const strides_type& st) {
     std::string s = "(";
-    for (std::size_t i = 0; i < st.size(); ++i) s += (i ? ", " : "") + std::to_string(st[i]);
+    for (std::size_t i = 0; i < st.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(st[i]);
     return s + ")";
 }
 
@@ -38,7 +39,8 @@ inline void fill_pair(nd_pair& L, const shape_type& shape, const strides_type& d
 
 // dst = src elementwise, src broadcast to dst's shape. Overlapping views of one allocation with
 // different layouts go through a temporary, so the result is as if src was read first.
-template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
+template <class T, class S>
+event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
     // An unbound source has no memory (the copy would read a NULL kernel argument), and memory of
     // another context cannot be named by this queue's commands.
     if (!src.bound())
@@ -65,8 +67,17 @@ template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const 
     using U = stored_t<T>;
     if (shape.empty() || (shape.size() == 1 && ds[0] == 1 && ss[0] == 1)) {
         std::size_t n = shape.empty() ? 1 : shape[0];
-        return dst.data()->copy_from(q, *src.data(), src.byte_offset(), dst.byte_offset(),
-                                     n * sizeof(U));
+        const device& dev = q.context().device();
+        if (!dev.quirks().kernel_for_contiguous_copy)
+            return dst.data()->copy_from(q, *src.data(), src.byte_offset(), dst.byte_offset(),
+                                         n * sizeof(U));
+        kernel k =
+            builtin_kernel(q.context(), builtin::contiguous_copy, dtype_traits<T>::id, S::is_svm);
+        std::size_t g = elementwise_group_size(dev);
+        using A = cl_array<T, S>;
+        return k.launch(q, {round_up(n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
+                        array_arg<A, access::read, false>{src}, static_cast<cl_long>(dst.offset()),
+                        static_cast<cl_long>(src.offset()), static_cast<cl_ulong>(n));
     }
     nd_pair L;
     fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
@@ -112,7 +123,9 @@ template <class T, class S> xt::xarray<T> cl_array<T, S>::get() const {
     return out;
 }
 
-template <class T, class S> template <class E> void cl_array<T, S>::set(const xt::xexpression<E>& e) {
+template <class T, class S>
+template <class E>
+void cl_array<T, S>::set(const xt::xexpression<E>& e) {
     const queue& q = get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
     const auto& de = e.derived_cast();
     shape_type es(de.shape().begin(), de.shape().end());
@@ -182,8 +195,7 @@ template <class T, class S> cl_array<T, S> cl_array<T, S>::reshape(shape_type ne
     if (!reshape_strides(shape_, strides_, new_shape, st))
         throw shape_error("reshape: a view of shape " + shape_to_string(shape_) + " and strides " +
                           detail::strides_to_string(strides_) + " cannot become shape " +
-                          shape_to_string(new_shape) +
-                          " without a copy; use copy().reshape(...)");
+                          shape_to_string(new_shape) + " without a copy; use copy().reshape(...)");
     return cl_array(get_queue(), alloc_, std::move(new_shape), std::move(st), offset_);
 }
 
@@ -212,8 +224,8 @@ template <class T, class S> cl_array<T, S> cl_array<T, S>::squeeze(std::size_t a
                           shape_to_string(shape_));
     if (shape_[axis] != 1)
         throw shape_error("squeeze: axis " + std::to_string(axis) + " of shape " +
-                          shape_to_string(shape_) + " has extent " +
-                          std::to_string(shape_[axis]) + ", not 1");
+                          shape_to_string(shape_) + " has extent " + std::to_string(shape_[axis]) +
+                          ", not 1");
     shape_type s = shape_;
     strides_type st = strides_;
     s.erase(s.begin() + static_cast<std::ptrdiff_t>(axis));
@@ -240,7 +252,8 @@ cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) c
     }
     if (!ok) {
         std::string txt;
-        for (std::size_t a : axes) txt += std::to_string(a) + " ";
+        for (std::size_t a : axes)
+            txt += std::to_string(a) + " ";
         throw index_error("transpose: axes [ " + txt + "] are not a permutation of the " +
                           std::to_string(shape_.size()) + " axes of shape " +
                           shape_to_string(shape_));
@@ -256,6 +269,6 @@ cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) c
 
 } // namespace clarray
 
-#include "clarray/host/host_view.hpp"
-#include "clarray/expr/operators.hpp"
 #include "clarray/codegen/assign.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/host/host_view.hpp"

@@ -48,6 +48,9 @@ public:
         // parked and freed from a user thread once they are done (runtime/deferred_free.hpp).
         enum class svm_release { enqueue_free, park_until_done };
         svm_release pending_svm_release = svm_release::enqueue_free;
+        // Contiguous device-to-device copies run as a kernel instead of clEnqueueSVMMemcpy /
+        // clEnqueueCopyBuffer (pocl runs those on one thread).
+        bool kernel_for_contiguous_copy = false;
     };
     const quirks_t& quirks() const noexcept;
 
