@@ -263,7 +263,7 @@ TEST_CASE("strided launches past 65535 groups along the outer dimensions", "[exp
     auto got = c.get();
     xt::xarray<float> want = xt::transpose(h) * 2.0f + 1.0f;
     CHECK((got == want));
-    // And a rank-3 view with the same shape of launch (unravelled outer index).
+    // A rank-3 transposed view: the outer index is unravelled in the kernel.
     auto a3 = a.reshape({2, 3, n / 3});
     ca::cl_array<float, ca::buffer> c3 = a3.transpose() - 1.0f;
     xt::xarray<float> h3 = xt::reshape_view(h, std::vector<std::size_t>{2, 3, n / 3});

@@ -117,17 +117,24 @@ std::string kahan_add(const reduce_text& op, const std::string& acc, const std::
     return s;
 }
 
+// The map at kept offsets b{j} plus reduced offsets r{j}, plus `shift` steps along the innermost
+// kept axis (stride ks{j}) when `shift` is not empty.
+std::string map_call(const std::vector<std::size_t>& js, const std::string& args,
+                     const std::string& shift) {
+    std::string call = "clarray_map(" + args;
+    for (std::size_t j : js) {
+        call += ", b" + str(j) + " + r" + str(j);
+        if (!shift.empty()) call += " + (long)(" + shift + ") * ks" + str(j);
+    }
+    return call + ")";
+}
+
 // Folds the mapped value of element `idx` into lane k. `shift`: extra offset term per operand
 // (outputs shape: the lane's output along the innermost kept axis).
 std::string lane_step(const std::vector<std::size_t>& js, const std::string& args,
                       const reduce_text& op, std::size_t k, const std::string& idx,
                       const std::string& shift, const std::string& indent, bool blocked = false) {
-    std::string call = "clarray_map(" + args;
-    for (std::size_t j : js) {
-        call += ", b" + str(j) + " + r" + str(j);
-        if (!shift.empty()) call += " + (" + shift + ") * ks" + str(j);
-    }
-    call += ")";
+    const std::string call = map_call(js, args, shift);
     const std::string a = "acc" + str(k), c = "cmp" + str(k);
     std::string s =
         indent + op.acc + " y" + str(k) + " = clarray_from(" + call + ", " + idx + ");\n";
@@ -300,11 +307,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    for (ulong l = begin; l < end; ++l) {\n";
         s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
         s += "        for (ulong c = 0; c < cols; ++c) {\n";
-        std::string call = "clarray_map(" + args;
-        for (std::size_t j : js)
-            call += ", b" + str(j) + " + r" + str(j) + " + (long)c * ks" + str(j);
-        call += ")";
-        s += "            const " + op.acc + " v = clarray_from(" + call + ", l);\n";
+        s += "            const " + op.acc + " v = clarray_from(" + map_call(js, args, "c") +
+             ", l);\n";
         if (op.compensated)
             s += kahan_add(op, "A[c]", "C[c]", "v", "            ");
         else
@@ -432,11 +436,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     s += "    " + op.acc + " acc = L.P > 1 ? carry[unit] : neutral;\n";
     s += "    for (ulong l = begin; l < end; ++l) {\n";
     s += reduced_offsets(all, 0, red_rank, false, "l", "        ");
-    std::string call = "clarray_map(" + b.input_arguments();
-    for (std::size_t j : js)
-        call += ", b" + str(j) + " + r" + str(j);
-    call += ")";
-    s += "        " + op.acc + " y = clarray_from(" + call + ", l);\n";
+    s += "        " + op.acc + " y = clarray_from(" + map_call(js, b.input_arguments(), "") +
+         ", l);\n";
     const std::string store = "        a0[b0 + r0] = (" + ot + ")clarray_finish(acc, 0);\n";
     if (exclusive) s += store;
     s += "        acc = clarray_combine(acc, y);\n";
