@@ -497,6 +497,11 @@ void suite::run_size(std::size_t n) {
     arr a = ca::to_device(q, ha), b = ca::to_device(q, hb), c = ca::to_device(q, hc),
         e = ca::to_device(q, he);
     arr d = ca::zeros<float>(q, {n}), t = ca::zeros<float>(q, {n});
+    // The same arrays as cl_mem Buffers (the buffer storage policy), for the clarray_buffer rows.
+    using barr = ca::cl_array<float, ca::buffer>;
+    barr buf_a = ca::to_device<ca::buffer>(q, ha), buf_b = ca::to_device<ca::buffer>(q, hb),
+         buf_c = ca::to_device<ca::buffer>(q, hc), buf_e = ca::to_device<ca::buffer>(q, he);
+    barr buf_d = ca::zeros<float, ca::buffer>(q, {n});
     q.finish();
     float *pa = a.svm_data(), *pb = b.svm_data(), *pc = c.svm_data(), *pe = e.svm_data(),
           *pd = d.svm_data(), *pt = t.svm_data();
@@ -509,7 +514,7 @@ void suite::run_size(std::size_t n) {
         return w;
     };
     // Read back a device array and compare.
-    auto dev_check = [&](const arr& x, const std::vector<float>& want, double tol,
+    auto dev_check = [&](const auto& x, const std::vector<float>& want, double tol,
                          std::size_t stride = 1) {
         auto hv = x.map(ca::access::read);
         std::vector<float> got(want.size());
@@ -529,6 +534,10 @@ void suite::run_size(std::size_t n) {
         d.fill(0.0f);
         q.finish();
     };
+    auto clear_bd = [&] {
+        buf_d.fill(0.0f);
+        q.finish();
+    };
     auto clear_h = [&] { std::fill(hout.begin(), hout.end(), 0.0f); };
 
     // ---------------------------------------------------------- elementwise
@@ -542,6 +551,12 @@ void suite::run_size(std::size_t n) {
                                 q.finish();
                             },
                             clear_d, [&] { return dev_check(d, want, 1e-6); }});
+        oc.impls.push_back({"clarray_buffer",
+                            [&] {
+                                buf_d = buf_a + buf_b;
+                                q.finish();
+                            },
+                            clear_bd, [&] { return dev_check(buf_d, want, 1e-6); }});
         oc.impls.push_back({"raw",
                             [&, kadd] {
                                 enqueue(cq, kadd, {G}, {L}, pa, pb, pd, un);
@@ -625,6 +640,12 @@ void suite::run_size(std::size_t n) {
                                 q.finish();
                             },
                             clear_d, [&] { return dev_check(d, want, 1e-5); }});
+        oc.impls.push_back({"clarray_buffer",
+                            [&] {
+                                buf_d = buf_a * buf_b + buf_c * ca::sin(buf_e);
+                                q.finish();
+                            },
+                            clear_bd, [&] { return dev_check(buf_d, want, 1e-5); }});
         oc.impls.push_back({"raw",
                             [&, kf] {
                                 enqueue(cq, kf, {G}, {L}, pa, pb, pc, pe, pd, un);
@@ -721,6 +742,12 @@ void suite::run_size(std::size_t n) {
                                 q.finish();
                             },
                             clear_d, [&] { return dev_check(d, ha, 0); }});
+        oc.impls.push_back({"clarray_buffer",
+                            [&] {
+                                buf_d = buf_a;
+                                q.finish();
+                            },
+                            clear_bd, [&] { return dev_check(buf_d, ha, 0); }});
         oc.impls.push_back({"raw",
                             [&, kc] {
                                 enqueue(cq, kc, {G}, {L}, pa, pd, un);
@@ -809,6 +836,15 @@ void suite::run_size(std::size_t n) {
              },
              {},
              [&, held] { return scalar_check(double(held->value().item()), want_sum); }});
+        auto held_b = std::make_shared<std::optional<decltype(ca::sum(buf_a))>>();
+        oc.impls.push_back(
+            {"clarray_buffer",
+             [&, held_b] {
+                 held_b->emplace(ca::sum(buf_a));
+                 q.finish();
+             },
+             {},
+             [&, held_b] { return scalar_check(double(held_b->value().item()), want_sum); }});
 #endif
         oc.impls.push_back({"raw",
                             [&] { raw_sum_or_dot(false); },
@@ -839,6 +875,15 @@ void suite::run_size(std::size_t n) {
              },
              {},
              [&, held] { return scalar_check(double(held->value().item()), want_dot); }});
+        auto held_b = std::make_shared<std::optional<decltype(ca::dot(buf_a, buf_b))>>();
+        oc.impls.push_back(
+            {"clarray_buffer",
+             [&, held_b] {
+                 held_b->emplace(ca::dot(buf_a, buf_b));
+                 q.finish();
+             },
+             {},
+             [&, held_b] { return scalar_check(double(held_b->value().item()), want_dot); }});
 #endif
         oc.impls.push_back({"raw",
                             [&] { raw_sum_or_dot(true); },

@@ -32,10 +32,11 @@ OPS = [
 ]
 ELEMENTWISE = ["add", "iadd", "axpy", "fused", "strided", "transpose_add", "copy"]
 REDUCTIONS = ["sum", "dot", "rowsum", "colsum"]
-ORDER = ["clarray", "raw", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
+ORDER = ["clarray", "clarray_buffer", "raw", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
          "cupy", "cupy_rawknl"]
 DESCR = {
     "clarray": "clarray expression (generated kernel) / library call",
+    "clarray_buffer": "the same clarray code on cl_array<float, buffer> (cl_mem storage)",
     "raw": "hand-written OpenCL C kernel, C API launch, same SVM arrays",
     "openmp": "OpenMP host loop (`parallel for simd`) on host vectors",
     "svm_memcpy": "clEnqueueSVMMemcpy",
@@ -291,7 +292,7 @@ def section(run, lines, plotdir, tag):
                             big)] / t_copy * 1e-9
             fr = []
             for op in ("add", "iadd", "axpy", "fused"):
-                for impl in ("clarray", "raw"):
+                for impl in ("clarray", "clarray_buffer", "raw"):
                     t = run.med(op, impl, big)
                     if t:
                         fr.append("%s/%s %.0f%%" % (op, impl,

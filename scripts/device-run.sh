@@ -34,6 +34,9 @@ if [[ $what == tests || $what == all ]]; then
   cmake --build build-device -j 16 > "$out/build-tests.log" 2>&1 || { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
   (cd build-device && ctest -j 8 --timeout 300 --output-on-failure > "$out/ctest.log" 2>&1) || rc=1
   grep -E "tests passed|tests failed" "$out/ctest.log"
+  # GPUs take the scalar kernels; the vector kernels (CPU default) are checked on this driver too.
+  CLARRAY_VECTOR_WIDTH=4 build-device/tests/clarray_tests "[vector],[math]" > "$out/vector4.log" 2>&1 || rc=1
+  echo "CLARRAY_VECTOR_WIDTH=4: $(tail -2 "$out/vector4.log" | head -1)"
   grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi

@@ -8,7 +8,7 @@
 #
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
-# GOMP_SPINCOUNT (default 30000 here: see docs/performance.md).
+# OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${REPS:-21}
@@ -40,8 +40,10 @@ mkdir -p "$res"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 ops_arg=()
 [[ -n $ops ]] && ops_arg=(--ops "$ops")
-# On a 2-core machine libgomp's default spinning (and pocl's worker threads) fight for the
-# same cores when OpenMP and OpenCL calls alternate; a bounded spin keeps both usable.
+# On a 2-core machine libgomp's spinning threads (and pocl's worker threads) fight for the same
+# cores when OpenMP and OpenCL calls alternate: the OpenCL call that follows an OpenMP loop ran
+# at half speed at N=1e6. Passive waiting puts OpenMP's threads to sleep after each loop.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-30000}
 echo "== bench_suite (reps $reps, sizes $sizes)"
 ./build-bench/bench/bench_suite --reps "$reps" --sizes "$sizes" "${ops_arg[@]}" \

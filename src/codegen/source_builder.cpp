@@ -13,14 +13,25 @@ std::string source_builder::array_input(dtype d) {
     note_type(d);
     std::size_t j = outputs_ + params_arrays_++;
     params_.push_back({true, d, j});
-    return "a" + std::to_string(j) + "[o" + std::to_string(j) + "]";
+    const std::string J = std::to_string(j);
+    if (width_ > 1) return "vload" + std::to_string(width_) + "(0, a" + J + " + o" + J + ")";
+    return "a" + J + "[o" + J + "]";
 }
 
 std::string source_builder::scalar_input(dtype d) {
     note_type(d);
     std::size_t j = scalars_++;
     params_.push_back({false, d, j});
+    // Broadcast explicitly: OpenCL's vector builtins (pow, atan2...) take no scalar operands.
+    if (width_ > 1)
+        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(s" +
+               std::to_string(j) + "))";
     return "s" + std::to_string(j);
+}
+
+std::string source_builder::cast(dtype d, const std::string& text) const {
+    if (width_ > 1) return "(" + text + ")";
+    return cl_cast(d, text);
 }
 
 std::string source_builder::input_parameters() const {
@@ -52,9 +63,8 @@ void source_builder::helper(const std::string& name, const std::string& definiti
     helpers_ += "\n";
 }
 
-std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
-                                          const std::vector<std::string>& values, std::size_t rank,
-                                          bool contiguous, bool layout_in_buffer) const {
+std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool contiguous,
+                                        std::size_t rank, bool layout_in_buffer) const {
     const std::size_t n_arrays = outs.size() + params_arrays_;
     const std::size_t r = rank == 0 ? 1 : rank;
     std::string s;
@@ -85,6 +95,14 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
     }
     s += layout_in_buffer ? "constant clarray_layout* Lp) {\n#define L (*Lp)\n"
                           : "clarray_layout L) {\n";
+    return s;
+}
+
+std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
+                                          const std::vector<std::string>& values, std::size_t rank,
+                                          bool contiguous, bool layout_in_buffer) const {
+    const std::size_t n_arrays = outs.size() + params_arrays_;
+    std::string s = kernel_head(outs, contiguous, rank, layout_in_buffer);
     const auto J = [](std::size_t j) { return std::to_string(j); };
     if (contiguous || rank <= 1) {
         s += "    ulong gid = get_global_id(0);\n    if (gid >= L.n) return;\n";
@@ -117,6 +135,32 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
         s += "    a" + std::to_string(k) + "[o" + std::to_string(k) +
              "] = " + cl_cast(outs[k], values[k]) + ";\n";
     s += "}\n";
+    if (layout_in_buffer) s += "#undef L\n";
+    return s;
+}
+
+std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
+                                                 const std::vector<std::string>& values,
+                                                 const std::vector<std::string>& vector_values,
+                                                 std::size_t width, bool layout_in_buffer) const {
+    const std::size_t n_arrays = outs.size() + params_arrays_;
+    const auto J = [](std::size_t j) { return std::to_string(j); };
+    const std::string W = J(width);
+    std::string s = kernel_head(outs, true, 1, layout_in_buffer);
+    s += "    const ulong i0 = get_global_id(0) * " + W + ";\n";
+    s += "    if (i0 + " + W + " <= L.n) {\n";
+    for (std::size_t j = 0; j < n_arrays; ++j)
+        s += "        const long o" + J(j) + " = L.off[" + J(j) + "] + (long)i0;\n";
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        s += "        vstore" + W + "(" + vector_values[k] + ", 0, a" + J(k) + " + o" + J(k) +
+             ");\n";
+    s += "    } else {\n";
+    s += "        for (ulong i = i0; i < L.n; ++i) {\n";
+    for (std::size_t j = 0; j < n_arrays; ++j)
+        s += "            const long o" + J(j) + " = L.off[" + J(j) + "] + (long)i;\n";
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        s += "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+    s += "        }\n    }\n}\n";
     if (layout_in_buffer) s += "#undef L\n";
     return s;
 }

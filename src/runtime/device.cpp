@@ -109,6 +109,14 @@ device::device(cl_device_id id) : id_(id) {
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores (docs/quirks.md).
     i->quirks.kernel_for_contiguous_copy =
         i->platform_name.find("Portable Computing Language") != std::string::npos;
+    i->quirks.function_vector_width = (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1;
+    if (const char* w = std::getenv("CLARRAY_VECTOR_WIDTH"); w && *w) {
+        const std::string v = w;
+        if (v == "1" || v == "2" || v == "4" || v == "8" || v == "16")
+            i->quirks.function_vector_width = std::stoul(v);
+        else
+            throw usage_error("CLARRAY_VECTOR_WIDTH must be 1, 2, 4, 8 or 16, not '" + v + "'");
+    }
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;

@@ -113,6 +113,13 @@ template <class Outs, class Exprs> struct assigner;
 template <class... OT, class... OS, class... E>
 struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
     static constexpr std::size_t n_out = sizeof...(OT);
+    using first_out_t = canonical_t<std::tuple_element_t<0, std::tuple<OT...>>>;
+    // Worth a vector kernel (source_builder::assign_kernel_vector): every output and value of
+    // one floating type, and a math function call, which pocl's vectoriser leaves scalar.
+    static constexpr bool vectorizable =
+        (std::is_same_v<canonical_t<OT>, first_out_t> && ...) &&
+        (std::decay_t<E>::template lanewise_as<first_out_t> && ...) &&
+        (std::decay_t<E>::calls_function || ...);
 
     static void run(const std::tuple<cl_array<OT, OS>...>& outs, const std::tuple<E...>& exprs) {
         const auto& first = std::get<0>(outs);
@@ -187,10 +194,13 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const device& dev = q.context().device();
         const bool by_buffer =
             ops.size() * sizeof(void*) + scalar_bytes + words * 8 + 64 > dev.max_parameter_size();
+        const std::size_t width =
+            vectorizable && contiguous ? dev.quirks().function_vector_width : 1;
         const std::uint32_t signature = static_cast<std::uint32_t>(rank) |
-                                        (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u);
+                                        (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u) |
+                                        static_cast<std::uint32_t>(width << 10);
 
-        kernel k = lookup(q.context(), signature, rank, contiguous, by_buffer);
+        kernel k = lookup(q.context(), signature, rank, contiguous, by_buffer, width);
 
         // Layout words (mirrors clarray_layout in source_builder.cpp).
         const bool two_d = !contiguous && rank >= 2;
@@ -219,7 +229,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... e) { (e.for_each_terminal(depend), ...); }, exprs);
 
         const std::size_t g = elementwise_group_size(dev);
-        ndrange global{round_up(n, g)}, local{g};
+        ndrange global{round_up((n + width - 1) / width, g)}, local{g};
         if (two_d) strided_launch(shape, n, ops, g, global, local);
         event ev;
         {
@@ -292,7 +302,7 @@ private:
         (strided_copy(std::get<I>(outs), std::get<I>(tmp)), ...);
     }
     static kernel lookup(const context& ctx, std::uint32_t signature, std::size_t rank,
-                         bool contiguous, bool by_buffer) {
+                         bool contiguous, bool by_buffer, std::size_t width) {
         context_state& st = ctx.state();
         const context_state::generated_key key{&type_tag<assigner>::id, signature};
         std::lock_guard<std::mutex> lock(st.generated_mutex);
@@ -310,7 +320,16 @@ private:
                               ctx.device().name() +
                               "' does not support (cl_khr_fp64); convert operands with "
                               "astype<float>()");
-        std::string src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);
+        std::string src;
+        if (width > 1) {
+            source_builder vb; // the same inputs in the same order, as vectors
+            vb.set_output_count(n_out);
+            vb.set_vector_width(width);
+            std::vector<std::string> vector_values = expr_list<E...>::emit(vb);
+            src = b.assign_kernel_vector(out_types, values, vector_values, width, by_buffer);
+        } else {
+            src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);
+        }
         handle<cl_program> prog = build_program(ctx, src, "");
         cl_int rc = CL_SUCCESS;
         handle<cl_kernel> raw(clCreateKernel(prog.get(), "clarray_assign", &rc));

@@ -15,10 +15,16 @@ std::string cl_cast(dtype d, const std::string& text);
 
 class source_builder {
 public:
-    // The element access of the next array operand ("a3[o3]"); declares its parameter.
+    // The element access of the next array operand ("a3[o3]", or "vload8(0, a3 + o3)" in a
+    // vector builder); declares its parameter.
     std::string array_input(dtype d);
-    // The next scalar argument ("s2"); declares its parameter.
+    // The next scalar argument ("s2", or "((float8)(s2))" in a vector builder); declares it.
     std::string scalar_input(dtype d);
+    // `text` converted to type d (cl_cast). In a vector builder every value already has the
+    // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
+    std::string cast(dtype d, const std::string& text) const;
+    // Makes this a vector builder: each value is `width` consecutive elements (floatN).
+    void set_vector_width(std::size_t width) { width_ = width; }
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
     void need_fp64() { fp64_ = true; }
@@ -30,8 +36,17 @@ public:
     // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
     // layout_in_buffer: the layout struct arrives through a __constant pointer (too big for
     // the parameter space).
-    std::string assign_kernel(const std::vector<dtype>& outs, const std::vector<std::string>& values,
-                              std::size_t rank, bool contiguous, bool layout_in_buffer) const;
+    std::string assign_kernel(const std::vector<dtype>& outs,
+                              const std::vector<std::string>& values, std::size_t rank,
+                              bool contiguous, bool layout_in_buffer) const;
+
+    // The contiguous kernel of a lanewise expression on vector types: each work-item stores
+    // `width` elements of vector_values (emitted by a vector builder over the same inputs), the
+    // last partial chunk falls back to `values` (this builder's scalar text).
+    std::string assign_kernel_vector(const std::vector<dtype>& outs,
+                                     const std::vector<std::string>& values,
+                                     const std::vector<std::string>& vector_values,
+                                     std::size_t width, bool layout_in_buffer) const;
 
     std::size_t array_count() const noexcept { return params_arrays_; }
     // Helper definitions collected so far (emitted before any kernel).
@@ -59,7 +74,11 @@ private:
     std::size_t outputs_ = 0;
     std::size_t params_arrays_ = 0;
     std::size_t scalars_ = 0;
+    std::size_t width_ = 1;
     bool fp64_ = false;
+
+    std::string kernel_head(const std::vector<dtype>& outs, bool contiguous, std::size_t rank,
+                            bool layout_in_buffer) const;
 };
 
 // Number of 64-bit words in the layout struct for `arrays` operands (outputs included).

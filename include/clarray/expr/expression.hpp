@@ -6,6 +6,8 @@
 //   using value_type;                               element type of the result
 //   static std::string emit(source_builder&);       OpenCL text of one element, from the type only
 //   template <class F> void for_each_terminal(F&&) const;   terminals in emit order
+//   template <class T> static constexpr bool lanewise_as;   see below
+//   static constexpr bool calls_function;           a math function call (sin, pow...) inside
 // Children are held as xtensor does: lvalues by const reference, temporaries by value.
 #include <cmath>
 #include <limits>
@@ -37,11 +39,33 @@ inline constexpr bool is_expression_v =
 
 template <class T>
 inline constexpr bool is_scalar_v =
-    std::is_arithmetic_v<std::decay_t<T>> && is_dtype_v<detail::canonical_t<std::decay_t<T>>>;
+    std::is_arithmetic_v<std::decay_t<T>>&& is_dtype_v<detail::canonical_t<std::decay_t<T>>>;
 
 namespace detail {
 
-template <class T> constexpr dtype dtype_of() { return dtype_traits<canonical_t<T>>::id; }
+template <class T> constexpr dtype dtype_of() {
+    return dtype_traits<canonical_t<T>>::id;
+}
+
+// Vector kernels (source_builder::assign_kernel_vector) evaluate W elements at once on OpenCL
+// vector types. A node is `lanewise_as<T>` when its whole tree computes in floating type T
+// (every value, array and scalar is T, so each cast is an identity) using only ops whose OpenCL
+// text means the same on vectors: an op says so by deriving from lanewise_op (or
+// lanewise_call_op for a function call, which is what vector kernels are for on CPUs).
+struct lanewise_op {
+    static constexpr bool lanewise = true, calls_function = false;
+};
+struct lanewise_call_op {
+    static constexpr bool lanewise = true, calls_function = true;
+};
+template <class Op, class = void> struct op_vector_traits {
+    static constexpr bool lanewise = false, calls_function = false;
+};
+template <class Op> struct op_vector_traits<Op, std::void_t<decltype(Op::lanewise)>> {
+    static constexpr bool lanewise = Op::lanewise, calls_function = Op::calls_function;
+};
+template <class V, class T>
+inline constexpr bool lanewise_terminal_v = std::is_same_v<V, T>&& std::is_floating_point_v<T>;
 
 // An array operand. A is cl_array<T,S> or const cl_array<T,S>&.
 template <class A> class array_terminal : public expression<array_terminal<A>> {
@@ -52,6 +76,8 @@ public:
     explicit array_terminal(A a) : a_(std::forward<A>(a)) {}
     static std::string emit(source_builder& b) { return b.array_input(dtype_of<value_type>()); }
     template <class F> void for_each_terminal(F&& f) const { f(*this); }
+    template <class T> static constexpr bool lanewise_as = lanewise_terminal_v<value_type, T>;
+    static constexpr bool calls_function = false;
     const array_type& array() const noexcept { return a_; }
     static constexpr bool is_array = true;
 
@@ -66,6 +92,8 @@ public:
     template <class W> explicit scalar_terminal(W w) : v_(checked_cast(w)) {}
     static std::string emit(source_builder& b) { return b.scalar_input(dtype_of<T>()); }
     template <class F> void for_each_terminal(F&& f) const { f(*this); }
+    template <class U> static constexpr bool lanewise_as = lanewise_terminal_v<T, U>;
+    static constexpr bool calls_function = false;
     stored_t<T> value() const noexcept { return static_cast<stored_t<T>>(v_); }
     static constexpr bool is_array = false;
 
@@ -77,9 +105,9 @@ private:
             bool fits = std::is_signed_v<W>
                             ? (static_cast<long long>(w) >=
                                    static_cast<long long>(std::numeric_limits<T>::min()) &&
-                               (w < 0 || static_cast<unsigned long long>(w) <=
-                                             static_cast<unsigned long long>(
-                                                 std::numeric_limits<T>::max())))
+                               (w < 0 ||
+                                static_cast<unsigned long long>(w) <=
+                                    static_cast<unsigned long long>(std::numeric_limits<T>::max())))
                             : static_cast<unsigned long long>(w) <=
                                   static_cast<unsigned long long>(std::numeric_limits<T>::max());
             if constexpr (std::is_unsigned_v<T> && std::is_signed_v<W>) fits = fits && w >= 0;
@@ -106,10 +134,17 @@ public:
     template <class F> void for_each_terminal(F&& f) const {
         std::apply([&](const auto&... c) { (c.for_each_terminal(f), ...); }, children_);
     }
+    template <class T>
+    static constexpr bool
+        lanewise_as = op_vector_traits<Op>::lanewise&& lanewise_terminal_v<value_type, T> &&
+                      (std::decay_t<E>::template lanewise_as<T> && ...);
+    static constexpr bool calls_function =
+        op_vector_traits<Op>::calls_function || (std::decay_t<E>::calls_function || ...);
 
 private:
     template <std::size_t... I>
-    static std::string emit_with(source_builder& b, const std::string* t, std::index_sequence<I...>) {
+    static std::string emit_with(source_builder& b, const std::string* t,
+                                 std::index_sequence<I...>) {
         return Op::template emit<typename std::decay_t<E>::value_type...>(b, t[I]...);
     }
     std::tuple<E...> children_;
@@ -129,15 +164,15 @@ template <class X> decltype(auto) as_node(X&& x) {
 template <class X> using node_t = decltype(as_node(std::declval<X>()));
 // How a node is stored in its parent: references to lvalue nodes, values otherwise.
 template <class X>
-using child_t = std::conditional_t<is_cl_array<std::decay_t<X>>::value, node_t<X>,
-                                   std::conditional_t<std::is_lvalue_reference_v<X>,
-                                                      const std::decay_t<X>&, std::decay_t<X>>>;
+using child_t = std::conditional_t<
+    is_cl_array<std::decay_t<X>>::value, node_t<X>,
+    std::conditional_t<std::is_lvalue_reference_v<X>, const std::decay_t<X>&, std::decay_t<X>>>;
 
 template <class X> using value_type_of = typename std::decay_t<node_t<X>>::value_type;
 
 // A weak scalar takes the type its partner dictates.
-template <class Partner, class W> using weak_scalar_t =
-    scalar_terminal<weak_promote_t<value_type_of<Partner>, std::decay_t<W>>>;
+template <class Partner, class W>
+using weak_scalar_t = scalar_terminal<weak_promote_t<value_type_of<Partner>, std::decay_t<W>>>;
 
 template <class Op, class X> auto make_unary(X&& x) {
     return function_node<Op, child_t<X>>(as_node(std::forward<X>(x)));
@@ -161,9 +196,9 @@ template <class Op, class X, class Y> auto make_binary(X&& x, Y&& y) {
 }
 
 template <class X, class Y>
-inline constexpr bool binary_operands_v =
-    (is_expression_v<X> && (is_expression_v<Y> || is_scalar_v<Y>)) ||
-    (is_scalar_v<X> && is_expression_v<Y>);
+inline constexpr bool binary_operands_v = (is_expression_v<X> &&
+                                           (is_expression_v<Y> || is_scalar_v<Y>)) ||
+                                          (is_scalar_v<X> && is_expression_v<Y>);
 
 } // namespace detail
 } // namespace clarray

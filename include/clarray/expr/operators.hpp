@@ -10,46 +10,54 @@
 namespace clarray {
 namespace detail {
 
-template <class T> std::string cast_to(const std::string& text) {
-    return cl_cast(dtype_of<T>(), text);
+// `text` converted to T: a C cast, or in a vector kernel the lanewise identity (see lanewise).
+template <class T> std::string cast_to(const source_builder& g, const std::string& text) {
+    return g.cast(dtype_of<T>(), text);
 }
 template <class T> inline constexpr bool is_float_v = std::is_floating_point_v<T>;
 template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
-template <class T> const char* cl_name() { return cl_type_name(dtype_of<T>()); }
+template <class T> const char* cl_name() {
+    return cl_type_name(dtype_of<T>());
+}
 
 // ---- binary arithmetic: result = promote(A, B), computed in the result type ----
-#define CLARRAY_ARITH_OP(NAME, SYMBOL, CHECK)                                                     \
-    struct NAME {                                                                                 \
-        template <class A, class B> using result_t = promote_t<A, B>;                             \
-        template <class A, class B>                                                               \
-        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
-            using R = result_t<A, B>;                                                             \
-            CHECK;                                                                                \
-            return cast_to<R>(cast_to<R>(a) + " " SYMBOL " " + cast_to<R>(b));                   \
-        }                                                                                         \
+#define CLARRAY_ARITH_OP(NAME, SYMBOL, CHECK, BASE)                                                \
+    struct NAME BASE {                                                                             \
+        template <class A, class B> using result_t = promote_t<A, B>;                              \
+        template <class A, class B>                                                                \
+        static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
+            using R = result_t<A, B>;                                                              \
+            CHECK;                                                                                 \
+            return cast_to<R>(g, cast_to<R>(g, a) + " " SYMBOL " " + cast_to<R>(g, b));            \
+        }                                                                                          \
     };
-CLARRAY_ARITH_OP(plus_op, "+", )
+CLARRAY_ARITH_OP(plus_op, "+", , : lanewise_op)
 CLARRAY_ARITH_OP(minus_op, "-",
                  static_assert(!is_bool_v<R>, "boolean subtract is not supported (as in NumPy); "
-                                              "use logical_xor or ^"))
-CLARRAY_ARITH_OP(multiplies_op, "*", )
+                                              "use logical_xor or ^"),
+                 : lanewise_op)
+CLARRAY_ARITH_OP(multiplies_op, "*", , : lanewise_op)
 CLARRAY_ARITH_OP(bit_and_op, "&",
-                 static_assert(!is_float_v<R>, "& needs integer or bool operands"))
-CLARRAY_ARITH_OP(bit_or_op, "|", static_assert(!is_float_v<R>, "| needs integer or bool operands"))
-CLARRAY_ARITH_OP(bit_xor_op, "^", static_assert(!is_float_v<R>, "^ needs integer or bool operands"))
+                 static_assert(!is_float_v<R>, "& needs integer or bool operands"), )
+CLARRAY_ARITH_OP(bit_or_op, "|",
+                 static_assert(!is_float_v<R>, "| needs integer or bool operands"), )
+CLARRAY_ARITH_OP(bit_xor_op, "^",
+                 static_assert(!is_float_v<R>, "^ needs integer or bool operands"), )
 CLARRAY_ARITH_OP(shift_left_op, "<<",
-                 static_assert(std::is_integral_v<R> && !is_bool_v<R>, "<< needs integer operands"))
+                 static_assert(std::is_integral_v<R> && !is_bool_v<R>,
+                               "<< needs integer operands"), )
 CLARRAY_ARITH_OP(shift_right_op, ">>",
-                 static_assert(std::is_integral_v<R> && !is_bool_v<R>, ">> needs integer operands"))
+                 static_assert(std::is_integral_v<R> && !is_bool_v<R>,
+                               ">> needs integer operands"), )
 #undef CLARRAY_ARITH_OP
 
 // True division: integers divide as double (NumPy's true_divide).
-struct divides_op {
+struct divides_op : lanewise_op {
     template <class A, class B> using result_t = true_divide_t<promote_t<A, B>>;
     template <class A, class B>
-    static std::string emit(source_builder&, const std::string& a, const std::string& b) {
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        return cast_to<R>(cast_to<R>(a) + " / " + cast_to<R>(b));
+        return cast_to<R>(g, cast_to<R>(g, a) + " / " + cast_to<R>(g, b));
     }
 };
 
@@ -65,22 +73,37 @@ struct floor_divide_op {
         if constexpr (is_float_v<R>) {
             // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
             // division correctly).
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
-                        "    if (b == 0) return a / b;\n    " + t + " m = fmod(a, b);\n"
-                        "    " + t + " d = (a - m) / b;\n"
-                        "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
-                        "    if (d == 0) return copysign((" + t + ")0, a / b);\n"
-                        "    " + t + " f = floor(d);\n    if (d - f > (" + t + ")0.5) f += 1;\n"
-                        "    return f;\n}");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) {\n"
+                            "    if (b == 0) return a / b;\n    " +
+                            t +
+                            " m = fmod(a, b);\n"
+                            "    " +
+                            t +
+                            " d = (a - m) / b;\n"
+                            "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
+                            "    if (d == 0) return copysign((" +
+                            t +
+                            ")0, a / b);\n"
+                            "    " +
+                            t + " f = floor(d);\n    if (d - f > (" + t +
+                            ")0.5) f += 1;\n"
+                            "    return f;\n}");
         } else if constexpr (std::is_signed_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
-                        "    if (b == 0) return 0;\n    if (b == -1) return (" + t + ")(0 - (u" + t + ")a);\n"
-                        "    " + t + " q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;\n"
-                        "    return q;\n}");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) {\n"
+                            "    if (b == 0) return 0;\n    if (b == -1) return (" +
+                            t + ")(0 - (u" + t +
+                            ")a);\n"
+                            "    " +
+                            t +
+                            " q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;\n"
+                            "    return q;\n}");
         } else {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return b == 0 ? 0 : a / b; }");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) { return b == 0 ? 0 : a / b; }");
         }
-        return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+        return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
     }
 };
 struct modulus_op {
@@ -91,77 +114,89 @@ struct modulus_op {
         static_assert(!is_bool_v<R>, "% needs numeric operands");
         std::string t = cl_name<R>(), f = std::string("clarray_mod_") + t;
         if constexpr (is_float_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
-                        "    " + t + " r = fmod(a, b);\n"
-                        "    if (r != 0) { if ((r < 0) != (b < 0)) r += b; }\n"
-                        "    else if (b == b) r = copysign((" + t + ")0, b); // zero takes b's sign\n"
-                        "    return r;\n}");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) {\n"
+                            "    " +
+                            t +
+                            " r = fmod(a, b);\n"
+                            "    if (r != 0) { if ((r < 0) != (b < 0)) r += b; }\n"
+                            "    else if (b == b) r = copysign((" +
+                            t +
+                            ")0, b); // zero takes b's sign\n"
+                            "    return r;\n}");
         } else if constexpr (std::is_signed_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {\n"
-                        "    if (b == 0 || b == -1) return 0;\n    " + t + " r = a % b;\n"
-                        "    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n    return r;\n}");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) {\n"
+                            "    if (b == 0 || b == -1) return 0;\n    " +
+                            t +
+                            " r = a % b;\n"
+                            "    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n    return r;\n}");
         } else {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) { return b == 0 ? 0 : a % b; }");
+            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
+                            " b) { return b == 0 ? 0 : a % b; }");
         }
-        return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+        return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
     }
 };
 
 // Integer powers by squaring (OpenCL has pow for floats only). Negative exponents give 0 except
 // for bases 1 and -1 (NumPy raises for them).
-struct power_op {
+struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
     template <class A, class B> using result_t = promote_t<A, B>;
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
         if constexpr (is_float_v<R>) {
-            return "pow(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+            return "pow(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         } else {
             std::string t = cl_name<R>(), f = std::string("clarray_ipow_") + t;
-            std::string neg = std::is_signed_v<R>
-                                  ? "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n"
-                                  : "";
-            g.helper(f, "inline " + t + " " + f + "(" + t + " b, " + t + " e) {\n" + neg +
-                            "    " + t + " r = 1;\n    while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }\n"
+            std::string neg =
+                std::is_signed_v<R>
+                    ? "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n"
+                    : "";
+            g.helper(f, "inline " + t + " " + f + "(" + t + " b, " + t + " e) {\n" + neg + "    " +
+                            t +
+                            " r = 1;\n    while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }\n"
                             "    return r;\n}");
-            return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";
+            return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         }
     }
 };
 
 // maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it.
-#define CLARRAY_MINMAX_OP(NAME, FN, PROPAGATE_NAN)                                                \
-    struct NAME {                                                                                 \
-        template <class A, class B> using result_t = promote_t<A, B>;                             \
-        template <class A, class B>                                                               \
-        static std::string emit(source_builder& g, const std::string& a, const std::string& b) { \
-            using R = result_t<A, B>;                                                             \
-            if constexpr (is_float_v<R> && PROPAGATE_NAN) {                                       \
-                std::string t = cl_name<R>(), f = std::string("clarray_" #NAME "_") + t;          \
-                g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t + " b) {"              \
-                            " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }");          \
-                return f + "(" + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";                      \
-            } else {                                                                              \
-                return std::string(is_float_v<R> ? "f" FN : FN) + "(" + cast_to<R>(a) + ", " +    \
-                       cast_to<R>(b) + ")";                                                       \
-            }                                                                                     \
-        }                                                                                         \
+#define CLARRAY_MINMAX_OP(NAME, FN, PROPAGATE_NAN, BASE)                                           \
+    struct NAME BASE {                                                                             \
+        template <class A, class B> using result_t = promote_t<A, B>;                              \
+        template <class A, class B>                                                                \
+        static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
+            using R = result_t<A, B>;                                                              \
+            if constexpr (is_float_v<R> && PROPAGATE_NAN) {                                        \
+                std::string t = cl_name<R>(), f = std::string("clarray_" #NAME "_") + t;           \
+                g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +                       \
+                                " b) {"                                                            \
+                                " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }");      \
+                return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";                 \
+            } else {                                                                               \
+                return std::string(is_float_v<R> ? "f" FN : FN) + "(" + cast_to<R>(g, a) + ", " +  \
+                       cast_to<R>(g, b) + ")";                                                     \
+            }                                                                                      \
+        }                                                                                          \
     };
-CLARRAY_MINMAX_OP(maximum_op, "max", true)
-CLARRAY_MINMAX_OP(minimum_op, "min", true)
-CLARRAY_MINMAX_OP(fmax_op, "max", false)
-CLARRAY_MINMAX_OP(fmin_op, "min", false)
+CLARRAY_MINMAX_OP(maximum_op, "max", true, ) // scalar helper
+CLARRAY_MINMAX_OP(minimum_op, "min", true, )
+CLARRAY_MINMAX_OP(fmax_op, "max", false, : lanewise_op)
+CLARRAY_MINMAX_OP(fmin_op, "min", false, : lanewise_op)
 #undef CLARRAY_MINMAX_OP
 
 // Comparisons: computed in the promoted type, bool result.
-#define CLARRAY_COMPARE_OP(NAME, SYMBOL)                                                          \
-    struct NAME {                                                                                 \
-        template <class A, class B> using result_t = bool;                                        \
-        template <class A, class B>                                                               \
-        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
-            using C = promote_t<A, B>;                                                            \
-            return "(" + cast_to<C>(a) + " " SYMBOL " " + cast_to<C>(b) + ")";                    \
-        }                                                                                         \
+#define CLARRAY_COMPARE_OP(NAME, SYMBOL)                                                           \
+    struct NAME {                                                                                  \
+        template <class A, class B> using result_t = bool;                                         \
+        template <class A, class B>                                                                \
+        static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
+            using C = promote_t<A, B>;                                                             \
+            return "(" + cast_to<C>(g, a) + " " SYMBOL " " + cast_to<C>(g, b) + ")";               \
+        }                                                                                          \
     };
 CLARRAY_COMPARE_OP(equal_op, "==")
 CLARRAY_COMPARE_OP(not_equal_op, "!=")
@@ -194,14 +229,14 @@ struct logical_xor_op {
 };
 
 // Two-argument float functions: computed in float_of(promote(A, B)).
-#define CLARRAY_FLOAT_BINARY(NAME, FN)                                                            \
-    struct NAME {                                                                                 \
-        template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;                 \
-        template <class A, class B>                                                               \
-        static std::string emit(source_builder&, const std::string& a, const std::string& b) {   \
-            using R = result_t<A, B>;                                                             \
-            return std::string(FN "(") + cast_to<R>(a) + ", " + cast_to<R>(b) + ")";              \
-        }                                                                                         \
+#define CLARRAY_FLOAT_BINARY(NAME, FN)                                                             \
+    struct NAME : lanewise_call_op {                                                               \
+        template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;                  \
+        template <class A, class B>                                                                \
+        static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
+            using R = result_t<A, B>;                                                              \
+            return std::string(FN "(") + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";         \
+        }                                                                                          \
     };
 CLARRAY_FLOAT_BINARY(atan2_op, "atan2")
 CLARRAY_FLOAT_BINARY(hypot_op, "hypot")
@@ -211,19 +246,21 @@ CLARRAY_FLOAT_BINARY(nextafter_op, "nextafter")
 #undef CLARRAY_FLOAT_BINARY
 
 // ---- unary ----
-struct negate_op {
+struct negate_op : lanewise_op {
     template <class A> using result_t = A;
-    template <class A> static std::string emit(source_builder&, const std::string& a) {
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
         static_assert(!is_bool_v<A>, "unary - on bool is not supported (as in NumPy); use !");
-        return cast_to<A>("-" + cast_to<A>(a));
+        return cast_to<A>(g, "-" + cast_to<A>(g, a));
     }
 };
 struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
     template <class A> using result_t = A;
-    template <class A> static std::string emit(source_builder&, const std::string& a) {
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
         static_assert(!is_float_v<A>, "~ needs integer or bool operands");
-        if constexpr (is_bool_v<A>) return "((uchar)((" + a + ") == 0))";
-        else return cast_to<A>("~" + cast_to<A>(a));
+        if constexpr (is_bool_v<A>)
+            return "((uchar)((" + a + ") == 0))";
+        else
+            return cast_to<A>(g, "~" + cast_to<A>(g, a));
     }
 };
 struct logical_not_op {
@@ -232,46 +269,52 @@ struct logical_not_op {
         return "((" + a + ") == 0)";
     }
 };
-struct abs_op {
+struct abs_op : lanewise_op { // fabs for floats
     template <class A> using result_t = A;
-    template <class A> static std::string emit(source_builder&, const std::string& a) {
-        if constexpr (is_float_v<A>) return "fabs(" + cast_to<A>(a) + ")";
-        else if constexpr (is_bool_v<A> || std::is_unsigned_v<A>) return cast_to<A>(a);
-        else return cast_to<A>("abs(" + cast_to<A>(a) + ")");
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        if constexpr (is_float_v<A>)
+            return "fabs(" + cast_to<A>(g, a) + ")";
+        else if constexpr (is_bool_v<A> || std::is_unsigned_v<A>)
+            return cast_to<A>(g, a);
+        else
+            return cast_to<A>(g, "abs(" + cast_to<A>(g, a) + ")");
     }
 };
-template <class U> struct cast_op {
+template <class U> struct cast_op : lanewise_op { // the identity when lanewise
     template <class A> using result_t = canonical_t<U>;
-    template <class A> static std::string emit(source_builder&, const std::string& a) {
-        return cast_to<canonical_t<U>>(a);
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        return cast_to<canonical_t<U>>(g, a);
     }
 };
 
 // One-argument float functions, computed in float_of(A).
-#define CLARRAY_FLOAT_UNARY(NAME, FN)                                                             \
-    struct NAME {                                                                                 \
-        template <class A> using result_t = float_of_t<A>;                                        \
-        template <class A> static std::string emit(source_builder&, const std::string& a) {      \
-            return std::string(FN "(") + cast_to<float_of_t<A>>(a) + ")";                         \
-        }                                                                                         \
+#define CLARRAY_FLOAT_UNARY(NAME, FN)                                                              \
+    struct NAME : lanewise_call_op {                                                               \
+        template <class A> using result_t = float_of_t<A>;                                         \
+        template <class A> static std::string emit(source_builder& g, const std::string& a) {      \
+            return std::string(FN "(") + cast_to<float_of_t<A>>(g, a) + ")";                       \
+        }                                                                                          \
     };
-#define CLARRAY_FLOAT_FUNCTIONS(X)                                                                \
-    X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh)        \
-    X(atanh) X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt)           \
-    X(rsqrt) X(cbrt) X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc)           \
-    X(tgamma) X(lgamma) X(sinpi) X(cospi) X(tanpi) X(logb)
+#define CLARRAY_FLOAT_FUNCTIONS(X)                                                                 \
+    X(sin)                                                                                         \
+    X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh)       \
+        X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(cbrt) \
+            X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma)  \
+                X(sinpi) X(cospi) X(tanpi) X(logb)
 #define CLARRAY_DEFINE_FLOAT_UNARY(F) CLARRAY_FLOAT_UNARY(F##_op, #F)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 #undef CLARRAY_DEFINE_FLOAT_UNARY
 #undef CLARRAY_FLOAT_UNARY
 
-#define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE)                                                  \
-    struct NAME {                                                                                 \
-        template <class A> using result_t = bool;                                                 \
-        template <class A> static std::string emit(source_builder&, const std::string& a) {      \
-            if constexpr (is_float_v<A>) return std::string("(" FN "(") + a + ") != 0)";          \
-            else return INT_VALUE;                                                                \
-        }                                                                                         \
+#define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE)                                                   \
+    struct NAME {                                                                                  \
+        template <class A> using result_t = bool;                                                  \
+        template <class A> static std::string emit(source_builder&, const std::string& a) {        \
+            if constexpr (is_float_v<A>)                                                           \
+                return std::string("(" FN "(") + a + ") != 0)";                                    \
+            else                                                                                   \
+                return INT_VALUE;                                                                  \
+        }                                                                                          \
     };
 CLARRAY_CLASSIFY_OP(isnan_op, "isnan", "0")
 CLARRAY_CLASSIFY_OP(isinf_op, "isinf", "0")
@@ -282,10 +325,10 @@ CLARRAY_CLASSIFY_OP(isfinite_op, "isfinite", "1")
 struct where_op {
     template <class C, class A, class B> using result_t = promote_t<A, B>;
     template <class C, class A, class B>
-    static std::string emit(source_builder&, const std::string& c, const std::string& a,
+    static std::string emit(source_builder& g, const std::string& c, const std::string& a,
                             const std::string& b) {
         using R = promote_t<A, B>;
-        return "((" + c + ") != 0 ? " + cast_to<R>(a) + " : " + cast_to<R>(b) + ")";
+        return "((" + c + ") != 0 ? " + cast_to<R>(g, a) + " : " + cast_to<R>(g, b) + ")";
     }
 };
 
@@ -312,10 +355,10 @@ template <class Op, class C, class X, class Y> auto make_where(C&& c, X&& x, Y&&
 } // namespace detail
 
 // ---- operators ----
-#define CLARRAY_BINARY_OPERATOR(SYMBOL, OP)                                                       \
-    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>       \
-    auto operator SYMBOL(X&& x, Y&& y) {                                                          \
-        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));           \
+#define CLARRAY_BINARY_OPERATOR(SYMBOL, OP)                                                        \
+    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>         \
+    auto operator SYMBOL(X&& x, Y&& y) {                                                           \
+        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));            \
     }
 CLARRAY_BINARY_OPERATOR(+, plus_op)
 CLARRAY_BINARY_OPERATOR(-, minus_op)
@@ -335,10 +378,10 @@ CLARRAY_BINARY_OPERATOR(>, greater_op)
 CLARRAY_BINARY_OPERATOR(>=, greater_equal_op)
 #undef CLARRAY_BINARY_OPERATOR
 
-#define CLARRAY_BINARY_FUNCTION(NAME, OP)                                                         \
-    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>       \
-    auto NAME(X&& x, Y&& y) {                                                                     \
-        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));           \
+#define CLARRAY_BINARY_FUNCTION(NAME, OP)                                                          \
+    template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>         \
+    auto NAME(X&& x, Y&& y) {                                                                      \
+        return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));            \
     }
 CLARRAY_BINARY_FUNCTION(floor_divide, floor_divide_op)
 CLARRAY_BINARY_FUNCTION(mod, modulus_op)
@@ -357,9 +400,9 @@ CLARRAY_BINARY_FUNCTION(logical_or, logical_or_op)
 CLARRAY_BINARY_FUNCTION(logical_xor, logical_xor_op)
 #undef CLARRAY_BINARY_FUNCTION
 
-#define CLARRAY_UNARY(NAME, OP)                                                                   \
-    template <class X, class = std::enable_if_t<is_expression_v<X>>> auto NAME(X&& x) {           \
-        return detail::make_unary<detail::OP>(std::forward<X>(x));                                \
+#define CLARRAY_UNARY(NAME, OP)                                                                    \
+    template <class X, class = std::enable_if_t<is_expression_v<X>>> auto NAME(X&& x) {            \
+        return detail::make_unary<detail::OP>(std::forward<X>(x));                                 \
     }
 CLARRAY_UNARY(operator-, negate_op)
 CLARRAY_UNARY(operator~, bit_not_op)

@@ -51,6 +51,11 @@ public:
         // Contiguous device-to-device copies run as a kernel instead of clEnqueueSVMMemcpy /
         // clEnqueueCopyBuffer (pocl runs those on one thread).
         bool kernel_for_contiguous_copy = false;
+        // Elements per work-item of contiguous elementwise kernels that call math functions
+        // (sin, exp, pow...), on OpenCL vector types. CPU devices: 8, as pocl's work-group
+        // vectoriser leaves such calls scalar while its vector builtins are SIMD (docs/
+        // performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH overrides (1,2,4,8,16).
+        std::size_t function_vector_width = 1;
     };
     const quirks_t& quirks() const noexcept;
 
