@@ -32,12 +32,13 @@ OPS = [
 ]
 ELEMENTWISE = ["add", "iadd", "axpy", "fused", "strided", "transpose_add", "copy"]
 REDUCTIONS = ["sum", "dot", "rowsum", "colsum"]
-ORDER = ["clarray", "clarray_buffer", "raw", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
+ORDER = ["clarray", "clarray_buffer", "raw", "raw_event", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
          "cupy", "cupy_rawknl"]
 DESCR = {
     "clarray": "clarray expression (generated kernel) / library call",
     "clarray_buffer": "the same clarray code on cl_array<float, buffer> (cl_mem storage)",
     "raw": "hand-written OpenCL C kernel, C API launch, same SVM arrays",
+    "raw_event": "the raw add kernel launched with an event requested and released",
     "openmp": "OpenMP host loop (`parallel for simd`) on host vectors",
     "svm_memcpy": "clEnqueueSVMMemcpy",
     "copy_buffer": "clEnqueueCopyBuffer (cl_mem)",

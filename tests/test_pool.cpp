@@ -13,6 +13,11 @@
 
 namespace {
 
+// Memory of its own, or a block of the context's library pool: never a user's pool.
+bool not_from_user_pool(const ca::allocation& a) {
+    return a.pool() == nullptr || a.pool()->is_library_pool();
+}
+
 using pool_policies = std::tuple<ca::svm_coarse, ca::svm_fine, ca::buffer>;
 namespace bins = ca::pool_bins;
 
@@ -138,10 +143,11 @@ TEMPLATE_LIST_TEST_CASE("pooled arrays: released blocks are reused and copies / 
               before.device_allocations + before.reuses + 1);
         CHECK(ca::current_allocation_stats().live_allocations == global_before.live_allocations);
         CHECK((px.get() == xt::xarray<float>{0, 0, 10, 20, 30, 40, 50, 60}));
-        // Arrays of memory of their own stay so.
-        CHECK(x.copy().data()->pool() == nullptr);
+        // Arrays of memory of their own never lead results into a user's pool (small results
+        // come from the context's library pool).
+        CHECK(not_from_user_pool(*x.copy().data()));
         ca::cl_array<float, S> y = x + 1.0f;
-        CHECK(y.data()->pool() == nullptr);
+        CHECK(not_from_user_pool(*y.data()));
     }
     ca::pool_stats st = pool.stats();
     CHECK(st.live_allocations == 0);
@@ -506,21 +512,73 @@ TEST_CASE("pools: wrong context / missing SVM / make_allocation_like", "[pool]")
     const ca::queue& q = test::q();
     auto pooled = pool.allocate(q, 256);
     auto own = ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, nullptr);
-    CHECK(own->pool() == nullptr);
+    CHECK(not_from_user_pool(*own));
     auto like_pooled =
         ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, pooled.get());
     CHECK(like_pooled->pool().get() == &pool.core());
     CHECK(like_pooled->bytes() == 100);
     auto like_own = ca::detail::make_allocation_like(q, ca::storage_kind::buffer, 100, own.get());
-    CHECK(like_own->pool() == nullptr);
+    CHECK(not_from_user_pool(*like_own));
     if (test::storage_available<ca::svm_coarse>()) { // another kind never comes from the pool
         auto svm =
             ca::detail::make_allocation_like(q, ca::storage_kind::svm_coarse, 100, pooled.get());
-        CHECK(svm->pool() == nullptr);
+        CHECK(not_from_user_pool(*svm));
         CHECK(svm->svm_pointer() != nullptr);
     }
     // Another context's queue: memory of its own, not the pool's.
     auto foreign =
         ca::detail::make_allocation_like(q_other, ca::storage_kind::buffer, 100, pooled.get());
-    CHECK(foreign->pool() == nullptr);
+    CHECK(not_from_user_pool(*foreign));
+}
+
+TEMPLATE_LIST_TEST_CASE("library results and temporaries come from the context's library pool",
+                        "[pool]", test::all_policies) {
+    using S = typename TestType::storage;
+    if (test::skip_unless<S>()) return;
+    const ca::queue& q = test::q();
+    const xt::xarray<float> h = test::random_array<float>({1000}, 3);
+    auto a = ca::to_device<S>(q, h);
+    // Reduction results and partials, small expression results: library pool blocks.
+    auto s = ca::sum(a);
+    REQUIRE(s.data()->pool() != nullptr);
+    CHECK(s.data()->pool()->is_library_pool());
+    ca::cl_array<float, S> twice = a * 2.0f;
+    CHECK(twice.data()->pool() == s.data()->pool());
+    const double want = xt::sum(xt::xarray<double>(h))();
+    CHECK(s.item() == Approx(want).epsilon(1e-5));
+    // Repeated reductions reuse the blocks: no new device allocations after the first rounds.
+    ca::detail::pool_core& lib = *s.data()->pool();
+    for (int i = 0; i < 3; ++i)
+        CHECK(ca::sum(a).item() == Approx(want).epsilon(1e-5));
+    const std::uint64_t made = lib.stats().device_allocations;
+    for (int i = 0; i < 20; ++i) {
+        auto r = ca::sum(a * 0.5f);
+        CHECK(r.item() == Approx(want * 0.5).epsilon(1e-5));
+    }
+    CHECK(lib.stats().device_allocations == made);
+    CHECK(lib.stats().reuses >= 20);
+    // A reused block is written again only after its previous readers: results stay right when
+    // a freed result's block serves the next one while the old value is still being read.
+    std::vector<ca::cl_array<float, S>> keep;
+    for (int i = 0; i < 8; ++i)
+        keep.push_back(ca::cl_array<float, S>(a + float(i)));
+    for (int i = 0; i < 8; ++i)
+        CHECK((keep[i].get() == xt::xarray<float>(h + float(i))));
+
+    // Large results are memory of their own, even when made like a library-pool block.
+    auto big = ca::zeros<float, S>(q, {(ca::detail::library_pool_limit / sizeof(float)) + 1});
+    ca::cl_array<float, S> big_result = big + s;
+    CHECK(big_result.data()->pool() == nullptr);
+    ca::cl_array<float, S> from_small = s + big;
+    CHECK(from_small.data()->pool() == nullptr);
+
+    // Off: results are memory of their own.
+    ca::context_options off = test::ctx().options();
+    off.cache_library_allocations = false;
+    ca::context plain(test::ctx().device(), off);
+    ca::queue pq(plain);
+    auto pa = ca::to_device<S>(pq, h);
+    auto ps = ca::sum(pa);
+    CHECK(ps.data()->pool() == nullptr);
+    CHECK(ps.item() == Approx(want).epsilon(1e-5));
 }

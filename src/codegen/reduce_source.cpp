@@ -240,12 +240,27 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    const ulong begin = p * L.chunk;\n"
              "    const ulong end = min(begin + L.chunk, L.L);\n";
         if (spec.cooperative) {
-            s += lane_init(op, 1, "    ");
-            s += "    for (ulong l = begin + get_local_id(0); l < end; l += get_local_size(0)) {\n";
+            // U lanes: each item keeps U loads in flight per step (group-strided, so every
+            // load instruction of the group stays coalesced), then folds its lanes.
+            s += lane_init(op, U, "    ");
+            s += "    const ulong ls = get_local_size(0);\n";
+            s += "    ulong l = begin + get_local_id(0);\n";
+            if (U > 1) {
+                s += "    for (; l + " + str(U - 1) + " * ls < end; l += " + str(U) + " * ls) {\n";
+                for (std::size_t k = 0; k < U; ++k) {
+                    const std::string idx = k ? "l + " + str(k) + " * ls" : "l";
+                    s += "        {\n";
+                    s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "            ");
+                    s += lane_step(js, args, op, k, idx, "", "            ");
+                    s += "        }\n";
+                }
+                s += "    }\n";
+            }
+            s += "    for (; l < end; l += ls) {\n";
             s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
             s += lane_step(js, args, op, 0, "l", "", "        ");
             s += "    }\n";
-            s += lane_fold(op, 1, "    ");
+            s += lane_fold(op, U, "    ");
             s += group_tree("    ");
             s += "    if (get_local_id(0) == 0) {\n";
             s += write_result(spec, ot, "m", "p", "acc0", "        ");

@@ -313,11 +313,44 @@ pool_stats pool_core::stats() const {
     return stats_;
 }
 
+namespace {
+// The context's library pool of `kind`, made on first use; null when the context lacks that kind.
+pool_core* library_pool(const context& ctx, storage_kind kind) {
+    context_state& st = ctx.state();
+    const svm_capabilities caps = ctx.svm_caps();
+    if ((kind == storage_kind::svm_coarse && !caps.coarse) ||
+        (kind == storage_kind::svm_fine && !caps.fine))
+        return nullptr; // the plain allocation throws the usual unsupported error
+    std::lock_guard<std::mutex> lock(st.library_pool_mutex);
+    std::shared_ptr<pool_core>& p = st.library_pools[static_cast<int>(kind)];
+    if (!p) {
+        p = std::make_shared<pool_core>(st.non_owning_handle(), kind, nullptr);
+        p->mark_library_pool();
+    }
+    return p.get();
+}
+} // namespace
+
+void release_library_pools(context_state& st) noexcept {
+    std::shared_ptr<pool_core> pools[3];
+    {
+        std::lock_guard<std::mutex> lock(st.library_pool_mutex);
+        for (int k = 0; k < 3; ++k)
+            pools[k] = std::move(st.library_pools[k]);
+    }
+    for (auto& p : pools)
+        if (p) p->stop_holding(); // held blocks: freed, or parked behind their uses
+}
+
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like) {
-    if (like && like->pool() && like->pool()->kind() == kind &&
+    // A result made like a library-pool block is not small for that reason: only user pools
+    // propagate.
+    if (like && like->pool() && !like->pool()->is_library_pool() && like->pool()->kind() == kind &&
         like->pool()->get_context() == q.context())
         return like->pool()->allocate(q, bytes);
+    if (bytes <= library_pool_limit && q.context().options().cache_library_allocations)
+        if (pool_core* p = library_pool(q.context(), kind)) return p->allocate(q, bytes);
     return std::make_shared<allocation>(q, kind, bytes);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "clarray/error.hpp"
 
@@ -119,6 +120,18 @@ std::uint32_t reduce_plan::signature() const noexcept {
            (spec.kept_contiguous ? 1u << 20 : 0u);
 }
 
+// Lanes of cooperative GPU reductions: loads in flight per item (docs/reductions.md; measured on
+// the H200 in docs/performance.md). CLARRAY_GPU_REDUCE_LANES (1, 2, 4, 8) overrides, for tuning.
+static std::size_t gpu_chunk_lanes() {
+    static const std::size_t lanes = [] {
+        const char* v = std::getenv("CLARRAY_GPU_REDUCE_LANES");
+        const std::string s = v ? v : "";
+        if (s == "1" || s == "2" || s == "4" || s == "8") return std::stoul(s);
+        return std::size_t(4);
+    }();
+    return lanes;
+}
+
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
     constexpr std::size_t cpu_run = 16;
     reduce_plan p;
@@ -180,6 +193,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         p.spec.shape = reduce_shape::chunks;
         if (gpu) {
             p.spec.cooperative = true;
+            p.spec.lanes = ordered ? 1 : gpu_chunk_lanes();
             const std::size_t target = cus * 8;
             p.parts = clamp_parts(ceil_div(target, M), L / (W * 16));
             p.chunk = ceil_div(ceil_div(L, p.parts), W) * W;

@@ -19,6 +19,7 @@ context_options context_options::from_env() {
     context_options o;
     o.emulate_coarse = env_flag("CLARRAY_EMULATE_COARSE");
     o.disable_svm = env_flag("CLARRAY_DISABLE_SVM");
+    o.cache_library_allocations = !env_flag("CLARRAY_NO_ALLOCATION_CACHE");
     return o;
 }
 
@@ -34,15 +35,30 @@ context::context(const clarray::device& dev, context_options opts)
     state_->opts = opts;
 }
 
-context context::from_env() { return context(select_device(std::getenv("CLARRAY_DEVICE"))); }
+context context::from_env() {
+    return context(select_device(std::getenv("CLARRAY_DEVICE")));
+}
 
-const clarray::device& context::get_device() const noexcept { return state_->dev; }
-cl_context context::get() const noexcept { return state_->ctx.get(); }
-const context_options& context::options() const noexcept { return state_->opts; }
+const clarray::device& context::get_device() const noexcept {
+    return state_->dev;
+}
+cl_context context::get() const noexcept {
+    return state_->ctx.get();
+}
+const context_options& context::options() const noexcept {
+    return state_->opts;
+}
 
 svm_capabilities context::svm_caps() const noexcept {
     if (state_->opts.disable_svm) return {};
     return state_->dev.svm_caps();
 }
+
+namespace detail {
+context context_state::non_owning_handle() {
+    // Aliasing constructor with no owner: the handle refers to this state without keeping it.
+    return context(std::shared_ptr<context_state>(std::shared_ptr<void>(), this));
+}
+} // namespace detail
 
 } // namespace clarray

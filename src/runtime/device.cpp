@@ -82,6 +82,10 @@ device::device(cl_device_id id) : id_(id) {
     i->driver_version = device_string(id, CL_DRIVER_VERSION);
     i->cl_version = parse_cl_version(i->version);
     i->type = device_value<cl_device_type>(id, CL_DEVICE_TYPE);
+    // Testing override: plan kernels as for a GPU (cooperative reductions, no vector kernels),
+    // so that pocl runs the GPU code paths in CI.
+    if (const char* g = std::getenv("CLARRAY_PLAN_AS_GPU"); g && *g && std::strcmp(g, "0") != 0)
+        i->type = CL_DEVICE_TYPE_GPU;
     if (i->cl_version >= 200) {
         auto caps = device_value<cl_device_svm_capabilities>(id, CL_DEVICE_SVM_CAPABILITIES);
         i->svm.coarse = caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;

@@ -79,6 +79,9 @@ public:
 
     storage_kind kind() const noexcept { return kind_; }
     const clarray::context& get_context() const noexcept { return ctx_; }
+    // One of a context's pools of library results (make_allocation_like), not a user's pool.
+    bool is_library_pool() const noexcept { return library_; }
+    void mark_library_pool() noexcept { library_ = true; }
 
 private:
     struct held_block {
@@ -102,12 +105,15 @@ private:
     mutable std::mutex mutex_;
     std::map<pool_bins::bin_t, std::vector<held_block>> bins_; // newest block last
     bool holding_ = true;
+    bool library_ = false;
     pool_stats stats_;
 };
 
 // The one way library code allocates a temporary or a result: from `like`'s pool when it has one
-// of this kind and context, else memory of its own (std::make_shared<allocation>). `like` may be
-// null. bytes > 0.
+// of this kind and context (a user's pool), else, for at most library_pool_limit bytes, from the
+// context's library pool of that kind (context_options::cache_library_allocations), else memory
+// of its own (std::make_shared<allocation>). `like` may be null. bytes > 0.
+inline constexpr std::size_t library_pool_limit = std::size_t(1) << 20;
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like);
 

@@ -18,12 +18,18 @@ struct context_options {
     bool emulate_coarse = false;
     // Report SVM as unavailable (tests the Buffer fallback). Default: from CLARRAY_DISABLE_SVM.
     bool disable_svm = false;
+    // Small results and temporaries of library operations (reduction results and partials,
+    // small expression results: at most 1 MiB) are served by per-context pools, as allocating
+    // SVM costs about 1.5 ms per allocation and release on NVIDIA (docs/performance.md). User-made
+    // arrays are unaffected. Default: on, off when CLARRAY_NO_ALLOCATION_CACHE is set.
+    bool cache_library_allocations = true;
     static context_options from_env();
 };
 
 class context {
 public:
-    explicit context(const clarray::device& dev, context_options opts = context_options::from_env());
+    explicit context(const clarray::device& dev,
+                     context_options opts = context_options::from_env());
     // The device CLARRAY_DEVICE selects (see select_device), options from the environment.
     static context from_env();
 
@@ -41,6 +47,8 @@ public:
     friend bool operator!=(const context& a, const context& b) noexcept { return !(a == b); }
 
 private:
+    friend struct detail::context_state;
+    explicit context(std::shared_ptr<detail::context_state> s) noexcept : state_(std::move(s)) {}
     std::shared_ptr<detail::context_state> state_;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // clarray's per-context state. Internal: included by the library's own templates only.
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -9,6 +10,11 @@
 #include "clarray/runtime/kernel.hpp"
 
 namespace clarray::detail {
+
+class pool_core;
+struct context_state;
+// Releases the library pools' held blocks (memory/pool.cpp); called at teardown.
+void release_library_pools(context_state& st) noexcept;
 
 struct context_state {
     handle<cl_context> ctx;
@@ -22,8 +28,17 @@ struct context_state {
     context_state& operator=(const context_state&) = delete;
     // Teardown: the parked regions' commands must finish before the context goes.
     ~context_state() {
+        release_library_pools(*this);
         if (ctx) svm_frees.drain(ctx.get());
     }
+
+    // Pools of library results and temporaries, one per storage kind, made on first use
+    // (context_options::cache_library_allocations; make_allocation_like). They hold a
+    // non-owning context: every allocation over their blocks keeps the context alive itself.
+    std::mutex library_pool_mutex;
+    std::shared_ptr<pool_core> library_pools[3];
+    // A handle to this context that does not keep it alive (for objects it owns).
+    clarray::context non_owning_handle();
 
     // Library kernels from kernels/*.cl, built per (template, dtype) on first use.
     std::mutex builtin_mutex;
@@ -41,7 +56,8 @@ struct context_state {
     };
     struct generated_key_hash {
         std::size_t operator()(const generated_key& k) const noexcept {
-            return std::hash<const void*>()(k.type_tag) ^ (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull);
+            return std::hash<const void*>()(k.type_tag) ^
+                   (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull);
         }
     };
     std::mutex generated_mutex;
