@@ -131,6 +131,16 @@ static std::size_t gpu_chunk_lanes() {
     }();
     return lanes;
 }
+// Work-groups per compute unit of cooperative GPU reductions over one output.
+// CLARRAY_GPU_REDUCE_GROUPS_PER_CU (1..64) overrides, for tuning.
+static std::size_t gpu_groups_per_cu() {
+    static const std::size_t groups = [] {
+        const char* v = std::getenv("CLARRAY_GPU_REDUCE_GROUPS_PER_CU");
+        const long g = v ? std::strtol(v, nullptr, 10) : 0;
+        return g >= 1 && g <= 64 ? static_cast<std::size_t>(g) : std::size_t(8);
+    }();
+    return groups;
+}
 
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
     constexpr std::size_t cpu_run = 16;
@@ -194,7 +204,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         if (gpu) {
             p.spec.cooperative = true;
             p.spec.lanes = ordered ? 1 : gpu_chunk_lanes();
-            const std::size_t target = cus * 8;
+            const std::size_t target = cus * gpu_groups_per_cu();
             p.parts = clamp_parts(ceil_div(target, M), L / (W * 16));
             p.chunk = ceil_div(ceil_div(L, p.parts), W) * W;
         } else {
