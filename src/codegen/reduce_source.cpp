@@ -366,6 +366,28 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 s += write_result(spec, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
             s += "        return;\n    }\n";
             s += "    for (ulong q = 0; q < valid; ++q) {\n";
+        } else if (spec.steps > 1) {
+            const std::size_t R = spec.steps;
+            s += "    {\n        const ulong q = 0;\n";
+            s += lane_init(op, R, "        ");
+            s += "        ulong l = begin;\n";
+            s += "        for (; l + " + str(R - 1) + " < end; l += " + str(R) + ") {\n";
+            for (std::size_t k = 0; k < R; ++k) {
+                const std::string idx = k ? "l + " + str(k) : "l";
+                s += "            {\n";
+                s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "                ");
+                s += lane_step(js, args, op, k, idx, "q", "                ");
+                s += "            }\n";
+            }
+            s += "        }\n";
+            s += "        for (; l < end; ++l) {\n";
+            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
+            s += lane_step(js, args, op, 0, "l", "q", "            ");
+            s += "        }\n";
+            s += lane_fold(op, R, "        ");
+            s += write_result(spec, ot, "m0 + q", "p", "acc0", "        ");
+            s += "    }\n}\n" + layout_close(spec.layout_in_buffer);
+            return s;
         } else {
             s += "    {\n        const ulong q = 0;\n";
         }

@@ -117,7 +117,8 @@ std::uint32_t reduce_plan::signature() const noexcept {
            (spec.red_contiguous ? 1u << 15 : 0u) | (spec.cooperative ? 1u << 16 : 0u) |
            (spec.finish_here ? 1u << 17 : 0u) | (spec.layout_in_buffer ? 1u << 18 : 0u) |
            (spec.shape == reduce_shape::rows ? 1u << 19 : 0u) |
-           (spec.kept_contiguous ? 1u << 20 : 0u);
+           (spec.kept_contiguous ? 1u << 20 : 0u) |
+           static_cast<std::uint32_t>(spec.steps > 1 ? spec.steps : 0) << 21;
 }
 
 // Lanes of cooperative GPU reductions: loads in flight per item (docs/reductions.md; measured on
@@ -185,6 +186,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         p.spec.shape = reduce_shape::outputs;
         p.kin = g.kept.back();
         p.spec.lanes = gpu ? 1 : (p.kin >= 16 ? 16 : (p.kin >= 8 ? 8 : 1));
+        p.spec.steps = gpu && !ordered ? gpu_chunk_lanes() : 1;
         p.nblk = ceil_div(p.kin, p.spec.lanes);
         const std::size_t items = (M / p.kin) * p.nblk;
         const std::size_t target = gpu ? cus * 2048 : cus * 4;

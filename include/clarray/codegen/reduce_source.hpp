@@ -51,6 +51,9 @@ struct reduce_kernel_spec {
     bool red_contiguous = false;             // one reduced axis with unit stride for every input
     bool kept_contiguous = false; // rows shape: innermost kept axis unit stride for every input
     std::size_t lanes = 1;        // independent accumulators per work-item
+    // outputs shape with one output per item (GPUs): reduced steps whose loads are in flight at
+    // once, each into its own accumulator.
+    std::size_t steps = 1;
     bool cooperative = false;     // chunks shape: a work-group per unit with a local tree
     bool finish_here = true;      // P == 1: write finished outputs, else ACC partials
     bool layout_in_buffer = false;
