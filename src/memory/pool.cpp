@@ -342,16 +342,27 @@ void release_library_pools(context_state& st) noexcept {
         if (p) p->stop_holding(); // held blocks: freed, or parked behind their uses
 }
 
-std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
-                                                 std::size_t bytes, const allocation* like) {
+namespace {
+std::shared_ptr<allocation> allocate_like(const queue& q, storage_kind kind, std::size_t bytes,
+                                          const allocation* like, std::size_t library_limit) {
     // A result made like a library-pool block is not small for that reason: only user pools
     // propagate.
     if (like && like->pool() && !like->pool()->is_library_pool() && like->pool()->kind() == kind &&
         like->pool()->get_context() == q.context())
         return like->pool()->allocate(q, bytes);
-    if (bytes <= library_pool_limit && q.context().options().cache_library_allocations)
+    if (bytes <= library_limit && q.context().options().cache_library_allocations)
         if (pool_core* p = library_pool(q.context(), kind)) return p->allocate(q, bytes);
     return std::make_shared<allocation>(q, kind, bytes);
+}
+} // namespace
+
+std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
+                                                 std::size_t bytes, const allocation* like) {
+    return allocate_like(q, kind, bytes, like, library_pool_limit);
+}
+std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
+                                                std::size_t bytes, const allocation* like) {
+    return allocate_like(q, kind, bytes, like, static_cast<std::size_t>(-1));
 }
 
 } // namespace clarray::detail

@@ -143,6 +143,17 @@ static std::size_t gpu_groups_per_cu() {
     return groups;
 }
 
+// Output count from which GPU stage 2 runs an item per output. CLARRAY_GPU_STAGE2_ITEMS_FROM
+// overrides, for tuning.
+static std::size_t gpu_stage2_items_from() {
+    static const std::size_t from = [] {
+        const char* v = std::getenv("CLARRAY_GPU_STAGE2_ITEMS_FROM");
+        const long m = v ? std::strtol(v, nullptr, 10) : 0;
+        return m >= 1 ? static_cast<std::size_t>(m) : std::size_t(1024);
+    }();
+    return from;
+}
+
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
     constexpr std::size_t cpu_run = 16;
     reduce_plan p;
@@ -227,8 +238,10 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         }
     }
     p.spec.finish_here = p.parts == 1;
-    p.stage2_cooperative = gpu && p.parts > 1;
-    p.stage2_local = p.stage2_cooperative ? W : 1;
+    // Stage 2 on GPUs: a work-group per output while there are few outputs, else an item per
+    // output (thousands of short group trees cost more than strided reads of P partials).
+    p.stage2_cooperative = gpu && p.parts > 1 && M < gpu_stage2_items_from();
+    p.stage2_local = gpu ? W : 1;
     return p;
 }
 

@@ -54,8 +54,8 @@ struct reduce_kernel_spec {
     // outputs shape with one output per item (GPUs): reduced steps whose loads are in flight at
     // once, each into its own accumulator.
     std::size_t steps = 1;
-    bool cooperative = false;     // chunks shape: a work-group per unit with a local tree
-    bool finish_here = true;      // P == 1: write finished outputs, else ACC partials
+    bool cooperative = false; // chunks shape: a work-group per unit with a local tree
+    bool finish_here = true;  // P == 1: write finished outputs, else ACC partials
     bool layout_in_buffer = false;
 };
 

@@ -114,6 +114,10 @@ private:
 // context's library pool of that kind (context_options::cache_library_allocations), else memory
 // of its own (std::make_shared<allocation>). `like` may be null. bytes > 0.
 inline constexpr std::size_t library_pool_limit = std::size_t(1) << 20;
+// A temporary that never reaches the user (reduction and scan partials): like
+// make_allocation_like, but from the library pool whatever its size.
+std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
+                                                std::size_t bytes, const allocation* like);
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like);
 

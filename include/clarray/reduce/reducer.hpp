@@ -209,7 +209,7 @@ template <class Op, class Node> struct reducer {
             // rejects a NULL SVM argument at launch).
             reduce_plan none;
             none.parts = 0;
-            auto dummy = make_allocation_like(q, S::kind, sizeof(acc_host), like);
+            auto dummy = make_temporary_like(q, S::kind, sizeof(acc_host), like);
             reduce_partials<Op, V, S>(q, dummy, out, none, g.M, n, neutral);
             return out;
         }
@@ -220,7 +220,7 @@ template <class Op, class Node> struct reducer {
             static const std::size_t rows_extra = rows_extra_partials(impl::text());
             const std::size_t per = plan.spec.shape == reduce_shape::rows ? 1 + rows_extra : 1;
             parts =
-                make_allocation_like(q, S::kind, g.M * plan.parts * per * sizeof(acc_host), like);
+                make_temporary_like(q, S::kind, g.M * plan.parts * per * sizeof(acc_host), like);
         }
         enqueue_stage1(node, q, g, plan, ops, parts ? parts.get() : out.data().get(), neutral, n);
         if (parts) reduce_partials<Op, V, S>(q, parts, out, plan, g.M, n, neutral);

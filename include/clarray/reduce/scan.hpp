@@ -44,7 +44,7 @@ template <class Op, class Node> struct scanner {
 
         std::shared_ptr<allocation> parts;
         if (plan.parts > 1) {
-            parts = make_allocation_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
+            parts = make_temporary_like(q, S::kind, g.M * plan.parts * sizeof(acc_host), like);
             // Pass 1: chunk totals, with the same chunking (flat reduced indices) as pass 3.
             reduce_plan p1 = plan;
             p1.spec.kept_rank = gin.kept.size();
@@ -55,9 +55,10 @@ template <class Op, class Node> struct scanner {
             p1.spec.finish_here = false;
             R::enqueue_stage1(node, q, gin, p1, ops, parts.get(), neutral, 0);
             // Pass 2: exclusive scan of the totals of each line.
-            kernel k = cached_kernel<scan_parts_tag<Op, V, S>>(q.context(), 0, "clarray_scan_parts", [&] {
-                return scan_parts_source(impl::text(), false);
-            });
+            kernel k =
+                cached_kernel<scan_parts_tag<Op, V, S>>(q.context(), 0, "clarray_scan_parts", [&] {
+                    return scan_parts_source(impl::text(), false);
+                });
             wait_list deps;
             parts->add_dependencies(q, access::read_write, deps);
             event ev;
@@ -93,10 +94,10 @@ template <class Op, class Node> struct scanner {
                                impl::text(), plan.spec.kept_rank, plan.spec.red_rank, exclusive,
                                in_buffer);
         };
-        kernel k = exclusive ? cached_kernel<scan_tag<Op, Node, true>>(q.context(), sig,
-                                                                        "clarray_scan", make)
-                             : cached_kernel<scan_tag<Op, Node, false>>(q.context(), sig,
-                                                                         "clarray_scan", make);
+        kernel k =
+            exclusive
+                ? cached_kernel<scan_tag<Op, Node, true>>(q.context(), sig, "clarray_scan", make)
+                : cached_kernel<scan_tag<Op, Node, false>>(q.context(), sig, "clarray_scan", make);
         wait_list deps;
         node_operands<Node>::dependencies(node, q, deps);
         if (parts) parts->add_dependencies(q, access::read, deps);
@@ -120,7 +121,8 @@ template <class Op, class Node> struct scanner {
     }
 };
 
-template <class Op, class E> auto scan(const E& e, std::optional<std::ptrdiff_t> axis, bool exclusive) {
+template <class Op, class E>
+auto scan(const E& e, std::optional<std::ptrdiff_t> axis, bool exclusive) {
     auto node = as_node(e);
     return scanner<Op, std::decay_t<decltype(node)>>::run(node, axis, exclusive);
 }
