@@ -143,6 +143,17 @@ static std::size_t gpu_groups_per_cu() {
     return groups;
 }
 
+// Items in flight per compute unit for GPU axis reductions with an item per output (outputs
+// shape). CLARRAY_GPU_OUTPUT_ITEMS_PER_CU overrides, for tuning.
+static std::size_t gpu_output_items_per_cu() {
+    static const std::size_t items = [] {
+        const char* v = std::getenv("CLARRAY_GPU_OUTPUT_ITEMS_PER_CU");
+        const long n = v ? std::strtol(v, nullptr, 10) : 0;
+        return n >= 64 ? static_cast<std::size_t>(n) : std::size_t(2048);
+    }();
+    return items;
+}
+
 // Output count from which GPU stage 2 runs an item per output. CLARRAY_GPU_STAGE2_ITEMS_FROM
 // overrides, for tuning.
 static std::size_t gpu_stage2_items_from() {
@@ -200,7 +211,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         p.spec.steps = gpu && !ordered ? gpu_chunk_lanes() : 1;
         p.nblk = ceil_div(p.kin, p.spec.lanes);
         const std::size_t items = (M / p.kin) * p.nblk;
-        const std::size_t target = gpu ? cus * 2048 : cus * 4;
+        const std::size_t target = gpu ? cus * gpu_output_items_per_cu() : cus * 4;
         // GPUs: enough items in flight. CPUs: short runs down the reduced axes, so that the
         // pages an item touches (one per reduced step) stay in the TLB for its neighbours,
         // which read the next columns of the same rows.
