@@ -8,6 +8,7 @@
 #
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
+# REPORT_ONLY=1 (rewrite docs/performance.md from the CSVs of the last run),
 # OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +46,7 @@ ops_arg=()
 # at half speed at N=1e6. Passive waiting puts OpenMP's threads to sleep after each loop.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-30000}
+if [[ -z ${REPORT_ONLY:-} ]]; then
 echo "== bench_suite (reps $reps, sizes $sizes)"
 ./build-bench/bench/bench_suite --reps "$reps" --sizes "$sizes" "${ops_arg[@]}" \
   --out "$res/suite.csv" | tee "$res/suite.txt"
@@ -63,9 +65,15 @@ if [[ -z ${NO_PYTHON:-} ]]; then
   fi
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+printf '%s\n%s\n' "$load_before" "$load_after" > "$res/load.txt"
+fi # REPORT_ONLY
+if [[ -n ${REPORT_ONLY:-} && -f $res/load.txt ]]; then
+  load_before=$(sed -n 1p "$res/load.txt"); load_after=$(sed -n 2p "$res/load.txt")
+fi
 
 notes=()
 cores=$(nproc)
+notes+=("Which kernel shape clarray picks per device type, the measurements behind each choice, and the status of every target of issue 6: docs/tuning.md. OpenMP rows run with OMP_WAIT_POLICY=${OMP_WAIT_POLICY} (an OpenCL call that followed a spinning OpenMP loop ran at half speed at N=1e6 on 2 cores).")
 notes+=("Host: $(nproc) CPUs, load average before the run ${load_before}, after ${load_after} (1/5/15 min).")
 if awk -v l="${load_before%% *}" -v c="$cores" 'BEGIN { exit !(l > 0.25 * c) }'; then
   notes+=("This run was taken while other processes were using the CPUs (load average ${load_before} on ${cores} CPUs at the start): absolute numbers are noisy; ratios within one process are more trustworthy than absolutes.")
