@@ -186,6 +186,36 @@ std::string lane_fold(const reduce_text& op, std::size_t lanes, const std::strin
     return s;
 }
 
+// Walks `l` (declared by the caller) up to `end` in steps of `stride` ("1" or a variable): while
+// `lanes` steps fit, one step into each lane (that many loads in flight), then single steps into
+// lane 0; then folds the lanes into acc0. `shift` as for lane_step.
+std::string lane_walk(const std::vector<std::size_t>& js, const std::string& args,
+                      const reduce_text& op, std::size_t red_rank, bool red_contiguous,
+                      std::size_t lanes, const std::string& stride, const std::string& shift,
+                      const std::string& indent) {
+    const auto times = [&](std::size_t k) {
+        return stride == "1" ? str(k) : str(k) + " * " + stride;
+    };
+    const auto step = [&](std::size_t k, const std::string& idx, const std::string& in) {
+        return reduced_offsets(js, 1, red_rank, red_contiguous, idx, in) +
+               lane_step(js, args, op, k, idx, shift, in);
+    };
+    std::string s = lane_init(op, lanes, indent);
+    if (lanes > 1) {
+        s += indent + "for (; l + " + times(lanes - 1) + " < end; l += " + times(lanes) + ") {\n";
+        for (std::size_t k = 0; k < lanes; ++k) {
+            s += indent + "    {\n";
+            s += step(k, k ? "l + " + times(k) : "l", indent + "        ");
+            s += indent + "    }\n";
+        }
+        s += indent + "}\n";
+    }
+    s += indent + "for (; l < end; " + (stride == "1" ? "++l" : "l += " + stride) + ") {\n";
+    s += step(0, "l", indent + "    ");
+    s += indent + "}\n";
+    return s + lane_fold(op, lanes, indent);
+}
+
 // Local-memory tree over the work-group (power-of-two size); acc0 of item 0 holds the result.
 std::string group_tree(const std::string& indent) {
     return indent + "{\n" + indent + "    const uint t = get_local_id(0);\n" + indent +
@@ -242,25 +272,9 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         if (spec.cooperative) {
             // U lanes: each item keeps U loads in flight per step (group-strided, so every
             // load instruction of the group stays coalesced), then folds its lanes.
-            s += lane_init(op, U, "    ");
             s += "    const ulong ls = get_local_size(0);\n";
             s += "    ulong l = begin + get_local_id(0);\n";
-            if (U > 1) {
-                s += "    for (; l + " + str(U - 1) + " * ls < end; l += " + str(U) + " * ls) {\n";
-                for (std::size_t k = 0; k < U; ++k) {
-                    const std::string idx = k ? "l + " + str(k) + " * ls" : "l";
-                    s += "        {\n";
-                    s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "            ");
-                    s += lane_step(js, args, op, k, idx, "", "            ");
-                    s += "        }\n";
-                }
-                s += "    }\n";
-            }
-            s += "    for (; l < end; l += ls) {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
-            s += lane_step(js, args, op, 0, "l", "", "        ");
-            s += "    }\n";
-            s += lane_fold(op, U, "    ");
+            s += lane_walk(js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
             s += group_tree("    ");
             s += "    if (get_local_id(0) == 0) {\n";
             s += write_result(spec, ot, "m", "p", "acc0", "        ");
@@ -366,37 +380,12 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 s += write_result(spec, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
             s += "        return;\n    }\n";
             s += "    for (ulong q = 0; q < valid; ++q) {\n";
-        } else if (spec.steps > 1) {
-            const std::size_t R = spec.steps;
-            s += "    {\n        const ulong q = 0;\n";
-            s += lane_init(op, R, "        ");
-            s += "        ulong l = begin;\n";
-            s += "        for (; l + " + str(R - 1) + " < end; l += " + str(R) + ") {\n";
-            for (std::size_t k = 0; k < R; ++k) {
-                const std::string idx = k ? "l + " + str(k) : "l";
-                s += "            {\n";
-                s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "                ");
-                s += lane_step(js, args, op, k, idx, "q", "                ");
-                s += "            }\n";
-            }
-            s += "        }\n";
-            s += "        for (; l < end; ++l) {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
-            s += lane_step(js, args, op, 0, "l", "q", "            ");
-            s += "        }\n";
-            s += lane_fold(op, R, "        ");
-            s += write_result(spec, ot, "m0 + q", "p", "acc0", "        ");
-            s += "    }\n}\n" + layout_close(spec.layout_in_buffer);
-            return s;
         } else {
             s += "    {\n        const ulong q = 0;\n";
         }
-        s += lane_init(op, 1, "        ");
-        s += "        for (ulong l = begin; l < end; ++l) {\n";
-        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "            ");
-        s += lane_step(js, args, op, 0, "l", "q", "            ");
-        s += "        }\n";
-        s += lane_fold(op, 1, "        ");
+        // One output per item: spec.steps reduced steps in flight (GPUs), else one.
+        s += "        ulong l = begin;\n";
+        s += lane_walk(js, args, op, rr, spec.red_contiguous, spec.steps, "1", "q", "        ");
         s += write_result(spec, ot, "m0 + q", "p", "acc0", "        ");
         s += "    }\n";
     }

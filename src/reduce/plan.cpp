@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
+#include <limits>
 
 #include "clarray/error.hpp"
+#include "clarray/runtime/env.hpp"
 
 namespace clarray {
 
@@ -121,62 +122,38 @@ std::uint32_t reduce_plan::signature() const noexcept {
            static_cast<std::uint32_t>(spec.steps > 1 ? spec.steps : 0) << 21;
 }
 
-// Lanes of cooperative GPU reductions: loads in flight per item (docs/reductions.md; measured on
-// the H200 in docs/performance.md). CLARRAY_GPU_REDUCE_LANES (1, 2, 4, 8) overrides, for tuning.
-static std::size_t gpu_chunk_lanes() {
-    static const std::size_t lanes = [] {
-        const char* v = std::getenv("CLARRAY_GPU_REDUCE_LANES");
-        const std::string s = v ? v : "";
-        if (s == "1" || s == "2" || s == "4" || s == "8") return std::stoul(s);
-        return std::size_t(4);
-    }();
-    return lanes;
+namespace {
+// GPU plan parameters, each measured on the H200 (docs/tuning.md) and overridable for tuning
+// (read once).
+constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+// Loads in flight per item of cooperative reductions (CLARRAY_GPU_REDUCE_LANES).
+std::size_t gpu_chunk_lanes() {
+    static const std::size_t v = env_count("CLARRAY_GPU_REDUCE_LANES", 4, 1, 8, true);
+    return v;
 }
-// Work-groups per compute unit of cooperative GPU reductions over one output.
-// CLARRAY_GPU_REDUCE_GROUPS_PER_CU (1..64) overrides, for tuning.
-static std::size_t gpu_groups_per_cu() {
-    static const std::size_t groups = [] {
-        const char* v = std::getenv("CLARRAY_GPU_REDUCE_GROUPS_PER_CU");
-        const long g = v ? std::strtol(v, nullptr, 10) : 0;
-        return g >= 1 && g <= 64 ? static_cast<std::size_t>(g) : std::size_t(8);
-    }();
-    return groups;
+// Work-groups per compute unit of cooperative reductions (CLARRAY_GPU_REDUCE_GROUPS_PER_CU).
+std::size_t gpu_groups_per_cu() {
+    static const std::size_t v = env_count("CLARRAY_GPU_REDUCE_GROUPS_PER_CU", 8, 1, 64);
+    return v;
 }
-
-// Reduced steps in flight per item of GPU axis reductions with an item per output (outputs
-// shape; 8 measured 2x faster than 4 for a column sum at N=1.28e8 on the H200).
-// CLARRAY_GPU_OUTPUT_STEPS (1, 2, 4, 8, 16) overrides, for tuning.
-static std::size_t gpu_output_steps() {
-    static const std::size_t steps = [] {
-        const char* v = std::getenv("CLARRAY_GPU_OUTPUT_STEPS");
-        const std::string s = v ? v : "";
-        if (s == "1" || s == "2" || s == "4" || s == "8" || s == "16") return std::stoul(s);
-        return std::size_t(8);
-    }();
-    return steps;
+// Reduced steps in flight per item when an item makes one output (outputs shape; 8 measured 2x
+// faster than 4 for a column sum at N=1.28e8) (CLARRAY_GPU_OUTPUT_STEPS).
+std::size_t gpu_output_steps() {
+    static const std::size_t v = env_count("CLARRAY_GPU_OUTPUT_STEPS", 8, 1, 16, true);
+    return v;
+}
+// Items in flight per compute unit of the outputs shape (CLARRAY_GPU_OUTPUT_ITEMS_PER_CU).
+std::size_t gpu_output_items_per_cu() {
+    static const std::size_t v = env_count("CLARRAY_GPU_OUTPUT_ITEMS_PER_CU", 2048, 64, unbounded);
+    return v;
+}
+// Output count from which stage 2 runs an item per output (CLARRAY_GPU_STAGE2_ITEMS_FROM).
+std::size_t gpu_stage2_items_from() {
+    static const std::size_t v = env_count("CLARRAY_GPU_STAGE2_ITEMS_FROM", 1024, 1, unbounded);
+    return v;
 }
 
-// Items in flight per compute unit for GPU axis reductions with an item per output (outputs
-// shape). CLARRAY_GPU_OUTPUT_ITEMS_PER_CU overrides, for tuning.
-static std::size_t gpu_output_items_per_cu() {
-    static const std::size_t items = [] {
-        const char* v = std::getenv("CLARRAY_GPU_OUTPUT_ITEMS_PER_CU");
-        const long n = v ? std::strtol(v, nullptr, 10) : 0;
-        return n >= 64 ? static_cast<std::size_t>(n) : std::size_t(2048);
-    }();
-    return items;
-}
-
-// Output count from which GPU stage 2 runs an item per output. CLARRAY_GPU_STAGE2_ITEMS_FROM
-// overrides, for tuning.
-static std::size_t gpu_stage2_items_from() {
-    static const std::size_t from = [] {
-        const char* v = std::getenv("CLARRAY_GPU_STAGE2_ITEMS_FROM");
-        const long m = v ? std::strtol(v, nullptr, 10) : 0;
-        return m >= 1 ? static_cast<std::size_t>(m) : std::size_t(1024);
-    }();
-    return from;
-}
+} // namespace
 
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
     constexpr std::size_t cpu_run = 16;

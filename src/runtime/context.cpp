@@ -1,25 +1,18 @@
 #include "clarray/runtime/context.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/context_state.hpp"
+#include "clarray/runtime/env.hpp"
 
 namespace clarray {
 
-namespace {
-bool env_flag(const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v && std::strcmp(v, "0") != 0;
-}
-} // namespace
-
 context_options context_options::from_env() {
     context_options o;
-    o.emulate_coarse = env_flag("CLARRAY_EMULATE_COARSE");
-    o.disable_svm = env_flag("CLARRAY_DISABLE_SVM");
-    o.cache_library_allocations = !env_flag("CLARRAY_NO_ALLOCATION_CACHE");
+    o.emulate_coarse = detail::env_flag("CLARRAY_EMULATE_COARSE");
+    o.disable_svm = detail::env_flag("CLARRAY_DISABLE_SVM");
+    o.cache_library_allocations = !detail::env_flag("CLARRAY_NO_ALLOCATION_CACHE");
     return o;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "clarray/error.hpp"
+#include "clarray/runtime/env.hpp"
 
 namespace clarray {
 
@@ -84,8 +85,7 @@ device::device(cl_device_id id) : id_(id) {
     i->type = device_value<cl_device_type>(id, CL_DEVICE_TYPE);
     // Testing override: plan kernels as for a GPU (cooperative reductions, no vector kernels),
     // so that pocl runs the GPU code paths in CI.
-    if (const char* g = std::getenv("CLARRAY_PLAN_AS_GPU"); g && *g && std::strcmp(g, "0") != 0)
-        i->type = CL_DEVICE_TYPE_GPU;
+    if (detail::env_flag("CLARRAY_PLAN_AS_GPU")) i->type = CL_DEVICE_TYPE_GPU;
     if (i->cl_version >= 200) {
         auto caps = device_value<cl_device_svm_capabilities>(id, CL_DEVICE_SVM_CAPABILITIES);
         i->svm.coarse = caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
@@ -96,8 +96,7 @@ device::device(cl_device_id id) : id_(id) {
     i->fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
     // Testing override: report fp64 absent, so that the errors of devices without cl_khr_fp64 can
     // be checked on devices that have it (pocl). Read when a device object is created.
-    if (const char* f = std::getenv("CLARRAY_DISABLE_FP64"); f && *f && std::strcmp(f, "0") != 0)
-        i->fp64 = false;
+    if (detail::env_flag("CLARRAY_DISABLE_FP64")) i->fp64 = false;
     i->max_param = device_value<std::size_t>(id, CL_DEVICE_MAX_PARAMETER_SIZE);
     i->max_alloc = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     i->global_mem = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
@@ -113,14 +112,8 @@ device::device(cl_device_id id) : id_(id) {
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores (docs/quirks.md).
     i->quirks.kernel_for_contiguous_copy =
         i->platform_name.find("Portable Computing Language") != std::string::npos;
-    i->quirks.function_vector_width = (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1;
-    if (const char* w = std::getenv("CLARRAY_VECTOR_WIDTH"); w && *w) {
-        const std::string v = w;
-        if (v == "1" || v == "2" || v == "4" || v == "8" || v == "16")
-            i->quirks.function_vector_width = std::stoul(v);
-        else
-            throw usage_error("CLARRAY_VECTOR_WIDTH must be 1, 2, 4, 8 or 16, not '" + v + "'");
-    }
+    i->quirks.function_vector_width = detail::env_count(
+        "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
