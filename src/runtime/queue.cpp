@@ -24,8 +24,12 @@ queue::queue(const clarray::context& ctx, queue_options opts) {
     state_ = std::make_shared<const state>(state{ctx, detail::handle<cl_command_queue>(q), opts});
 }
 
-void queue::flush() const { detail::check_cl(clFlush(get()), "clFlush"); }
-void queue::finish() const { detail::check_cl(clFinish(get()), "clFinish"); }
+void queue::flush() const {
+    detail::check_cl(clFlush(get()), "clFlush");
+}
+void queue::finish() const {
+    detail::check_cl(clFinish(get()), "clFinish");
+}
 
 event queue::enqueue_marker(const wait_list& deps) const {
     cl_event e = nullptr;
