@@ -1,10 +1,16 @@
 #pragma once
 // cl_array<T, Storage>: an n-d strided array in device memory.
 //
-// Copies of a cl_array are handles: they share the allocation (like views). Assignment writes
-// elements: `x = y` copies y's values into x's storage (broadcasting y to x's shape), as
-// `x(view) = y` does; `copy()` makes an independent array. A default-constructed array is unbound
-// and takes the shape and storage of what is first assigned to it.
+// Value semantics (docs/semantics.md has the whole story):
+//  * copies of a cl_array are handles: they share the allocation (like views); `copy()` makes an
+//    independent array;
+//  * `x = y` and `x = expression` write values into x's storage (broadcasting to x's shape), as
+//    `x(view) = y` does;
+//  * moves transfer the handle: `x = std::move(y)` or `x = f()` into a named array rebinds x to
+//    y's storage without a kernel and leaves y unbound, so std::swap and standard containers and
+//    algorithms work; into a temporary view (`x(range(1, 3)) = f()`) a move writes values;
+//  * a default-constructed (or moved-from) array is unbound and takes the shape and storage of
+//    what is first assigned to it.
 #include <limits>
 #include <memory>
 #include <optional>
@@ -34,26 +40,23 @@ template <class T, class Storage> class host_view;
 template <class D> struct expression;
 
 namespace detail {
-template <class E>
-inline constexpr bool is_expression_node_v = std::is_base_of_v<expression<E>, E>;
+template <class E> inline constexpr bool is_expression_node_v = std::is_base_of_v<expression<E>, E>;
 }
 
 namespace detail {
 // An array passed to a raw kernel with a declared access (see in/out/inout below).
 // AtView: bind the view's first element (raw kernels) or the allocation's start (library kernels,
 // which index with the offset themselves).
-template <class A, access Acc, bool AtView = true> struct array_arg {
-    const A& array;
-};
+template <class A, access Acc, bool AtView = true> struct array_arg { const A& array; };
 
-template <class C>
-shape_type to_shape(const C& c) {
+template <class C> shape_type to_shape(const C& c) {
     shape_type s;
     for (auto v : c) {
         if constexpr (std::is_signed_v<decltype(v)>)
             if (v < 0) {
                 std::string txt = "(";
-                for (auto w : c) txt += std::to_string(w) + ",";
+                for (auto w : c)
+                    txt += std::to_string(w) + ",";
                 throw shape_error("negative extent in shape " + txt + ")");
             }
         s.push_back(static_cast<std::size_t>(v));
@@ -61,15 +64,22 @@ shape_type to_shape(const C& c) {
     return s;
 }
 
-template <class T, class S> event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src);
+template <class T, class S>
+event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src);
 template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const T& value);
 } // namespace detail
 
 // Declare how a raw kernel uses an array argument (the default is read_write). Reads may overlap
 // with other reads; writes are ordered after every earlier use.
-template <class A> detail::array_arg<A, access::read> in(const A& a) { return {a}; }
-template <class A> detail::array_arg<A, access::write> out(const A& a) { return {a}; }
-template <class A> detail::array_arg<A, access::read_write> inout(const A& a) { return {a}; }
+template <class A> detail::array_arg<A, access::read> in(const A& a) {
+    return {a};
+}
+template <class A> detail::array_arg<A, access::write> out(const A& a) {
+    return {a};
+}
+template <class A> detail::array_arg<A, access::read_write> inout(const A& a) {
+    return {a};
+}
 
 template <class T, class Storage> class cl_array {
     static_assert(is_dtype_v<T>, "cl_array: unsupported element type (use bool, int8..uint64, "
@@ -137,26 +147,35 @@ public:
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
     cl_array(const E& e); // NOLINT: implicit, so that `cl_array<float> c = a + b;` works
 
+    // Copies share storage (handles); see "Value semantics" above. A moved-from array is unbound.
     cl_array(const cl_array&) = default;
-    cl_array(cl_array&&) noexcept = default;
-    ~cl_array() = default;
-    cl_array& operator=(const cl_array& src) {
-        if (!bound()) return *this = src.copy();
-        detail::strided_copy(*this, src);
-        return *this;
+    cl_array(cl_array&& src) noexcept
+        : q_(std::move(src.q_)), alloc_(std::move(src.alloc_)), shape_(std::move(src.shape_)),
+          strides_(std::move(src.strides_)), offset_(src.offset_) {
+        src.unbind();
     }
-    cl_array& operator=(cl_array&& src) {
-        if (!bound()) {
+    ~cl_array() = default;
+    // `x = y` writes y's values into x (y broadcast to x's shape; one kernel, no allocation). An
+    // unbound x becomes an independent copy of y; unbound = unbound stays unbound.
+    cl_array& operator=(const cl_array& src) & { return write_values(src); }
+    cl_array& operator=(const cl_array& src) && { return write_values(src); }
+    // `x = std::move(y)` / `x = f()` into a named array: x takes y's storage and metadata (no
+    // kernel), y becomes unbound. This is what std::swap, std::vector's erase/insert and
+    // std::sort rely on.
+    cl_array& operator=(cl_array&& src) & noexcept {
+        if (this != &src) {
             q_ = std::move(src.q_);
             alloc_ = std::move(src.alloc_);
             shape_ = std::move(src.shape_);
             strides_ = std::move(src.strides_);
             offset_ = src.offset_;
-            return *this;
+            src.unbind();
         }
-        detail::strided_copy(*this, src);
         return *this;
     }
+    // Into a temporary view (`a(range(1, 3)) = f()`): a view expression names memory, so this
+    // writes the values, as `a(range(1, 3)) = y` does; rebinding a temporary would drop them.
+    cl_array& operator=(cl_array&& src) && { return write_values(src); }
 
     // Writes the expression's values into this array (one kernel); e broadcasts to our shape.
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
@@ -178,8 +197,8 @@ public:
     const shape_type& shape() const noexcept { return shape_; }
     std::size_t shape(std::size_t axis) const {
         if (axis >= shape_.size()) // clarray::error family, not std::out_of_range
-            throw index_error("shape: axis " + std::to_string(axis) +
-                              " out of range for shape " + shape_to_string(shape_));
+            throw index_error("shape: axis " + std::to_string(axis) + " out of range for shape " +
+                              shape_to_string(shape_));
         return shape_[axis];
     }
     const strides_type& strides() const noexcept { return strides_; } // in elements
@@ -188,7 +207,8 @@ public:
     std::size_t dimension() const noexcept { return shape_.size(); }
     std::size_t size() const noexcept {
         std::size_t n = 1;
-        for (std::size_t e : shape_) n *= e;
+        for (std::size_t e : shape_)
+            n *= e;
         return n;
     }
     std::size_t nbytes() const noexcept { return size() * sizeof(stored_type); }
@@ -254,6 +274,22 @@ public:
     cl_array transpose(const std::vector<std::size_t>& axes) const;
 
 private:
+    cl_array& write_values(const cl_array& src) {
+        if (!bound()) {
+            if (src.bound()) *this = src.copy();
+            return *this;
+        }
+        detail::strided_copy(*this, src);
+        return *this;
+    }
+    void unbind() noexcept {
+        q_.reset();
+        alloc_.reset();
+        shape_.clear();
+        strides_.clear();
+        offset_ = 0;
+    }
+
     std::optional<queue> q_;
     std::shared_ptr<allocation> alloc_;
     shape_type shape_;
@@ -306,12 +342,10 @@ struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
                                   " is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
                                   std::to_string(align) +
                                   " bytes); pass the base array and its offset() instead");
-            cl_buffer_region region{a.array.byte_offset(),
-                                    al->bytes() - a.array.byte_offset()};
+            cl_buffer_region region{a.array.byte_offset(), al->bytes() - a.array.byte_offset()};
             cl_int rc = CL_SUCCESS;
-            detail::handle<cl_mem> sub(clCreateSubBuffer(al->buffer(), CL_MEM_READ_WRITE,
-                                                         CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                                         &rc));
+            detail::handle<cl_mem> sub(clCreateSubBuffer(
+                al->buffer(), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &rc));
             detail::check_cl(rc, "clCreateSubBuffer");
             cl_mem m = sub.get();
             detail::check_cl(clSetKernelArg(k, idx, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)");
