@@ -101,8 +101,11 @@ if [[ -z ${REPORT_ONLY:-} && -z ${NO_WORKLOADS:-} ]]; then
   ((wrc == 0)) || echo "run-bench: bench_workloads exit $wrc (a failed check: see above)"
   printf '%s\n%s\n' "$wl_load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" > "$res/workloads_load.txt"
 fi
-if [[ -n ${REPORT_ONLY:-} && -f $res/load.txt ]]; then
-  load_before=$(sed -n 1p "$res/load.txt"); load_after=$(sed -n 2p "$res/load.txt")
+if [[ -n ${REPORT_ONLY:-} || -n ${NO_SUITE:-} ]]; then # the suite's load: from its last run
+  load_before="unknown 0 0"; load_after="unknown"
+  if [[ -f $res/load.txt ]]; then
+    load_before=$(sed -n 1p "$res/load.txt"); load_after=$(sed -n 2p "$res/load.txt")
+  fi
 fi
 
 notes=()
