@@ -391,12 +391,19 @@ class WorkloadRun:
 
 def workload_section(run, lines, plotdir, tag):
     lines.append("## Workloads: %s\n" % run.label)
-    lines.append("| file | library | device | date | preset | reps |")
-    lines.append("|---|---|---|---|---|---|")
+    # One row per library: rounds (files) of one library pool their samples.
+    groups = collections.OrderedDict()
     for fn, m in run.meta:
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (
-            fn, m.get("library", "?"), m.get("device", "?"), m.get("date", "?"),
-            m.get("preset", "?"), m.get("reps", "?")))
+        key = (m.get("library", "?"), m.get("device", "?"), m.get("preset", "?"))
+        groups.setdefault(key, []).append(m)
+    lines.append("| library | device | preset | runs | repeats (total) | dates |")
+    lines.append("|---|---|---|---|---|---|")
+    for (lib, dev, preset), ms in groups.items():
+        dates = sorted(m.get("date", "?") for m in ms)
+        reps = sum(int(m.get("reps", "0")) for m in ms)
+        lines.append("| %s | %s | %s | %d | %d | %s |" % (
+            lib, dev, preset, len(ms), reps,
+            dates[0] if len(dates) == 1 else "%s to %s" % (dates[0], dates[-1])))
     lines.append("")
     sides = run.sides()
     others = [s for s in sides if s != "clarray"]
@@ -539,8 +546,10 @@ def main():
                      "Every result is checked against a host reference before timing (a wrong "
                      "one is excluded and listed). R repeats run every workload once each in a "
                      "rotating order; one sample is the mean of enough steps to last ~2 ms; "
-                     "cells are medians. NumPy runs on one host thread; each library runs in "
-                     "its own process, one after the other.\n")
+                     "cells are medians. NumPy runs on one host thread. Each library runs in "
+                     "its own process; on the host `scripts/run-bench.sh` alternates clarray and "
+                     "NumPy processes over several rounds (`WL_ROUNDS`) and the samples of the "
+                     "rounds are pooled, so that the machine's load falls on both sides alike.\n")
     for k, sec in enumerate(args.workloads):
         wrun = WorkloadRun(sec[0], sec[1:])
         if not wrun.samples:

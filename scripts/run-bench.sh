@@ -12,8 +12,9 @@
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
 # REPORT_ONLY=1 (rewrite docs/performance.md from the CSVs of the last run),
-# WL_REPS (workloads, default 7), NO_WORKLOADS=1 (skip them), NO_SUITE=1 (run only the workloads;
-# the report keeps the suite CSVs of the last run),
+# WL_REPS (workloads: repeats per round, default 5), WL_ROUNDS (alternating clarray / NumPy rounds,
+# default 3), NO_WORKLOADS=1 (skip them), NO_SUITE=1 (run only the workloads; the report keeps the
+# suite CSVs of the last run),
 # OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,28 +78,33 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '%s\n%s\n' "$load_before" "$load_after" > "$res/load.txt"
 fi # REPORT_ONLY, NO_SUITE
 
-wl_reps=${WL_REPS:-7}
+# Workloads: WL_ROUNDS rounds of (bench_workloads, then NumPy), WL_REPS repeats each, so that the
+# load of the machine over the run falls on both sides alike; report.py pools the rounds' samples.
+wl_reps=${WL_REPS:-5}
+wl_rounds=${WL_ROUNDS:-3}
 if [[ -z ${REPORT_ONLY:-} && -z ${NO_WORKLOADS:-} ]]; then
   wl_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-  echo "== bench_workloads (reps $wl_reps, preset pocl)"
+  rm -f "$res"/workloads_r*.csv "$res"/py_workloads_numpy_r*.csv
   set +e
-  ./build-bench/bench/bench_workloads --preset pocl --reps "$wl_reps" --out "$res/workloads.csv" \
-    | tee "$res/workloads.txt"
-  wrc=${PIPESTATUS[0]}
-  echo "== py_workloads numpy (one thread)"
-  rm -f "$res/py_workloads_numpy.csv"
-  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" bench/py_workloads.py \
-    --backend numpy --preset pocl --reps "$wl_reps" --out "$res/py_workloads_numpy.csv" \
-    | tee "$res/py_workloads_numpy.txt"
-  prc=${PIPESTATUS[0]}
+  for ((r = 1; r <= wl_rounds; ++r)); do
+    echo "== bench_workloads round $r/$wl_rounds (reps $wl_reps, preset pocl)"
+    ./build-bench/bench/bench_workloads --preset pocl --reps "$wl_reps" \
+      --out "$res/workloads_r$r.csv" | tee "$res/workloads_r$r.txt"
+    wrc=${PIPESTATUS[0]}
+    ((wrc == 0)) || echo "run-bench: bench_workloads exit $wrc (a failed check: see above)"
+    echo "== py_workloads numpy (one thread) round $r/$wl_rounds"
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" bench/py_workloads.py \
+      --backend numpy --preset pocl --reps "$wl_reps" --out "$res/py_workloads_numpy_r$r.csv" \
+      | tee "$res/py_workloads_numpy_r$r.txt"
+    prc=${PIPESTATUS[0]}
+    if ((prc == 3)); then
+      echo "run-bench: NumPy side skipped (numpy not importable)"
+      rm -f "$res/py_workloads_numpy_r$r.csv"
+    elif ((prc != 0)); then
+      echo "run-bench: py_workloads.py failed (exit $prc)"
+    fi
+  done
   set -e
-  if ((prc == 3)); then
-    echo "run-bench: NumPy side skipped (numpy not importable)"
-    rm -f "$res/py_workloads_numpy.csv"
-  elif ((prc != 0)); then
-    echo "run-bench: py_workloads.py failed (exit $prc)"
-  fi
-  ((wrc == 0)) || echo "run-bench: bench_workloads exit $wrc (a failed check: see above)"
   printf '%s\n%s\n' "$wl_load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" > "$res/workloads_load.txt"
 fi
 if [[ -n ${REPORT_ONLY:-} || -n ${NO_SUITE:-} ]]; then # the suite's load: from its last run
@@ -133,9 +139,10 @@ for f in bench/device-results/suite_*.csv; do
   done
 done
 wl=()
-if [[ -f $res/workloads.csv ]]; then
+wl_files=("$res"/workloads_r*.csv "$res"/py_workloads_numpy_r*.csv)
+if [[ -f ${wl_files[0]} ]]; then
   wl+=(--workloads "This machine: $(hostname), pocl (CPU OpenCL) vs NumPy (one host thread)" \
-    "$res/workloads.csv" "$res/py_workloads_numpy.csv")
+    "${wl_files[@]}")
   if [[ -f $res/workloads_load.txt ]]; then
     notes+=("Workload run: load average before $(sed -n 1p "$res/workloads_load.txt"), after $(sed -n 2p "$res/workloads_load.txt") (1/5/15 min).")
   fi
