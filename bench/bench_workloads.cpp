@@ -348,9 +348,11 @@ private:
             }
             std::cout << std::flush;
         }
-        for (std::size_t i = 0; i < ws.size(); ++i)
-            if (ok[i])
-                csv_ << "# shape: " << (is_pair ? group : ws[i].op) << "|" << ws[i].shape << "\n";
+        for (std::size_t i = 0; i < ws.size(); ++i) {
+            if (!ok[i]) continue;
+            csv_ << "# shape: " << (is_pair ? group : ws[i].op) << "|" << ws[i].shape << "\n";
+            if (is_pair) break; // both spellings have the pair's shape
+        }
         std::vector<std::vector<double>> samples(ws.size());
         const std::size_t k = ws.size();
         for (int r = 0; r < opt_.reps; ++r) {
