@@ -4,7 +4,7 @@
 # Usage: scripts/device-run.sh [examples|tests|bench|all] ; results go to $OUT when set.
 # bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
 #   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
-#   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 3; 0 skips NumPy),
+#   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
@@ -84,11 +84,11 @@ if [[ $what == bench || $what == all ]]; then
     grep -E "^(device|driver|  CHECK FAILED|  FAILED|PAIR)|us/step" "$out/workloads_$dev.txt"
   done
   wl_backends=(cupy)
-  [[ ${WL_NUMPY_REPS:-3} != 0 ]] && wl_backends+=(numpy)
+  [[ ${WL_NUMPY_REPS:-5} != 0 ]] && wl_backends+=(numpy)
   for be in "${wl_backends[@]}"; do
     echo "== py_workloads $be"
     wreps=${WL_REPS:-11}
-    [[ $be == numpy ]] && wreps=${WL_NUMPY_REPS:-3}
+    [[ $be == numpy ]] && wreps=${WL_NUMPY_REPS:-5}
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONUNBUFFERED=1 \
       python3 bench/py_workloads.py --backend $be --preset gpu --reps "$wreps" \
       --out "$out/py_workloads_$be.csv" > "$out/py_workloads_$be.txt" 2>&1
