@@ -8,9 +8,9 @@ bench_workloads.
     py_workloads.py --backend numpy|cupy [--preset pocl|gpu] [--reps R] [--ops a,b] [--out f.csv]
 
 NumPy runs on one thread: OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS default to
-1 here (these workloads call no BLAS; the setting only keeps it that way). Each result is checked
-against a float64 NumPy computation on the host from the same inputs. Exits 3 (after a message)
-when the backend cannot be imported, so scripts can skip it.
+1, set before numpy is imported (these workloads call no BLAS; the setting keeps it that way).
+Each result is checked against a float64 NumPy computation on the host from the same inputs.
+Exits 3 (after a message) when the backend cannot be imported, so scripts can skip it.
 """
 import argparse
 import datetime
@@ -18,6 +18,16 @@ import os
 import platform
 import sys
 import time
+
+# One host thread for NumPy, set before numpy is imported (its BLAS reads these at import).
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+try:
+    import numpy as np  # both backends: host inputs and references
+except ImportError as numpy_missing:
+    np = None
+    NUMPY_ERROR = numpy_missing
 
 # Keep in step with the preset table in bench/bench_workloads.cpp.
 PRESETS = {
@@ -45,7 +55,6 @@ class Backend:
 
 
 def make_numpy():
-    import numpy as np
     b = Backend()
     b.name = "numpy"
     b.xp = np
@@ -75,49 +84,49 @@ def make_cupy():
 
 
 # ---------------------------------------------------------------- input patterns (as the C++)
-def grid(np, rows, cols):
+def grid(rows, cols):
     return np.arange(rows, dtype=np.int64)[:, None], np.arange(cols, dtype=np.int64)[None, :]
 
 
-def f32(np, k, scale, shift):
+def f32(k, scale, shift):
     return k.astype(np.float32) * np.float32(scale) + np.float32(shift)
 
 
-def heat_init(np, n):
-    i, j = grid(np, n, n)
-    return f32(np, (i * 7 + j * 13) % 31, 0.1, 0.0)
+def heat_init(n):
+    i, j = grid(n, n)
+    return f32((i * 7 + j * 13) % 31, 0.1, 0.0)
 
 
-def softmax_init(np, rows, cols):
-    r, c = grid(np, rows, cols)
-    return f32(np, (r * 3 + c * 7) % 41, 0.25, -5.0)
+def softmax_init(rows, cols):
+    r, c = grid(rows, cols)
+    return f32((r * 3 + c * 7) % 41, 0.25, -5.0)
 
 
-def points_init(np, n):
-    i, k = grid(np, n, DIMS)
-    return f32(np, (i * (k + 3) + k) % 17, 0.25, -2.0)
+def points_init(n):
+    i, k = grid(n, DIMS)
+    return f32((i * (k + 3) + k) % 17, 0.25, -2.0)
 
 
-def centres_init(np):
-    j, k = grid(np, CENTRES, DIMS)
-    return f32(np, (j * 5 + k * 3) % 11, 0.5, -2.5)
+def centres_init():
+    j, k = grid(CENTRES, DIMS)
+    return f32((j * 5 + k * 3) % 11, 0.5, -2.5)
 
 
-def standardise_init(np, rows, cols):
-    r, c = grid(np, rows, cols)
-    return (f32(np, (r * 5 + c * 3) % 37, 0.5, 0.0) + (c % 7).astype(np.float32))
+def standardise_init(rows, cols):
+    r, c = grid(rows, cols)
+    return (f32((r * 5 + c * 3) % 37, 0.5, 0.0) + (c % 7).astype(np.float32))
 
 
-def layernorm_init(np, rows, cols):
-    r, c = grid(np, rows, cols)
-    return f32(np, (r * 11 + c * 5) % 43, 0.2, -4.0)
+def layernorm_init(rows, cols):
+    r, c = grid(rows, cols)
+    return f32((r * 11 + c * 5) % 43, 0.2, -4.0)
 
 
-def pattern(np, n, mod, scale, shift):
-    return f32(np, np.arange(n, dtype=np.int64) % mod, scale, shift)
+def pattern(n, mod, scale, shift):
+    return f32(np.arange(n, dtype=np.int64) % mod, scale, shift)
 
 
-def heat_reference(np, u):
+def heat_reference(u):
     w = u.astype(np.float64)
     out = w.copy()
     out[1:-1, 1:-1] = w[1:-1, 1:-1] + HEAT_A * (w[:-2, 1:-1] + w[2:, 1:-1] + w[1:-1, :-2] +
@@ -125,7 +134,7 @@ def heat_reference(np, u):
     return out
 
 
-def close(np, got, want, tol):
+def close(got, want, tol):
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
     if got.shape != want.shape:
@@ -146,10 +155,9 @@ class Workload:
 
 
 def make_heat_inplace(be, P):
-    import numpy as np  # host inputs and references
     sync = be.sync
     n = P["heat"]
-    u0 = heat_init(np, n)
+    u0 = heat_init(n)
     st = {"u": be.to_dev(u0)}
 
     def step():
@@ -162,15 +170,14 @@ def make_heat_inplace(be, P):
         st["u"] = be.to_dev(u0)
 
     return Workload("heat_inplace", "%dx%d" % (n, n), n * n, 8.0 * n * n, step,
-                    lambda: close(np, be.get(st["u"]), heat_reference(np, u0), 1e-6),
+                    lambda: close(be.get(st["u"]), heat_reference(u0), 1e-6),
                     reset)
 
 
 def make_heat_pingpong(be, P):
-    import numpy as np  # host inputs and references
     sync = be.sync
     n = P["heat"]
-    u0 = heat_init(np, n)
+    u0 = heat_init(n)
     st = {}
 
     def reset():
@@ -186,15 +193,14 @@ def make_heat_pingpong(be, P):
         sync()
 
     return Workload("heat_pingpong", "%dx%d" % (n, n), n * n, 8.0 * n * n, step,
-                    lambda: close(np, be.get(st["u"]), heat_reference(np, u0), 1e-6),
+                    lambda: close(be.get(st["u"]), heat_reference(u0), 1e-6),
                     reset)
 
 
 def make_softmax(be, P):
-    import numpy as np  # host inputs and references
     xp, sync = be.xp, be.sync
     rows, cols = P["soft"]
-    hx = softmax_init(np, rows, cols)
+    hx = softmax_init(rows, cols)
     x = be.to_dev(hx)
     st = {}
 
@@ -208,17 +214,16 @@ def make_softmax(be, P):
     def check():
         w = hx.astype(np.float64)
         e = np.exp(w - w.max(axis=1, keepdims=True))
-        return close(np, be.get(st["y"]), e / e.sum(axis=1, keepdims=True), 1e-5)
+        return close(be.get(st["y"]), e / e.sum(axis=1, keepdims=True), 1e-5)
 
     return Workload("softmax", "%dx%d" % (rows, cols), rows * cols, 8.0 * rows * cols,
                     step, check)
 
 
 def make_kmeans_assign(be, P):
-    import numpy as np  # host inputs and references
     xp, sync = be.xp, be.sync
     n = P["kmeans"]
-    hp, hc = points_init(np, n), centres_init(np)
+    hp, hc = points_init(n), centres_init()
     p, c = be.to_dev(hp), be.to_dev(hc)
     st = {}
 
@@ -229,17 +234,16 @@ def make_kmeans_assign(be, P):
 
     def check():
         d = hp[:, None, :] - hc[None, :, :]  # exact in float32 for these patterns
-        return close(np, be.get(st["lab"]), np.argmin((d * d).sum(axis=2), axis=1), 0.0)
+        return close(be.get(st["lab"]), np.argmin((d * d).sum(axis=2), axis=1), 0.0)
 
     return Workload("kmeans_assign", "%dx4" % n, n, 4.0 * n * DIMS + 8.0 * n, step,
                     check)
 
 
 def make_standardise(be, P):
-    import numpy as np  # host inputs and references
     xp, sync = be.xp, be.sync
     rows, cols = P["std"]
-    hx = standardise_init(np, rows, cols)
+    hx = standardise_init(rows, cols)
     x = be.to_dev(hx)
     st = {}
 
@@ -249,18 +253,17 @@ def make_standardise(be, P):
 
     def check():
         w = hx.astype(np.float64)
-        return close(np, be.get(st["y"]), (w - w.mean(axis=0)) / w.std(axis=0), 1e-4)
+        return close(be.get(st["y"]), (w - w.mean(axis=0)) / w.std(axis=0), 1e-4)
 
     return Workload("standardise", "%dx%d" % (rows, cols), rows * cols,
                     8.0 * rows * cols, step, check)
 
 
 def make_layernorm(be, P):
-    import numpy as np  # host inputs and references
     xp, sync = be.xp, be.sync
     rows, cols = P["ln"]
-    hx = layernorm_init(np, rows, cols)
-    hg, hb = pattern(np, cols, 5, 0.1, 1.0), pattern(np, cols, 3, 0.5, -0.5)
+    hx = layernorm_init(rows, cols)
+    hg, hb = pattern(cols, 5, 0.1, 1.0), pattern(cols, 3, 0.5, -0.5)
     x, gamma, beta = be.to_dev(hx), be.to_dev(hg), be.to_dev(hb)
     st = {}
 
@@ -273,17 +276,16 @@ def make_layernorm(be, P):
         w = hx.astype(np.float64)
         want = ((w - w.mean(axis=1, keepdims=True)) /
                 np.sqrt(w.var(axis=1, keepdims=True) + LN_EPS) * hg + hb)
-        return close(np, be.get(st["y"]), want, 1e-4)
+        return close(be.get(st["y"]), want, 1e-4)
 
     return Workload("layernorm", "%dx%d" % (rows, cols), rows * cols, 8.0 * rows * cols,
                     step, check)
 
 
 def make_outer(be, P):
-    import numpy as np  # host inputs and references
     sync = be.sync
     n = P["outer"]
-    ha, hb = pattern(np, n, 19, 0.5, -4.0), pattern(np, n, 23, 0.25, -2.0)
+    ha, hb = pattern(n, 19, 0.5, -4.0), pattern(n, 23, 0.25, -2.0)
     a, b = be.to_dev(ha), be.to_dev(hb)
     st = {}
 
@@ -292,14 +294,13 @@ def make_outer(be, P):
         sync()
 
     return Workload("outer", "%dx%d" % (n, n), n * n, 4.0 * n * n, step,
-                    lambda: close(np, be.get(st["c"]), np.outer(ha, hb), 0.0))
+                    lambda: close(be.get(st["c"]), np.outer(ha, hb), 0.0))
 
 
 def make_where_scale(be, P):
-    import numpy as np  # host inputs and references
     xp, sync = be.xp, be.sync
     n = P["where"]
-    x0 = pattern(np, n, 29, 0.25, -3.0)
+    x0 = pattern(n, 29, 0.25, -3.0)
     st = {"x": be.to_dev(x0)}
 
     def step():
@@ -311,7 +312,7 @@ def make_where_scale(be, P):
         st["x"] = be.to_dev(x0)
 
     return Workload("where_scale", str(n), n, 8.0 * n, step,
-                    lambda: close(np, be.get(st["x"]),
+                    lambda: close(be.get(st["x"]),
                                   np.where(x0 > WHERE_T, x0 * WHERE_S, x0), 0.0),
                     reset)
 
@@ -332,9 +333,9 @@ def main():
     ap.add_argument("--ops", default="")
     ap.add_argument("--out", default="py_workloads.csv")
     args = ap.parse_args()
-    if args.backend == "numpy":
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(var, "1")
+    if np is None:
+        print("%s: not measured (%s)" % (args.backend, NUMPY_ERROR))
+        return 3
     try:
         be = make_numpy() if args.backend == "numpy" else make_cupy()
     except ImportError as e:
