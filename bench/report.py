@@ -325,11 +325,185 @@ def section(run, lines, plotdir, tag):
         plots(run, plotdir, tag, lines)
 
 
+# ---------------------------------------------------------------- workload benchmark
+WORKLOADS = [
+    ("heat_inplace", "u(in,in) = u(in,in) + a*(u(r0,in) + u(r2,in) + u(in,r0) + u(in,r2) - "
+                     "4*u(in,in))"),
+    ("heat_pingpong", "v(in,in) = <the same of u>; the grids change roles"),
+    ("softmax", "m = max(x,{1},true); e = exp(x - m); s = sum(e,{1},true); y = e / s"),
+    ("kmeans_assign", "d = p(all,newaxis,all) - c(newaxis,all,all); "
+                      "lab = argmin(sum(d*d,{2}),1); 16 centres"),
+    ("standardise", "(x - mean(x,{0},true)) / stddev(x,{0},true)"),
+    ("layernorm", "(x - mean(x,{1},true)) / sqrt(var(x,{1},true) + eps) * gamma + beta"),
+    ("outer", "c = a(all,newaxis) * b(newaxis,all)"),
+    ("where_scale", "x = where(x > t, x * s, x)"),
+]
+PAIRS = [
+    ("pair_exp_bcast", "bcast", "plain",
+     "`e = exp(x - m)`, m = max(x,{1},true) broadcast, vs `e = exp(x)`, into the same e"),
+    ("pair_view_assign", "copy", "times_one",
+     "`u(in,in) = t` (array copy-assignment) vs `u(in,in) = t * 1.0f`"),
+    ("pair_heat", "inplace", "pingpong", "heat step in place vs ping-pong"),
+    ("pair_axis4_sum", "reduce_axis", "written_out",
+     "`sum(d*d,{2})` over the axis of length 4 vs `d0*d0 + d1*d1 + d2*d2 + d3*d3`, "
+     "di = p(all,newaxis,i) - c(newaxis,all,i)"),
+]
+SIDES = ["clarray", "numpy", "cupy"]
+PAIR_LIMIT = 1.25
+
+
+class WorkloadRun:
+    """bench_workloads' CSV plus py_workloads.py's CSVs of one machine."""
+
+    def __init__(self, label, files):
+        self.label = label
+        self.meta = []  # (file, OrderedDict)
+        self.samples = collections.defaultdict(list)  # (op, impl) -> [s]
+        self.shapes = {}
+        self.skips = []
+        for path in files:
+            if not os.path.exists(path):
+                continue
+            meta = collections.OrderedDict()
+            for line in open(path):
+                line = line.rstrip("\n")
+                if line.startswith("# skip: "):
+                    self.skips.append(line[len("# skip: "):].split("|", 3))
+                elif line.startswith("# shape: "):
+                    op, _, shape = line[len("# shape: "):].partition("|")
+                    self.shapes[op] = shape
+                elif line.startswith("# "):
+                    key, _, val = line[2:].partition(": ")
+                    meta[key] = val
+                elif line and not line.startswith("op,"):
+                    op, impl, _n, _el, _nb, _inner, _rep, sec = line.split(",")
+                    self.samples[(op, impl)].append(float(sec))
+            self.meta.append((os.path.basename(path), meta))
+
+    def med(self, op, impl):
+        v = self.samples.get((op, impl))
+        return statistics.median(v) if v else None
+
+    def sides(self):
+        found = {impl for (op, impl) in self.samples if not op.startswith("pair_")}
+        return [s for s in SIDES if s in found]
+
+
+def workload_section(run, lines, plotdir, tag):
+    lines.append("## Workloads: %s\n" % run.label)
+    # One row per library: rounds (files) of one library pool their samples.
+    groups = collections.OrderedDict()
+    for fn, m in run.meta:
+        key = (m.get("library", "?"), m.get("device", "?"), m.get("preset", "?"))
+        groups.setdefault(key, []).append(m)
+    lines.append("| library | device | preset | runs | repeats (total) | dates |")
+    lines.append("|---|---|---|---|---|---|")
+    for (lib, dev, preset), ms in groups.items():
+        dates = sorted(m.get("date", "?") for m in ms)
+        reps = sum(int(m.get("reps", "0")) for m in ms)
+        lines.append("| %s | %s | %s | %d | %d | %s |" % (
+            lib, dev, preset, len(ms), reps,
+            dates[0] if len(dates) == 1 else "%s to %s" % (dates[0], dates[-1])))
+    lines.append("")
+    sides = run.sides()
+    others = [s for s in sides if s != "clarray"]
+    head = ["workload", "shape"] + ["%s (time/step)" % s for s in sides]
+    head += ["clarray / %s" % ("NumPy" if o == "numpy" else "CuPy") for o in others
+             if "clarray" in sides]
+    lines.append("Cells: median time per step; `clarray / X` = t(clarray) / t(X), so < 1 means "
+                 "clarray is faster.\n")
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    ops = [op for op, _ in WORKLOADS if any((op, s) in run.samples for s in sides)]
+    for op in ops:
+        cells = [op, run.shapes.get(op, "?")]
+        for s in sides:
+            t = run.med(op, s)
+            cells.append(fmt_t(t) if t else "–")
+        tc = run.med(op, "clarray")
+        for o in others:
+            if "clarray" not in sides:
+                break
+            to = run.med(op, o)
+            cells.append(fmt_r(tc / to) if tc and to else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for op, spelling in WORKLOADS:
+        if op in ops:
+            lines.append("* **%s**: `%s`" % (op, spelling))
+    lines.append("")
+    pairs = [pr for pr in PAIRS if run.med(pr[0], pr[1]) or run.med(pr[0], pr[2])]
+    if pairs:
+        lines.append("**Spelling pairs** (clarray; two spellings of the same work, interleaved; "
+                     "their times should be within %.2f× of each other):\n" % PAIR_LIMIT)
+        lines.append("| pair | shape | first | time | second | time | second / first | "
+                     "within %.2f× |" % PAIR_LIMIT)
+        lines.append("|---|---|---|---|---|---|---|---|")
+        for op, a, b, _ in pairs:
+            ta, tb = run.med(op, a), run.med(op, b)
+            ratio = tb / ta if ta and tb else None
+            ok = "–" if ratio is None else (
+                "yes" if max(ratio, 1 / ratio) <= PAIR_LIMIT else "**no**")
+            lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                op, run.shapes.get(op, "?"), a, fmt_t(ta) if ta else "–", b,
+                fmt_t(tb) if tb else "–", "%.2f" % ratio if ratio else "–", ok))
+        lines.append("")
+        for op, a, b, text in pairs:
+            lines.append("* **%s**: %s" % (op, text))
+        lines.append("")
+    if run.skips:
+        for s in run.skips:
+            lines.append("* not in the table: **%s** (%s) at %s elements: %s" % tuple(s))
+        lines.append("")
+    if plotdir and ops:
+        workload_plot(run, ops, sides, plotdir, tag, lines)
+
+
+def workload_plot(run, ops, sides, outdir, tag, lines):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        lines.append("_Plot skipped: matplotlib is not available (%s)._\n" % e)
+        return
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(ops) + 2), 4.2))
+    w = 0.8 / max(1, len(sides))
+    for j, s in enumerate(sides):
+        xs = [k + j * w for k in range(len(ops))]
+        ys = [(run.med(op, s) or 0) * 1e3 for op in ops]
+        bars = ax.bar(xs, ys, width=w, label=s)
+        tc = [run.med(op, "clarray") for op in ops]
+        if s != "clarray":  # the clarray / s time ratio above each bar of the other side
+            for bar, op, c in zip(bars, ops, tc):
+                t = run.med(op, s)
+                if t and c:
+                    ax.annotate("%.2f" % (c / t), (bar.get_x() + bar.get_width() / 2,
+                                                   bar.get_height()),
+                                ha="center", va="bottom", fontsize=6)
+    ax.set_xticks([k + w * (len(sides) - 1) / 2 for k in range(len(ops))])
+    ax.set_xticklabels(["%s\n%s" % (op, run.shapes.get(op, "")) for op in ops], fontsize=7,
+                       rotation=30, ha="right")
+    ax.set_yscale("log")
+    ax.set_ylabel("ms per step (median)")
+    ax.set_title("%s\n(numbers: t(clarray) / t(side))" % run.label, fontsize=9)
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fn = "perf_%s_workloads.png" % tag
+    fig.savefig(os.path.join(outdir, fn), dpi=90)
+    plt.close(fig)
+    lines.append("![%s](%s)\n" % (fn, fn))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="docs/performance.md")
     ap.add_argument("--section", nargs="+", action="append", required=True,
                     metavar=("LABEL", "CSV"))
+    ap.add_argument("--workloads", nargs="+", action="append", default=[],
+                    metavar=("LABEL", "CSV"),
+                    help="bench_workloads CSV, then py_workloads CSVs of the same machine")
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("--plots", default="docs", help="folder for the PNGs ('' for none)")
     args = ap.parse_args()
@@ -363,6 +537,26 @@ def main():
             lines.append("## %s\n\n_No results (missing %s)._\n" % (label, ", ".join(files)))
             continue
         section(run, lines, args.plots, "run%d" % (k + 1) if k else "host")
+    if args.workloads:
+        lines.append("# Workloads\n")
+        lines.append("Whole small programs in their natural spelling (`bench/bench_workloads.cpp`"
+                     " for clarray, `bench/py_workloads.py` for NumPy and CuPy), float32, one "
+                     "step = the work then the queue drained (`q.finish()` / CuPy synchronize). "
+                     "Results of expressions are new arrays each step, as a user writes them. "
+                     "Every result is checked against a host reference before timing (a wrong "
+                     "one is excluded and listed). R repeats run every workload once each in a "
+                     "rotating order; one sample is the mean of enough steps to last ~2 ms; "
+                     "cells are medians. NumPy runs on one host thread. Each library runs in "
+                     "its own process; on the host `scripts/run-bench.sh` alternates clarray and "
+                     "NumPy processes over several rounds (`WL_ROUNDS`) and the samples of the "
+                     "rounds are pooled, so that the machine's load falls on both sides alike.\n")
+    for k, sec in enumerate(args.workloads):
+        wrun = WorkloadRun(sec[0], sec[1:])
+        if not wrun.samples:
+            lines.append("## Workloads: %s\n\n_No results (missing %s)._\n" % (
+                sec[0], ", ".join(sec[1:])))
+            continue
+        workload_section(wrun, lines, args.plots, "run%d" % (k + 1) if k else "host")
     lines.append("## Implementations\n")
     for impl in ORDER:
         lines.append("* **%s**: %s" % (impl, DESCR[impl]))

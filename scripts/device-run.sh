@@ -2,7 +2,10 @@
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
 # Usage: scripts/device-run.sh [examples|tests|bench|all] ; results go to $OUT when set.
-# bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr).
+# bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
+#   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
+#   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
+#   NO_SUITE=1 (workloads only).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
 #   catch2 (Catch2 2.13: the device image has only Catch2 3)
@@ -52,7 +55,7 @@ if [[ $what == bench || $what == all ]]; then
     || { tail -20 "$out/build-bench.log"; rc=1; }
   nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
   for dev in ${BENCH_DEVICES:-NVIDIA}; do
-    [[ -x build-device-bench/bench/bench_suite ]] || break
+    [[ -x build-device-bench/bench/bench_suite && -z ${NO_SUITE:-} ]] || break
     echo "== bench_suite on $dev"
     CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_suite --reps "${REPS:-21}" \
       --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/suite_$dev.csv" > "$out/suite_$dev.txt" 2>&1 || rc=1
@@ -63,6 +66,7 @@ if [[ $what == bench || $what == all ]]; then
     fi
   done
   for be in cupy pyopencl; do
+    [[ -z ${NO_SUITE:-} ]] || break
     echo "== py_bench $be"
     PYTHONUNBUFFERED=1 python3 bench/py_bench.py --backend $be --reps "${REPS:-21}" \
       --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/py_$be.csv" > "$out/py_$be.txt" 2>&1
@@ -70,6 +74,28 @@ if [[ $what == bench || $what == all ]]; then
     if ((prc == 3)); then echo "$be: not measured ($(tail -1 "$out/py_$be.txt"))"; rm -f "$out/py_$be.csv" "$out/py_$be.txt"
     elif ((prc != 0)); then tail -5 "$out/py_$be.txt"; rc=1
     else grep -E "N=16000000" "$out/py_$be.txt"; fi
+  done
+  # The workload benchmark: copy workloads_*.csv and py_workloads_*.csv into bench/device-results/.
+  for dev in ${BENCH_DEVICES:-NVIDIA}; do
+    [[ -x build-device-bench/bench/bench_workloads ]] || break
+    echo "== bench_workloads on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_workloads --preset gpu \
+      --reps "${WL_REPS:-11}" --out "$out/workloads_$dev.csv" > "$out/workloads_$dev.txt" 2>&1 || rc=1
+    grep -E "^(device|driver|  CHECK FAILED|  FAILED|PAIR)|us/step" "$out/workloads_$dev.txt"
+  done
+  wl_backends=(cupy)
+  [[ ${WL_NUMPY_REPS:-5} != 0 ]] && wl_backends+=(numpy)
+  for be in "${wl_backends[@]}"; do
+    echo "== py_workloads $be"
+    wreps=${WL_REPS:-11}
+    [[ $be == numpy ]] && wreps=${WL_NUMPY_REPS:-5}
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONUNBUFFERED=1 \
+      python3 bench/py_workloads.py --backend $be --preset gpu --reps "$wreps" \
+      --out "$out/py_workloads_$be.csv" > "$out/py_workloads_$be.txt" 2>&1
+    prc=$?
+    if ((prc == 3)); then echo "$be: not measured ($(tail -1 "$out/py_workloads_$be.txt"))"; rm -f "$out/py_workloads_$be.csv" "$out/py_workloads_$be.txt"
+    elif ((prc != 0)); then tail -5 "$out/py_workloads_$be.txt"; rc=1
+    else grep -E "CHECK FAILED|us/step" "$out/py_workloads_$be.txt"; fi
   done
 fi
 exit $rc

@@ -5,10 +5,16 @@
 # bench/report.py writes docs/performance.md and docs/perf_*.png.
 # Results of a GPU-machine run (scripts/device-run.sh bench), copied into bench/device-results/,
 # are added to the report as a second section when present.
+# Then the workload benchmark: bench_workloads (clarray, --preset pocl) and bench/py_workloads.py
+# with NumPy on one host thread; report.py adds its table, spelling pairs and plot
+# (bench/device-results/workloads_*.csv and py_workloads_*.csv from the GPU machine too).
 #
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
 # REPORT_ONLY=1 (rewrite docs/performance.md from the CSVs of the last run),
+# WL_REPS (workloads: repeats per round, default 5), WL_ROUNDS (alternating clarray / NumPy rounds,
+# default 3), NO_WORKLOADS=1 (skip them), NO_SUITE=1 (run only the workloads; the report keeps the
+# suite CSVs of the last run),
 # OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +29,10 @@ if [[ -z ${NO_SETUP:-} ]]; then
   scripts/setup-deps.sh
   # Python side: numpy + pyopencl (+ mako for its reductions) and matplotlib, from PyPI when
   # missing. Failure only skips that part.
+  if ! "$py" -c "import numpy" 2>/dev/null; then # the workload benchmark's NumPy side
+    echo "run-bench: installing numpy with pip"
+    "$py" -m pip install -q numpy 2>&1 | grep -v -i "warning" || true
+  fi
   if ! "$py" -c "import numpy, pyopencl, mako" 2>/dev/null; then
     echo "run-bench: installing numpy, pyopencl, mako with pip"
     "$py" -m pip install -q numpy pyopencl mako 2>&1 | grep -v -i "warning" || true
@@ -35,7 +45,7 @@ fi
 
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_BENCH=ON \
   -DCLARRAY_BUILD_TESTS=OFF -DCLARRAY_BUILD_EXAMPLES=OFF >/dev/null
-nice -n 10 cmake --build build-bench -j2 --target bench_suite
+nice -n 10 cmake --build build-bench -j2 --target bench_suite bench_workloads
 
 mkdir -p "$res"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -46,7 +56,7 @@ ops_arg=()
 # at half speed at N=1e6. Passive waiting puts OpenMP's threads to sleep after each loop.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-30000}
-if [[ -z ${REPORT_ONLY:-} ]]; then
+if [[ -z ${REPORT_ONLY:-} && -z ${NO_SUITE:-} ]]; then
 echo "== bench_suite (reps $reps, sizes $sizes)"
 ./build-bench/bench/bench_suite --reps "$reps" --sizes "$sizes" "${ops_arg[@]}" \
   --out "$res/suite.csv" | tee "$res/suite.txt"
@@ -66,9 +76,42 @@ if [[ -z ${NO_PYTHON:-} ]]; then
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '%s\n%s\n' "$load_before" "$load_after" > "$res/load.txt"
-fi # REPORT_ONLY
-if [[ -n ${REPORT_ONLY:-} && -f $res/load.txt ]]; then
-  load_before=$(sed -n 1p "$res/load.txt"); load_after=$(sed -n 2p "$res/load.txt")
+fi # REPORT_ONLY, NO_SUITE
+
+# Workloads: WL_ROUNDS rounds of (bench_workloads, then NumPy), WL_REPS repeats each, so that the
+# load of the machine over the run falls on both sides alike; report.py pools the rounds' samples.
+wl_reps=${WL_REPS:-5}
+wl_rounds=${WL_ROUNDS:-3}
+if [[ -z ${REPORT_ONLY:-} && -z ${NO_WORKLOADS:-} ]]; then
+  wl_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  rm -f "$res"/workloads_r*.csv "$res"/py_workloads_numpy_r*.csv
+  set +e
+  for ((r = 1; r <= wl_rounds; ++r)); do
+    echo "== bench_workloads round $r/$wl_rounds (reps $wl_reps, preset pocl)"
+    ./build-bench/bench/bench_workloads --preset pocl --reps "$wl_reps" \
+      --out "$res/workloads_r$r.csv" | tee "$res/workloads_r$r.txt"
+    wrc=${PIPESTATUS[0]}
+    ((wrc == 0)) || echo "run-bench: bench_workloads exit $wrc (a failed check: see above)"
+    echo "== py_workloads numpy (one thread) round $r/$wl_rounds"
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "$py" bench/py_workloads.py \
+      --backend numpy --preset pocl --reps "$wl_reps" --out "$res/py_workloads_numpy_r$r.csv" \
+      | tee "$res/py_workloads_numpy_r$r.txt"
+    prc=${PIPESTATUS[0]}
+    if ((prc == 3)); then
+      echo "run-bench: NumPy side skipped (numpy not importable)"
+      rm -f "$res/py_workloads_numpy_r$r.csv"
+    elif ((prc != 0)); then
+      echo "run-bench: py_workloads.py failed (exit $prc)"
+    fi
+  done
+  set -e
+  printf '%s\n%s\n' "$wl_load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" > "$res/workloads_load.txt"
+fi
+if [[ -n ${REPORT_ONLY:-} || -n ${NO_SUITE:-} ]]; then # the suite's load: from its last run
+  load_before="unknown 0 0"; load_after="unknown"
+  if [[ -f $res/load.txt ]]; then
+    load_before=$(sed -n 1p "$res/load.txt"); load_after=$(sed -n 2p "$res/load.txt")
+  fi
 fi
 
 notes=()
@@ -91,8 +134,26 @@ for f in bench/device-results/suite_*.csv; do
   [[ -f $f ]] || continue
   dev=$(basename "$f" .csv); dev=${dev#suite_}
   sections+=(--section "GPU machine, CLARRAY_DEVICE=$dev (scripts/device-run.sh bench)" "$f")
-  for p in bench/device-results/py_*.csv; do [[ -f $p ]] && sections+=("$p"); done
+  for p in bench/device-results/py_*.csv; do
+    [[ -f $p && $p != *py_workloads_* ]] && sections+=("$p")
+  done
 done
-args=()
+wl=()
+wl_files=("$res"/workloads_r*.csv "$res"/py_workloads_numpy_r*.csv)
+if [[ -f ${wl_files[0]} ]]; then
+  wl+=(--workloads "This machine: $(hostname), pocl (CPU OpenCL) vs NumPy (one host thread)" \
+    "${wl_files[@]}")
+  if [[ -f $res/workloads_load.txt ]]; then
+    notes+=("Workload run: load average before $(sed -n 1p "$res/workloads_load.txt"), after $(sed -n 2p "$res/workloads_load.txt") (1/5/15 min).")
+  fi
+fi
+for f in bench/device-results/workloads_*.csv; do
+  [[ -f $f ]] || continue
+  dev=$(basename "$f" .csv); dev=${dev#workloads_}
+  wsec=(--workloads "GPU machine, CLARRAY_DEVICE=$dev (scripts/device-run.sh bench)" "$f")
+  for p in bench/device-results/py_workloads_*.csv; do [[ -f $p ]] && wsec+=("$p"); done
+  wl+=("${wsec[@]}")
+done
+args=("${wl[@]}")
 for n in "${notes[@]}"; do args+=(--note "$n"); done
 "$py" bench/report.py --out docs/performance.md --plots docs "${sections[@]}" "${args[@]}"

@@ -1,0 +1,823 @@
+// Workload benchmark: whole small programs written the way a clarray user writes them, timed per
+// step, next to the same programs in NumPy / CuPy (bench/py_workloads.py, same workloads, sizes
+// and CSV columns).
+//
+//   heat_inplace   u(in,in) = u(in,in) + a*(u(r0,in) + u(r2,in) + u(in,r0) + u(in,r2) - 4*u(in,in))
+//   heat_pingpong  v(in,in) = <the same of u>, then the two grids change roles
+//   softmax        m = max(x,{1},true); e = exp(x - m); s = sum(e,{1},true); y = e / s
+//   kmeans_assign  d = p(all,newaxis,all) - c(newaxis,all,all); lab = argmin(sum(d*d,{2}),1)
+//   standardise    (x - mean(x,{0},true)) / stddev(x,{0},true)
+//   layernorm      (x - mean(x,{1},true)) / sqrt(var(x,{1},true) + eps) * gamma + beta
+//   outer          c = a(all,newaxis) * b(newaxis,all)
+//   where_scale    x = where(x > t, x * s, x)
+//
+// One step = the work above, then q.finish(). Results of expressions are new arrays each step
+// (held until the next step, so their release is part of the timing); named intermediates that
+// a later statement reads twice are stored (softmax's e), one used by a single expression stays
+// a lazy `auto` expression (k-means' d), as a C++ user writes them. float32 throughout.
+//
+// Spelling pairs: two spellings of the same work whose times should be within 1.25x of each
+// other (exp of a broadcast difference vs plain exp into the same storage; copy-assign of a view
+// vs the same through an expression; in-place vs ping-pong heat; a reduction over an axis of
+// length 4 vs the sum written out over views).
+//
+// Timing: every workload is warmed up and checked against host loops (CHECK ok / CHECK FAILED;
+// a failed check makes the exit code 1), then R repeats run every workload once each in an
+// order rotated per repeat, so that machine noise spreads over all of them. One sample is the
+// mean of `inner` steps, `inner` chosen so that a sample lasts about --target-ms. The CSV has
+// every sample (columns as bench_suite); bench/report.py takes medians and ratios.
+//
+//   bench_workloads [--preset pocl|gpu] [--reps R] [--target-ms T] [--ops a,b] [--out f.csv]
+//
+// --preset picks the size set (default: pocl on a CPU device, gpu otherwise); --sizes is a
+// synonym. Keep the size table in step with bench/py_workloads.py.
+#include <clarray/clarray.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ca = clarray;
+
+namespace {
+
+using farr = ca::cl_array<float>;
+using hvec = std::vector<float>;
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Sizes of one preset (the same table is in bench/py_workloads.py).
+struct preset {
+    std::string name;
+    std::size_t heat;                 // grid heat x heat
+    std::size_t soft_rows, soft_cols; // softmax
+    std::size_t kmeans_points;        // N x 4 points, 16 x 4 centres
+    std::size_t std_rows, std_cols;   // standardise
+    std::size_t ln_rows, ln_cols;     // layernorm
+    std::size_t outer;                // outer x outer
+    std::size_t where;                // 1-d
+};
+const preset pocl_preset{"pocl", 1024, 512, 4096, 262144, 4096, 1024, 4096, 1024, 2048, 1u << 22};
+const preset gpu_preset{"gpu", 4096,  8192, 4096, 1u << 22, 16384,
+                        4096,  16384, 4096, 8192, 1u << 26};
+constexpr std::size_t kmeans_centres = 16, kmeans_dims = 4;
+constexpr float heat_a = 0.2f, ln_eps = 1e-5f, where_t = 1.0f, where_s = 0.5f;
+
+// Input patterns (exact in float; py_workloads.py uses the same ones).
+hvec heat_init(std::size_t n) {
+    hvec u(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            u[i * n + j] = float((i * 7 + j * 13) % 31) * 0.1f;
+    return u;
+}
+hvec softmax_init(std::size_t rows, std::size_t cols) {
+    hvec x(rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            x[r * cols + c] = float((r * 3 + c * 7) % 41) * 0.25f - 5.0f;
+    return x;
+}
+hvec points_init(std::size_t n) {
+    hvec p(n * kmeans_dims);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < kmeans_dims; ++k)
+            p[i * kmeans_dims + k] = float((i * (k + 3) + k) % 17) * 0.25f - 2.0f;
+    return p;
+}
+hvec centres_init() {
+    hvec c(kmeans_centres * kmeans_dims);
+    for (std::size_t j = 0; j < kmeans_centres; ++j)
+        for (std::size_t k = 0; k < kmeans_dims; ++k)
+            c[j * kmeans_dims + k] = float((j * 5 + k * 3) % 11) * 0.5f - 2.5f;
+    return c;
+}
+hvec standardise_init(std::size_t rows, std::size_t cols) {
+    hvec x(rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            x[r * cols + c] = float((r * 5 + c * 3) % 37) * 0.5f + float(c % 7);
+    return x;
+}
+hvec layernorm_init(std::size_t rows, std::size_t cols) {
+    hvec x(rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            x[r * cols + c] = float((r * 11 + c * 5) % 43) * 0.2f - 4.0f;
+    return x;
+}
+hvec pattern(std::size_t n, std::size_t mod, float scale, float shift) {
+    hvec v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = float(i % mod) * scale + shift;
+    return v;
+}
+
+// Host references (plain loops, double where it matters).
+hvec heat_reference(const hvec& u, std::size_t n) {
+    hvec w = u;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+        for (std::size_t j = 1; j + 1 < n; ++j) {
+            const float c = u[i * n + j];
+            w[i * n + j] = c + heat_a * (u[(i - 1) * n + j] + u[(i + 1) * n + j] +
+                                         u[i * n + j - 1] + u[i * n + j + 1] - 4.0f * c);
+        }
+    return w;
+}
+// Squared distances of every point to every centre, N x 16 (exact for the patterns above).
+hvec distances_reference(const hvec& p, const hvec& c, std::size_t n) {
+    hvec d(n * kmeans_centres);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < kmeans_centres; ++j) {
+            float acc = 0;
+            for (std::size_t k = 0; k < kmeans_dims; ++k) {
+                const float t = p[i * kmeans_dims + k] - c[j * kmeans_dims + k];
+                acc += t * t;
+            }
+            d[i * kmeans_centres + j] = acc;
+        }
+    return d;
+}
+
+// Compares every element: |got - want| <= tol * (1 + |want|); "" when all pass.
+template <class G, class W>
+std::string compare_all(const char* what, const G& got, const W& want, double tol) {
+    if (got.size() != want.size())
+        return std::string(what) + ": " + std::to_string(got.size()) + " elements, expected " +
+               std::to_string(want.size());
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double w = double(want[i]), g = double(got[i]);
+        if (!(std::fabs(g - w) <= tol * (1.0 + std::fabs(w)))) {
+            if (bad++ == 0) first = i;
+        }
+    }
+    if (bad == 0) return "";
+    std::ostringstream s;
+    s << what << ": " << bad << " of " << want.size() << " elements wrong, first at " << first
+      << ": " << double(got[first]) << ", expected " << double(want[first]);
+    return s.str();
+}
+template <class T> std::vector<T> to_host(const ca::cl_array<T>& a) {
+    auto x = a.get();
+    return std::vector<T>(x.begin(), x.end());
+}
+
+std::string cpu_model() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "unknown";
+}
+
+struct workload {
+    std::string op;    // CSV name
+    std::string shape; // for the report, e.g. 1024x1024
+    std::size_t elements;
+    double bytes;                       // compulsory traffic per step (read once, written once)
+    std::function<void()> step;         // the work, then q.finish()
+    std::function<void()> reset;        // restores the inputs of state-carrying workloads
+    std::function<std::string()> check; // after reset + one step: "" when right
+};
+// Two spellings of the same work: times should be within 1.25x.
+struct spelling_pair {
+    std::string op;
+    std::string shape;
+    std::size_t elements;
+    workload first, second;
+};
+
+struct options {
+    int reps = 11;
+    double target_ms = 2.0;
+    std::string preset; // empty: from the device type
+    std::vector<std::string> ops;
+    std::string out = "bench_workloads.csv";
+};
+
+std::vector<std::string> parse_list(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::string dims(std::size_t a, std::size_t b) {
+    return std::to_string(a) + "x" + std::to_string(b);
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+class bench {
+public:
+    explicit bench(options o) : opt_(std::move(o)) {
+        const std::string want = opt_.preset.empty()
+                                     ? (ctx_.device().is_cpu() ? std::string("pocl") : "gpu")
+                                     : opt_.preset;
+        if (want == "pocl")
+            p_ = pocl_preset;
+        else if (want == "gpu")
+            p_ = gpu_preset;
+        else
+            throw std::runtime_error("unknown preset '" + want + "' (pocl or gpu)");
+    }
+
+    // Returns the number of failed checks.
+    int run() {
+        header();
+        std::vector<workload> ws;
+        add_workloads(ws);
+        measure("workloads", ws);
+        std::vector<spelling_pair> pairs;
+        add_pairs(pairs);
+        for (spelling_pair& sp : pairs) {
+            std::vector<workload> two{sp.first, sp.second};
+            auto med = measure(sp.op, two);
+            if (med.size() == 2 && med[0] > 0 && med[1] > 0) {
+                const double ratio = med[1] / med[0];
+                const double spread = std::max(ratio, 1.0 / ratio);
+                std::printf("PAIR %-18s %-12s %-12s %10.1f us  %-12s %10.1f us  ratio %.2f  %s\n",
+                            sp.op.c_str(), sp.shape.c_str(), sp.first.op.c_str(), med[0] * 1e6,
+                            sp.second.op.c_str(), med[1] * 1e6, ratio,
+                            spread <= 1.25 ? "within 1.25x" : "OVER 1.25x");
+            }
+        }
+        std::fflush(stdout);
+        return failures_;
+    }
+
+private:
+    options opt_;
+    ca::context ctx_ = ca::context::from_env();
+    ca::queue q_{ctx_};
+    preset p_;
+    std::ofstream csv_;
+    int failures_ = 0;
+
+    bool wanted(const std::string& op) const {
+        return opt_.ops.empty() ||
+               std::find(opt_.ops.begin(), opt_.ops.end(), op) != opt_.ops.end();
+    }
+
+    void header() {
+        const ca::device& d = ctx_.device();
+        std::time_t t = std::time(nullptr);
+        char date[64];
+        std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
+        csv_.open(opt_.out);
+        if (!csv_) throw std::runtime_error("cannot write " + opt_.out);
+        auto meta = [&](const std::string& key, const std::string& value) {
+            csv_ << "# " << key << ": " << value << "\n";
+            std::cout << key << ": " << value << "\n";
+        };
+        meta("date", date);
+        meta("device", d.name());
+        meta("platform", d.platform_name());
+        meta("device_version", d.version());
+        meta("driver_version", d.driver_version());
+        meta("device_type", d.is_cpu() ? "CPU" : (d.is_gpu() ? "GPU" : "other"));
+        meta("compute_units", std::to_string(d.compute_units()));
+        meta("host_cpu", cpu_model());
+        meta("preset", p_.name);
+        meta("reps", std::to_string(opt_.reps));
+        meta("target_ms", std::to_string(opt_.target_ms));
+        meta("library", "clarray");
+        csv_ << "op,impl,n,elements,bytes,inner,rep,seconds\n";
+    }
+
+    // Warm-up + check of each case, then interleaved repeats. `impl` in the CSV is "clarray" for
+    // workloads and the spelling's name for pairs (group != "workloads"). Returns the medians.
+    std::vector<double> measure(const std::string& group, std::vector<workload>& ws) {
+        const bool is_pair = group != "workloads";
+        std::vector<int> inner(ws.size(), 1);
+        std::vector<bool> ok(ws.size(), true);
+        for (std::size_t i = 0; i < ws.size(); ++i) {
+            workload& w = ws[i];
+            const std::string label = is_pair ? group + " " + w.op : w.op;
+            try {
+                w.step(); // compile / first touch
+                if (w.reset) w.reset();
+                w.step();
+                const std::string err = w.check ? w.check() : "";
+                if (!err.empty()) {
+                    std::cout << "  CHECK FAILED " << label << " " << w.shape << ": " << err
+                              << " (excluded)\n";
+                    csv_ << "# skip: " << (is_pair ? group : w.op) << "|"
+                         << (is_pair ? w.op : "clarray") << "|" << w.elements
+                         << "|wrong result: " << err << "\n";
+                    ok[i] = false;
+                    ++failures_;
+                    continue;
+                }
+                std::cout << "  CHECK ok " << label << " " << w.shape << "\n";
+                const double t0 = now_s();
+                w.step();
+                const double est = std::max(now_s() - t0, 1e-7);
+                inner[i] = static_cast<int>(std::clamp(opt_.target_ms * 1e-3 / est, 1.0, 2000.0));
+            } catch (const std::exception& e) {
+                std::cout << "  FAILED " << label << " " << w.shape << ": " << e.what()
+                          << " (excluded)\n";
+                csv_ << "# skip: " << (is_pair ? group : w.op) << "|"
+                     << (is_pair ? w.op : "clarray") << "|" << w.elements << "|failed: " << e.what()
+                     << "\n";
+                ok[i] = false;
+                ++failures_;
+            }
+            std::cout << std::flush;
+        }
+        for (std::size_t i = 0; i < ws.size(); ++i) {
+            if (!ok[i]) continue;
+            csv_ << "# shape: " << (is_pair ? group : ws[i].op) << "|" << ws[i].shape << "\n";
+            if (is_pair) break; // both spellings have the pair's shape
+        }
+        std::vector<std::vector<double>> samples(ws.size());
+        const std::size_t k = ws.size();
+        for (int r = 0; r < opt_.reps; ++r) {
+            for (std::size_t j = 0; j < k; ++j) {
+                const std::size_t i = (j + static_cast<std::size_t>(r)) % k; // rotating order
+                if (!ok[i]) continue;
+                const double t0 = now_s();
+                for (int it = 0; it < inner[i]; ++it)
+                    ws[i].step();
+                const double t = (now_s() - t0) / inner[i];
+                samples[i].push_back(t);
+                csv_ << (is_pair ? group : ws[i].op) << "," << (is_pair ? ws[i].op : "clarray")
+                     << "," << ws[i].elements << "," << ws[i].elements << "," << ws[i].bytes << ","
+                     << inner[i] << "," << r << "," << t << "\n";
+            }
+        }
+        csv_.flush();
+        std::vector<double> med(ws.size(), 0.0);
+        for (std::size_t i = 0; i < k; ++i) {
+            if (samples[i].empty()) continue;
+            med[i] = median(samples[i]);
+            if (!is_pair)
+                std::printf("%-16s %-12s %-10s %12.1f us/step %8.2f GB/s\n", ws[i].op.c_str(),
+                            ws[i].shape.c_str(), "clarray", med[i] * 1e6,
+                            ws[i].bytes / med[i] * 1e-9);
+        }
+        std::fflush(stdout);
+        return med;
+    }
+
+    // ------------------------------------------------------------------ the workloads
+    workload heat_inplace_workload() {
+        const std::size_t n = p_.heat;
+        const hvec u0 = heat_init(n);
+        auto u = std::make_shared<farr>(ca::to_device(q_, u0).reshape({n, n}));
+        auto want = std::make_shared<hvec>(heat_reference(u0, n));
+        const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
+        const float a = heat_a;
+        return {"heat_inplace",
+                dims(n, n),
+                n * n,
+                8.0 * n * n,
+                [this, u, in, r0, r2, a] {
+                    farr& g = *u;
+                    g(in, in) = g(in, in) + a * (g(r0, in) + g(r2, in) + g(in, r0) + g(in, r2) -
+                                                 4.0f * g(in, in));
+                    q_.finish();
+                },
+                [u, u0] { u->set(u0); },
+                [u, want] { return compare_all("u", to_host(*u), *want, 1e-6); }};
+    }
+    workload heat_pingpong_workload() {
+        const std::size_t n = p_.heat;
+        const hvec u0 = heat_init(n);
+        // Two grids indexed by step parity: step k reads grids[k % 2] and writes the interior of
+        // the other (whose border equals u0's and is never written). Exchanging the handles with
+        // std::swap(u, v) after each step is the other natural spelling; it crashed (moved-from
+        // cl_array assignment) when this benchmark was written.
+        struct state {
+            std::array<farr, 2> grids;
+            std::size_t k = 0;
+        };
+        auto st = std::make_shared<state>(state{
+            {ca::to_device(q_, u0).reshape({n, n}), ca::to_device(q_, u0).reshape({n, n})}, 0});
+        auto want = std::make_shared<hvec>(heat_reference(u0, n));
+        const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
+        const float a = heat_a;
+        return {
+            "heat_pingpong",
+            dims(n, n),
+            n * n,
+            8.0 * n * n,
+            [this, st, in, r0, r2, a] {
+                const farr& u = st->grids[st->k % 2];
+                farr& v = st->grids[(st->k + 1) % 2];
+                v(in, in) = u(in, in) +
+                            a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
+                ++st->k;
+                q_.finish();
+            },
+            [st, u0] {
+                st->grids[0].set(u0);
+                st->grids[1].set(u0);
+                st->k = 0;
+            },
+            [st, want] { return compare_all("u", to_host(st->grids[st->k % 2]), *want, 1e-6); }};
+    }
+    workload softmax_workload() {
+        const std::size_t rows = p_.soft_rows, cols = p_.soft_cols;
+        const hvec hx = softmax_init(rows, cols);
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({rows, cols}));
+        auto y = std::make_shared<std::optional<farr>>();
+        return {"softmax",
+                dims(rows, cols),
+                rows * cols,
+                8.0 * rows * cols,
+                [this, x, y] {
+                    auto m = ca::max(*x, {1}, true);
+                    farr e = ca::exp(*x - m);
+                    auto s = ca::sum(e, {1}, true);
+                    y->emplace(e / s);
+                    q_.finish();
+                },
+                {},
+                [y, hx, rows, cols] {
+                    hvec want(rows * cols);
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        const float* xr = hx.data() + r * cols;
+                        const float m = *std::max_element(xr, xr + cols);
+                        double s = 0;
+                        for (std::size_t c = 0; c < cols; ++c)
+                            s += std::exp(double(xr[c]) - m);
+                        for (std::size_t c = 0; c < cols; ++c)
+                            want[r * cols + c] = float(std::exp(double(xr[c]) - m) / s);
+                    }
+                    return compare_all("y", to_host(y->value()), want, 1e-5);
+                }};
+    }
+    workload kmeans_workload() {
+        const std::size_t n = p_.kmeans_points;
+        const hvec hp = points_init(n), hc = centres_init();
+        auto p = std::make_shared<farr>(ca::to_device(q_, hp).reshape({n, kmeans_dims}));
+        auto c =
+            std::make_shared<farr>(ca::to_device(q_, hc).reshape({kmeans_centres, kmeans_dims}));
+        auto lab = std::make_shared<std::optional<ca::cl_array<std::int64_t>>>();
+        using ca::all;
+        using ca::newaxis;
+        return {"kmeans_assign",
+                std::to_string(n) + "x4",
+                n,
+                4.0 * n * kmeans_dims + 8.0 * n,
+                [this, p, c, lab] {
+                    auto d = (*p)(all(), newaxis(), all()) - (*c)(newaxis(), all(), all());
+                    lab->emplace(ca::argmin(ca::sum(d * d, {2}), 1));
+                    q_.finish();
+                },
+                {},
+                [lab, hp, hc, n] {
+                    const hvec d = distances_reference(hp, hc, n);
+                    std::vector<std::int64_t> want(n);
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const float* di = d.data() + i * kmeans_centres;
+                        want[i] = std::min_element(di, di + kmeans_centres) - di; // first minimum
+                    }
+                    return compare_all("labels", to_host(lab->value()), want, 0.0);
+                }};
+    }
+    workload standardise_workload() {
+        const std::size_t rows = p_.std_rows, cols = p_.std_cols;
+        const hvec hx = standardise_init(rows, cols);
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({rows, cols}));
+        auto y = std::make_shared<std::optional<farr>>();
+        return {"standardise",
+                dims(rows, cols),
+                rows * cols,
+                8.0 * rows * cols,
+                [this, x, y] {
+                    const farr& v = *x;
+                    y->emplace((v - ca::mean(v, {0}, true)) / ca::stddev(v, {0}, true));
+                    q_.finish();
+                },
+                {},
+                [y, hx, rows, cols] {
+                    std::vector<double> mu(cols, 0.0), var(cols, 0.0);
+                    for (std::size_t r = 0; r < rows; ++r)
+                        for (std::size_t c = 0; c < cols; ++c)
+                            mu[c] += hx[r * cols + c];
+                    for (double& m : mu)
+                        m /= double(rows);
+                    for (std::size_t r = 0; r < rows; ++r)
+                        for (std::size_t c = 0; c < cols; ++c) {
+                            const double t = hx[r * cols + c] - mu[c];
+                            var[c] += t * t;
+                        }
+                    hvec want(rows * cols);
+                    for (std::size_t r = 0; r < rows; ++r)
+                        for (std::size_t c = 0; c < cols; ++c)
+                            want[r * cols + c] = float((hx[r * cols + c] - mu[c]) /
+                                                       std::sqrt(var[c] / double(rows)));
+                    return compare_all("y", to_host(y->value()), want, 1e-4);
+                }};
+    }
+    workload layernorm_workload() {
+        const std::size_t rows = p_.ln_rows, cols = p_.ln_cols;
+        const hvec hx = layernorm_init(rows, cols);
+        const hvec hg = pattern(cols, 5, 0.1f, 1.0f), hb = pattern(cols, 3, 0.5f, -0.5f);
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({rows, cols}));
+        auto gamma = std::make_shared<farr>(ca::to_device(q_, hg));
+        auto beta = std::make_shared<farr>(ca::to_device(q_, hb));
+        auto y = std::make_shared<std::optional<farr>>();
+        const float eps = ln_eps;
+        return {"layernorm",
+                dims(rows, cols),
+                rows * cols,
+                8.0 * rows * cols,
+                [this, x, gamma, beta, y, eps] {
+                    const farr& v = *x;
+                    y->emplace((v - ca::mean(v, {1}, true)) /
+                                   ca::sqrt(ca::var(v, {1}, true) + eps) * *gamma +
+                               *beta);
+                    q_.finish();
+                },
+                {},
+                [y, hx, hg, hb, rows, cols, eps] {
+                    hvec want(rows * cols);
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        const float* xr = hx.data() + r * cols;
+                        double mu = 0, var = 0;
+                        for (std::size_t c = 0; c < cols; ++c)
+                            mu += xr[c];
+                        mu /= double(cols);
+                        for (std::size_t c = 0; c < cols; ++c)
+                            var += (xr[c] - mu) * (xr[c] - mu);
+                        var /= double(cols);
+                        for (std::size_t c = 0; c < cols; ++c)
+                            want[r * cols + c] =
+                                float((xr[c] - mu) / std::sqrt(var + eps) * hg[c] + hb[c]);
+                    }
+                    return compare_all("y", to_host(y->value()), want, 1e-4);
+                }};
+    }
+    workload outer_workload() {
+        const std::size_t n = p_.outer;
+        const hvec ha = pattern(n, 19, 0.5f, -4.0f), hb = pattern(n, 23, 0.25f, -2.0f);
+        auto a = std::make_shared<farr>(ca::to_device(q_, ha));
+        auto b = std::make_shared<farr>(ca::to_device(q_, hb));
+        auto c = std::make_shared<std::optional<farr>>();
+        using ca::all;
+        using ca::newaxis;
+        return {"outer",
+                dims(n, n),
+                n * n,
+                4.0 * n * n,
+                [this, a, b, c] {
+                    c->emplace((*a)(all(), newaxis()) * (*b)(newaxis(), all()));
+                    q_.finish();
+                },
+                {},
+                [c, ha, hb, n] {
+                    hvec want(n * n);
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j)
+                            want[i * n + j] = ha[i] * hb[j];
+                    return compare_all("c", to_host(c->value()), want, 0.0);
+                }};
+    }
+    workload where_workload() {
+        const std::size_t n = p_.where;
+        const hvec x0 = pattern(n, 29, 0.25f, -3.0f);
+        auto x = std::make_shared<farr>(ca::to_device(q_, x0));
+        const float t = where_t, s = where_s;
+        return {"where_scale",
+                std::to_string(n),
+                n,
+                8.0 * n,
+                [this, x, t, s] {
+                    farr& v = *x;
+                    v = ca::where(v > t, v * s, v);
+                    q_.finish();
+                },
+                [x, x0] { x->set(x0); },
+                [x, x0, t, s] {
+                    hvec want(x0.size());
+                    for (std::size_t i = 0; i < x0.size(); ++i)
+                        want[i] = x0[i] > t ? x0[i] * s : x0[i];
+                    return compare_all("x", to_host(*x), want, 0.0);
+                }};
+    }
+
+    void add_workloads(std::vector<workload>& ws) {
+        using maker = workload (bench::*)();
+        const std::pair<const char*, maker> all[] = {
+            {"heat_inplace", &bench::heat_inplace_workload},
+            {"heat_pingpong", &bench::heat_pingpong_workload},
+            {"softmax", &bench::softmax_workload},
+            {"kmeans_assign", &bench::kmeans_workload},
+            {"standardise", &bench::standardise_workload},
+            {"layernorm", &bench::layernorm_workload},
+            {"outer", &bench::outer_workload},
+            {"where_scale", &bench::where_workload}};
+        for (const auto& [name, make] : all)
+            if (wanted(name)) ws.push_back((this->*make)());
+    }
+
+    // ------------------------------------------------------------------ spelling pairs
+    void add_pairs(std::vector<spelling_pair>& pairs) {
+        if (wanted("pair_exp_bcast")) {
+            // exp(x - m) with m (rows x 1) broadcast vs exp(x), both into the same storage.
+            const std::size_t rows = p_.soft_rows, cols = p_.soft_cols;
+            const hvec hx = softmax_init(rows, cols);
+            auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({rows, cols}));
+            auto m = std::make_shared<farr>(ca::max(*x, {1}, true));
+            auto e = std::make_shared<farr>(ca::empty<float>(q_, {rows, cols}));
+            auto check = [e, hx, rows, cols](bool minus_max) {
+                hvec want(rows * cols);
+                for (std::size_t r = 0; r < rows; ++r) {
+                    const float* xr = hx.data() + r * cols;
+                    const float mr = minus_max ? *std::max_element(xr, xr + cols) : 0.0f;
+                    for (std::size_t c = 0; c < cols; ++c)
+                        want[r * cols + c] = std::exp(xr[c] - mr);
+                }
+                return compare_all("e", to_host(*e), want, 1e-5);
+            };
+            const std::size_t n = rows * cols;
+            pairs.push_back({"pair_exp_bcast",
+                             dims(rows, cols),
+                             n,
+                             {"bcast",
+                              dims(rows, cols),
+                              n,
+                              8.0 * n,
+                              [this, x, m, e] {
+                                  *e = ca::exp(*x - *m);
+                                  q_.finish();
+                              },
+                              {},
+                              [check] { return check(true); }},
+                             {"plain",
+                              dims(rows, cols),
+                              n,
+                              8.0 * n,
+                              [this, x, e] {
+                                  *e = ca::exp(*x);
+                                  q_.finish();
+                              },
+                              {},
+                              [check] { return check(false); }}});
+        }
+        if (wanted("pair_view_assign")) {
+            // u(in,in) = t (copy-assignment of arrays) vs u(in,in) = t * 1.0f (an expression).
+            const std::size_t n = p_.heat, m = n - 2;
+            const hvec ht = pattern(m * m, 31, 0.1f, 0.0f);
+            auto u = std::make_shared<farr>(ca::zeros<float>(q_, {n, n}));
+            auto t = std::make_shared<farr>(ca::to_device(q_, ht).reshape({m, m}));
+            const auto in = ca::range(1, -1);
+            auto check = [u, ht, n, m] {
+                const hvec got = to_host(*u);
+                hvec want(n * n, 0.0f);
+                for (std::size_t i = 0; i < m; ++i)
+                    for (std::size_t j = 0; j < m; ++j)
+                        want[(i + 1) * n + j + 1] = ht[i * m + j];
+                return compare_all("u", got, want, 0.0);
+            };
+            pairs.push_back({"pair_view_assign",
+                             dims(n, n),
+                             m * m,
+                             {"copy",
+                              dims(n, n),
+                              m * m,
+                              8.0 * m * m,
+                              [this, u, t, in] {
+                                  (*u)(in, in) = *t;
+                                  q_.finish();
+                              },
+                              {},
+                              check},
+                             {"times_one",
+                              dims(n, n),
+                              m * m,
+                              8.0 * m * m,
+                              [this, u, t, in] {
+                                  (*u)(in, in) = *t * 1.0f;
+                                  q_.finish();
+                              },
+                              {},
+                              check}});
+        }
+        if (wanted("pair_heat")) {
+            workload a = heat_inplace_workload(), b = heat_pingpong_workload();
+            a.op = "inplace";
+            b.op = "pingpong";
+            pairs.push_back({"pair_heat", a.shape, a.elements, a, b});
+        }
+        if (wanted("pair_axis4_sum")) {
+            // sum(d*d, {2}) over the axis of length 4 vs d0*d0 + d1*d1 + d2*d2 + d3*d3, each di
+            // a difference of views (N x 1 minus 1 x 16): both give the N x 16 squared distances.
+            const std::size_t n = p_.kmeans_points;
+            const hvec hp = points_init(n), hc = centres_init();
+            auto p = std::make_shared<farr>(ca::to_device(q_, hp).reshape({n, kmeans_dims}));
+            auto c = std::make_shared<farr>(
+                ca::to_device(q_, hc).reshape({kmeans_centres, kmeans_dims}));
+            auto dist = std::make_shared<std::optional<farr>>();
+            auto want = std::make_shared<hvec>(distances_reference(hp, hc, n));
+            auto check = [dist, want] {
+                return compare_all("dist", to_host(dist->value()), *want, 1e-6);
+            };
+            using ca::all;
+            using ca::newaxis;
+            const std::size_t out = n * kmeans_centres;
+            pairs.push_back({"pair_axis4_sum",
+                             std::to_string(n) + "x16",
+                             out,
+                             {"reduce_axis",
+                              std::to_string(n) + "x16",
+                              out,
+                              16.0 * n + 4.0 * out,
+                              [this, p, c, dist] {
+                                  auto d =
+                                      (*p)(all(), newaxis(), all()) - (*c)(newaxis(), all(), all());
+                                  dist->emplace(ca::sum(d * d, {2}));
+                                  q_.finish();
+                              },
+                              {},
+                              check},
+                             {"written_out",
+                              std::to_string(n) + "x16",
+                              out,
+                              16.0 * n + 4.0 * out,
+                              [this, p, c, dist] {
+                                  const farr& P = *p;
+                                  const farr& C = *c;
+                                  auto d0 = P(all(), newaxis(), 0) - C(newaxis(), all(), 0);
+                                  auto d1 = P(all(), newaxis(), 1) - C(newaxis(), all(), 1);
+                                  auto d2 = P(all(), newaxis(), 2) - C(newaxis(), all(), 2);
+                                  auto d3 = P(all(), newaxis(), 3) - C(newaxis(), all(), 3);
+                                  dist->emplace(d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3);
+                                  q_.finish();
+                              },
+                              {},
+                              check}});
+        }
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw std::runtime_error("missing value after " + arg);
+            return argv[++i];
+        };
+        try {
+            if (arg == "--reps")
+                o.reps = std::stoi(value());
+            else if (arg == "--target-ms")
+                o.target_ms = std::stod(value());
+            else if (arg == "--preset" || arg == "--sizes")
+                o.preset = value();
+            else if (arg == "--ops")
+                o.ops = parse_list(value());
+            else if (arg == "--out")
+                o.out = value();
+            else {
+                std::cerr << "usage: bench_workloads [--preset pocl|gpu] [--reps R] "
+                             "[--target-ms T] [--ops softmax,pair_heat,...] [--out file.csv]\n";
+                return 2;
+            }
+        } catch (const std::exception& e) {
+            std::cerr << "bench_workloads: " << e.what() << "\n";
+            return 2;
+        }
+    }
+    try {
+        bench b(o);
+        const int failed = b.run();
+        if (failed > 0) {
+            std::cout << "bench_workloads: " << failed << " check(s) failed\n";
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "bench_workloads: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
