@@ -407,38 +407,33 @@ private:
     workload heat_pingpong_workload() {
         const std::size_t n = p_.heat;
         const hvec u0 = heat_init(n);
-        // Two grids indexed by step parity: step k reads grids[k % 2] and writes the interior of
-        // the other (whose border equals u0's and is never written). Exchanging the handles with
-        // std::swap(u, v) after each step is the other natural spelling; it crashed (moved-from
-        // cl_array assignment) when this benchmark was written.
+        // Two grids: each step writes v's interior from u (v's border equals u0's and is never
+        // written), then exchanges the handles, the stencil codes' idiom.
         struct state {
-            std::array<farr, 2> grids;
-            std::size_t k = 0;
+            farr u, v;
         };
-        auto st = std::make_shared<state>(state{
-            {ca::to_device(q_, u0).reshape({n, n}), ca::to_device(q_, u0).reshape({n, n})}, 0});
+        auto st = std::make_shared<state>(
+            state{ca::to_device(q_, u0).reshape({n, n}), ca::to_device(q_, u0).reshape({n, n})});
         auto want = std::make_shared<hvec>(heat_reference(u0, n));
         const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
         const float a = heat_a;
-        return {
-            "heat_pingpong",
-            dims(n, n),
-            n * n,
-            8.0 * n * n,
-            [this, st, in, r0, r2, a] {
-                const farr& u = st->grids[st->k % 2];
-                farr& v = st->grids[(st->k + 1) % 2];
-                v(in, in) = u(in, in) +
-                            a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
-                ++st->k;
-                q_.finish();
-            },
-            [st, u0] {
-                st->grids[0].set(u0);
-                st->grids[1].set(u0);
-                st->k = 0;
-            },
-            [st, want] { return compare_all("u", to_host(st->grids[st->k % 2]), *want, 1e-6); }};
+        return {"heat_pingpong",
+                dims(n, n),
+                n * n,
+                8.0 * n * n,
+                [this, st, in, r0, r2, a] {
+                    farr& u = st->u;
+                    farr& v = st->v;
+                    v(in, in) = u(in, in) + a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) -
+                                                 4.0f * u(in, in));
+                    std::swap(u, v);
+                    q_.finish();
+                },
+                [st, u0] {
+                    st->u.set(u0);
+                    st->v.set(u0);
+                },
+                [st, want] { return compare_all("u", to_host(st->u), *want, 1e-6); }};
     }
     workload softmax_workload() {
         const std::size_t rows = p_.soft_rows, cols = p_.soft_cols;
