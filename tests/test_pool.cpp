@@ -69,8 +69,8 @@ void settle(const ca::context& c) {
 // n elements of memory of its own (no pool): the raw allocation path, whose address reuse
 // exposes a block freed too early.
 template <class T, class S> ca::cl_array<T, S> own_memory_array(const ca::queue& q, std::size_t n) {
-    return ca::cl_array<T, S>(q, std::make_shared<ca::allocation>(q, S::kind, n * sizeof(T)),
-                              {n}, {1}, 0);
+    return ca::cl_array<T, S>(q, std::make_shared<ca::allocation>(q, S::kind, n * sizeof(T)), {n},
+                              {1}, 0);
 }
 
 } // namespace
@@ -701,7 +701,8 @@ TEMPLATE_LIST_TEST_CASE("default pool: a block reused on another queue or an out
         const void* block = nullptr;
         {
             auto a = ca::empty<std::uint32_t, S>(q1, {n});
-            block = S::is_svm ? a.data()->svm_pointer() : static_cast<const void*>(a.data()->buffer());
+            block =
+                S::is_svm ? a.data()->svm_pointer() : static_cast<const void*>(a.data()->buffer());
             pending = writer.launch(q1, {n}, {}, {gate.handle()}, ca::out(a), 1u);
         } // a's block goes back to the default pool with its gated writer
         const ca::pool_stats before = ca::pool_statistics(ctx, S::kind);

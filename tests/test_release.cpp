@@ -165,6 +165,7 @@ kernel void add_one(global const float* a, global float* b) {
 }
 
 TEST_CASE("allocation and event counters return to baseline", "[release]") {
+    ca::free_cached(test::ctx());
     auto before = ca::current_allocation_stats();
     {
         ca::queue q1(test::ctx()), q2(test::ctx(), ca::out_of_order);
@@ -181,6 +182,13 @@ TEST_CASE("allocation and event counters return to baseline", "[release]") {
     CHECK(after.live_allocations == before.live_allocations);
     CHECK(after.live_bytes == before.live_bytes);
     CHECK(after.held_events == before.held_events);
+    // The arrays' blocks went back to the default pool, with their events; free_cached releases
+    // them all.
+    CHECK(after.pool_held_blocks >= before.pool_held_blocks + 3);
+    CHECK(ca::free_cached(test::ctx()) >= 3);
+    after = ca::current_allocation_stats();
+    CHECK(after.pool_held_blocks == before.pool_held_blocks);
+    CHECK(after.pool_held_events == before.pool_held_events);
 }
 
 TEST_CASE("zero-size arrays own no allocation", "[release]") {

@@ -161,7 +161,8 @@ raw_block pool_core::allocate_block(std::size_t request, std::size_t block_bytes
     // ...then, the one blocking path, taken only under memory pressure: wait for the held
     // blocks' last uses and for SVM parked behind pending work, free them, retry.
     if (!r) {
-        std::size_t released = wait_and_free_held() + release_default_pools_for_oom(ctx_, this, true);
+        std::size_t released =
+            wait_and_free_held() + release_default_pools_for_oom(ctx_, this, true);
         if (kind_ != storage_kind::buffer) released += ctx_.state().svm_frees.drain(ctx_.get());
         if (released > 0) {
             count_retry();
@@ -373,7 +374,8 @@ std::size_t release_default_pools_for_oom(const context& ctx, const pool_core* e
     existing_default_pools(ctx.state(), pools);
     std::size_t released = 0;
     for (auto& p : pools)
-        if (p && p.get() != except) released += wait ? p->wait_and_free_held() : p->free_idle_held();
+        if (p && p.get() != except)
+            released += wait ? p->wait_and_free_held() : p->free_idle_held();
     return released;
 }
 
@@ -395,7 +397,8 @@ std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind ki
     if (like && like->pool() && !like->pool()->is_default_pool() && like->pool()->kind() == kind &&
         like->pool()->get_context() == q.context())
         return like->pool()->allocate(q, bytes);
-    if (std::shared_ptr<pool_core> p = default_pool(q.context(), kind)) return p->allocate(q, bytes);
+    if (std::shared_ptr<pool_core> p = default_pool(q.context(), kind))
+        return p->allocate(q, bytes);
     return std::make_shared<allocation>(q, kind, bytes);
 }
 std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,

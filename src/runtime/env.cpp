@@ -1,8 +1,8 @@
 #include "clarray/runtime/env.hpp"
 
 #include <cctype>
-#include <cstdlib>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -52,12 +52,23 @@ std::optional<std::uint64_t> env_bytes(const char* name) {
         const std::string unit = suffix.substr(1);
         valid = unit.empty() || unit == "b" || unit == "ib";
         switch (suffix[0]) {
-        case 'k': shift = 10; break;
-        case 'm': shift = 20; break;
-        case 'g': shift = 30; break;
-        case 't': shift = 40; break;
-        case 'b': valid = suffix == "b"; break;
-        default: valid = false;
+        case 'k':
+            shift = 10;
+            break;
+        case 'm':
+            shift = 20;
+            break;
+        case 'g':
+            shift = 30;
+            break;
+        case 't':
+            shift = 40;
+            break;
+        case 'b':
+            valid = suffix == "b";
+            break;
+        default:
+            valid = false;
         }
     }
     if (valid) {

@@ -154,9 +154,8 @@ template <class Storage> class typed_pool {
 public:
     using storage_policy = Storage;
     explicit typed_pool(const clarray::context& ctx, pool_options opts = {})
-        : owner_(std::make_shared<owner>(
-              std::make_shared<pool_core>(ctx, Storage::kind, std::move(opts.allocator),
-                                          opts.max_held_bytes))) {}
+        : owner_(std::make_shared<owner>(std::make_shared<pool_core>(
+              ctx, Storage::kind, std::move(opts.allocator), opts.max_held_bytes))) {}
 
     // Raw allocation of `bytes` > 0 for use from q (arrays: cl_array(q, shape, pool)).
     std::shared_ptr<allocation> allocate(const queue& q, std::size_t bytes) const {
