@@ -194,16 +194,21 @@ void pool_core::give_back(void* svm, cl_mem mem, std::size_t block_bytes,
     stats_.live_bytes -= static_cast<std::int64_t>(block_bytes);
     if (holding_ && block_bytes > max_held_bytes_) {
         stats_.limit_releases += 1; // holding it alone would pass the limit
-    } else if (holding_) {
-        // Make room: the oldest held blocks go first, one at a time, released outside the lock.
-        held_block oldest;
-        while (static_cast<std::uint64_t>(stats_.held_bytes) + block_bytes > max_held_bytes_ &&
-               take_oldest_locked(oldest)) {
-            stats_.limit_releases += 1;
-            lock.unlock();
-            release(oldest);
-            lock.lock();
-        }
+        lock.unlock();
+        release(b);
+        return;
+    }
+    // Make room: the oldest held blocks go first, one at a time, released outside the lock.
+    held_block oldest;
+    while (holding_ &&
+           static_cast<std::uint64_t>(stats_.held_bytes) + block_bytes > max_held_bytes_ &&
+           take_oldest_locked(oldest)) {
+        stats_.limit_releases += 1;
+        lock.unlock();
+        release(oldest);
+        lock.lock();
+    }
+    if (holding_) { // tested again: stop_holding may have run while the lock was released
         try {
             b.age = next_age_++;
             std::vector<held_block>& blocks = bins_[pool_bins::bin_number(block_bytes)];

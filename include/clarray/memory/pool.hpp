@@ -135,8 +135,8 @@ private:
 // (std::make_shared<allocation>). `like` may be null. bytes > 0.
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like);
-// A temporary that never reaches the user (reduction and scan partials). The same rule as
-// make_allocation_like; kept apart so that the two may differ again.
+// A temporary that never reaches the user (reduction and scan partials): the same rule as
+// make_allocation_like.
 std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
                                                 std::size_t bytes, const allocation* like);
 // The context's default pool of `kind`, made on first use; null when pooling is off
