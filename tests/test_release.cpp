@@ -1,6 +1,9 @@
 // Release ordering: memory is freed only after every queue that used it is done with it, and the
 // release never blocks the host. Kernels are held back by user events, so "still running" is a
 // fact, not a timing guess: a destructor that waited would deadlock (and the test time out).
+// These tests exercise the raw release path (clEnqueueSVMFree / parking / clReleaseMemObject), so
+// they run on a context whose arrays do not come from the default pool; the pooled counterparts
+// (a released block reused on another queue) are in test_pool.cpp.
 #include "support.hpp"
 
 #include <vector>
@@ -40,13 +43,23 @@ template <class S> bool canary_intact(const ca::cl_array<float, S>& b) {
     return true;
 }
 
+// The device of test::ctx(), with arrays of memory of their own (no default pool).
+ca::context& unpooled_ctx() {
+    static ca::context c = [] {
+        ca::context_options o = test::ctx().options();
+        o.use_default_pool = false;
+        return ca::context(test::ctx().device(), o);
+    }();
+    return c;
+}
+
 } // namespace
 
 TEMPLATE_TEST_CASE("release waits for a pending kernel on the same queue", "[release]",
                    CLARRAY_POLICIES) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
-    ca::context& ctx = test::ctx();
+    ca::context& ctx = unpooled_ctx();
     ca::queue q1(ctx), q_other(ctx);
     ca::kernel writer = ca::program(ctx, writer_source).kernel("write_value");
     auto before = ca::current_allocation_stats();
@@ -76,7 +89,7 @@ TEMPLATE_TEST_CASE("release waits for pending kernels on two queues", "[release]
                    CLARRAY_POLICIES) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
-    ca::context& ctx = test::ctx();
+    ca::context& ctx = unpooled_ctx();
     ca::queue q1(ctx), q2(ctx), q3(ctx);
     ca::kernel writer = ca::program(ctx, writer_source).kernel("write_value");
 
@@ -103,7 +116,7 @@ TEMPLATE_TEST_CASE("release waits for pending kernels on two queues", "[release]
 TEMPLATE_TEST_CASE("release after use on an out-of-order queue", "[release]", CLARRAY_POLICIES) {
     using S = TestType;
     if (!test::storage_available<S>()) return;
-    ca::context& ctx = test::ctx();
+    ca::context& ctx = unpooled_ctx();
     ca::queue home(ctx), ooo(ctx, ca::out_of_order), other(ctx);
     ca::kernel writer = ca::program(ctx, writer_source).kernel("write_value");
     user_event gate(ctx);
@@ -152,6 +165,7 @@ kernel void add_one(global const float* a, global float* b) {
 }
 
 TEST_CASE("allocation and event counters return to baseline", "[release]") {
+    ca::free_cached(test::ctx());
     auto before = ca::current_allocation_stats();
     {
         ca::queue q1(test::ctx()), q2(test::ctx(), ca::out_of_order);
@@ -168,6 +182,13 @@ TEST_CASE("allocation and event counters return to baseline", "[release]") {
     CHECK(after.live_allocations == before.live_allocations);
     CHECK(after.live_bytes == before.live_bytes);
     CHECK(after.held_events == before.held_events);
+    // The arrays' blocks went back to the default pool, with their events; free_cached releases
+    // them all.
+    CHECK(after.pool_held_blocks >= before.pool_held_blocks + 3);
+    CHECK(ca::free_cached(test::ctx()) >= 3);
+    after = ca::current_allocation_stats();
+    CHECK(after.pool_held_blocks == before.pool_held_blocks);
+    CHECK(after.pool_held_events == before.pool_held_events);
 }
 
 TEST_CASE("zero-size arrays own no allocation", "[release]") {

@@ -47,9 +47,10 @@ void check_pool_kind(const context& ctx, storage_kind kind) {
 } // namespace
 
 pool_core::pool_core(const context& ctx, storage_kind kind,
-                     std::shared_ptr<raw_allocator> allocator)
+                     std::shared_ptr<raw_allocator> allocator, std::uint64_t max_held_bytes)
     : ctx_(ctx), kind_(kind),
-      allocator_(allocator ? std::move(allocator) : std::make_shared<opencl_allocator>()) {
+      allocator_(allocator ? std::move(allocator) : std::make_shared<opencl_allocator>()),
+      max_held_bytes_(max_held_bytes) {
     check_pool_kind(ctx, kind);
 }
 
@@ -150,16 +151,18 @@ raw_block pool_core::allocate_block(std::size_t request, std::size_t block_bytes
         std::lock_guard<std::mutex> lock(mutex_);
         stats_.oom_retries += 1;
     };
-    // Out of memory: what this pool holds may be what is missing. Blocks nobody uses any more
-    // first (no waiting)...
-    if (!r && free_idle_held() > 0) {
+    // Out of memory: what this pool and the context's default pools (all kinds share the
+    // device's memory) hold may be what is missing. Blocks nobody uses any more first (no
+    // waiting)...
+    if (!r && free_idle_held() + release_default_pools_for_oom(ctx_, this, false) > 0) {
         count_retry();
         r = allocator_->allocate(ctx_, kind_, block_bytes);
     }
     // ...then, the one blocking path, taken only under memory pressure: wait for the held
     // blocks' last uses and for SVM parked behind pending work, free them, retry.
     if (!r) {
-        std::size_t released = wait_and_free_held();
+        std::size_t released =
+            wait_and_free_held() + release_default_pools_for_oom(ctx_, this, true);
         if (kind_ != storage_kind::buffer) released += ctx_.state().svm_frees.drain(ctx_.get());
         if (released > 0) {
             count_retry();
@@ -189,8 +192,25 @@ void pool_core::give_back(void* svm, cl_mem mem, std::size_t block_bytes,
     std::unique_lock<std::mutex> lock(mutex_);
     stats_.live_allocations -= 1;
     stats_.live_bytes -= static_cast<std::int64_t>(block_bytes);
-    if (holding_) {
+    if (holding_ && block_bytes > max_held_bytes_) {
+        stats_.limit_releases += 1; // holding it alone would pass the limit
+        lock.unlock();
+        release(b);
+        return;
+    }
+    // Make room: the oldest held blocks go first, one at a time, released outside the lock.
+    held_block oldest;
+    while (holding_ &&
+           static_cast<std::uint64_t>(stats_.held_bytes) + block_bytes > max_held_bytes_ &&
+           take_oldest_locked(oldest)) {
+        stats_.limit_releases += 1;
+        lock.unlock();
+        release(oldest);
+        lock.lock();
+    }
+    if (holding_) { // tested again: stop_holding may have run while the lock was released
         try {
+            b.age = next_age_++;
             std::vector<held_block>& blocks = bins_[pool_bins::bin_number(block_bytes)];
             blocks.push_back(std::move(b)); // strong guarantee: b is intact if this throws
             const held_block& kept = blocks.back();
@@ -204,6 +224,19 @@ void pool_core::give_back(void* svm, cl_mem mem, std::size_t block_bytes,
     }
     lock.unlock();
     release(b);
+}
+
+bool pool_core::take_oldest_locked(held_block& out) noexcept {
+    // Each bin is ordered oldest first, so the oldest block is at the front of one of them.
+    std::vector<held_block>* from = nullptr;
+    for (auto& bin : bins_)
+        if (!bin.second.empty() && (!from || bin.second.front().age < from->front().age))
+            from = &bin.second;
+    if (!from) return false;
+    forget_held_locked(from->front());
+    out = std::move(from->front());
+    from->erase(from->begin());
+    return true;
 }
 
 void pool_core::release(held_block& b) noexcept {
@@ -313,56 +346,95 @@ pool_stats pool_core::stats() const {
     return stats_;
 }
 
-namespace {
-// The context's library pool of `kind`, made on first use; null when the context lacks that kind.
-pool_core* library_pool(const context& ctx, storage_kind kind) {
-    context_state& st = ctx.state();
+std::shared_ptr<pool_core> default_pool(const context& ctx, storage_kind kind) {
+    if (!ctx.options().use_default_pool) return nullptr;
     const svm_capabilities caps = ctx.svm_caps();
     if ((kind == storage_kind::svm_coarse && !caps.coarse) ||
         (kind == storage_kind::svm_fine && !caps.fine))
         return nullptr; // the plain allocation throws the usual unsupported error
-    std::lock_guard<std::mutex> lock(st.library_pool_mutex);
-    std::shared_ptr<pool_core>& p = st.library_pools[static_cast<int>(kind)];
+    context_state& st = ctx.state();
+    std::lock_guard<std::mutex> lock(st.default_pool_mutex);
+    std::shared_ptr<pool_core>& p = st.default_pools[static_cast<int>(kind)];
     if (!p) {
-        p = std::make_shared<pool_core>(st.non_owning_handle(), kind, nullptr);
-        p->mark_library_pool();
+        p = std::make_shared<pool_core>(st.non_owning_handle(), kind,
+                                        ctx.options().default_pool_allocator,
+                                        default_pool_limit(ctx));
+        p->mark_default_pool();
     }
-    return p.get();
+    return p;
+}
+
+namespace {
+// The default pools made so far (null where none), copied out under the lock.
+void existing_default_pools(context_state& st, std::shared_ptr<pool_core> (&out)[3]) noexcept {
+    std::lock_guard<std::mutex> lock(st.default_pool_mutex);
+    for (int k = 0; k < 3; ++k)
+        out[k] = st.default_pools[k];
 }
 } // namespace
 
-void release_library_pools(context_state& st) noexcept {
+std::size_t release_default_pools_for_oom(const context& ctx, const pool_core* except,
+                                          bool wait) noexcept {
+    std::shared_ptr<pool_core> pools[3];
+    existing_default_pools(ctx.state(), pools);
+    std::size_t released = 0;
+    for (auto& p : pools)
+        if (p && p.get() != except)
+            released += wait ? p->wait_and_free_held() : p->free_idle_held();
+    return released;
+}
+
+void release_default_pools(context_state& st) noexcept {
     std::shared_ptr<pool_core> pools[3];
     {
-        std::lock_guard<std::mutex> lock(st.library_pool_mutex);
+        std::lock_guard<std::mutex> lock(st.default_pool_mutex);
         for (int k = 0; k < 3; ++k)
-            pools[k] = std::move(st.library_pools[k]);
+            pools[k] = std::move(st.default_pools[k]);
     }
     for (auto& p : pools)
         if (p) p->stop_holding(); // held blocks: freed, or parked behind their uses
 }
 
-namespace {
-std::shared_ptr<allocation> allocate_like(const queue& q, storage_kind kind, std::size_t bytes,
-                                          const allocation* like, std::size_t library_limit) {
-    // A result made like a library-pool block is not small for that reason: only user pools
-    // propagate.
-    if (like && like->pool() && !like->pool()->is_library_pool() && like->pool()->kind() == kind &&
-        like->pool()->get_context() == q.context())
-        return like->pool()->allocate(q, bytes);
-    if (bytes <= library_limit && q.context().options().cache_library_allocations)
-        if (pool_core* p = library_pool(q.context(), kind)) return p->allocate(q, bytes);
-    return std::make_shared<allocation>(q, kind, bytes);
-}
-} // namespace
-
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like) {
-    return allocate_like(q, kind, bytes, like, library_pool_limit);
+    // Only user pools propagate: a result made like a default-pool block comes from the default
+    // pool of its own kind anyway.
+    if (like && like->pool() && !like->pool()->is_default_pool() && like->pool()->kind() == kind &&
+        like->pool()->get_context() == q.context())
+        return like->pool()->allocate(q, bytes);
+    if (std::shared_ptr<pool_core> p = default_pool(q.context(), kind))
+        return p->allocate(q, bytes);
+    return std::make_shared<allocation>(q, kind, bytes);
 }
 std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
                                                 std::size_t bytes, const allocation* like) {
-    return allocate_like(q, kind, bytes, like, static_cast<std::size_t>(-1));
+    return make_allocation_like(q, kind, bytes, like);
 }
 
 } // namespace clarray::detail
+
+namespace clarray {
+
+std::size_t free_cached(const context& ctx) noexcept {
+    std::shared_ptr<detail::pool_core> pools[3];
+    detail::existing_default_pools(ctx.state(), pools);
+    std::size_t released = 0;
+    for (auto& p : pools)
+        if (p) released += p->free_held();
+    ctx.state().svm_frees.sweep(ctx.get()); // status queries only
+    return released;
+}
+
+pool_stats pool_statistics(const context& ctx, storage_kind kind) {
+    std::shared_ptr<detail::pool_core> pools[3];
+    detail::existing_default_pools(ctx.state(), pools);
+    const auto& p = pools[static_cast<int>(kind)];
+    return p ? p->stats() : pool_stats{};
+}
+
+std::uint64_t default_pool_limit(const context& ctx) noexcept {
+    if (ctx.options().default_pool_limit) return *ctx.options().default_pool_limit;
+    return ctx.device().global_mem_size() / 2;
+}
+
+} // namespace clarray

@@ -12,7 +12,9 @@ context_options context_options::from_env() {
     context_options o;
     o.emulate_coarse = detail::env_flag("CLARRAY_EMULATE_COARSE");
     o.disable_svm = detail::env_flag("CLARRAY_DISABLE_SVM");
-    o.cache_library_allocations = !detail::env_flag("CLARRAY_NO_ALLOCATION_CACHE");
+    o.use_default_pool =
+        !detail::env_flag("CLARRAY_NO_POOL") && !detail::env_flag("CLARRAY_NO_ALLOCATION_CACHE");
+    o.default_pool_limit = detail::env_bytes("CLARRAY_POOL_LIMIT");
     return o;
 }
 

@@ -1,5 +1,7 @@
 #include "clarray/runtime/env.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -28,6 +30,57 @@ std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, st
     accepted +=
         hi == std::numeric_limits<std::size_t>::max() ? std::string("...") : std::to_string(hi);
     throw usage_error(std::string(name) + " must be " + accepted + "], not '" + v + "'");
+}
+
+std::optional<std::uint64_t> env_bytes(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return std::nullopt;
+    const std::string text(v);
+    auto lower = [](std::string t) {
+        for (char& c : t)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return t;
+    };
+    if (lower(text) == "unlimited") return std::numeric_limits<std::uint64_t>::max();
+    std::size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+        ++digits;
+    const std::string suffix = lower(text.substr(digits));
+    unsigned shift = 0;
+    bool valid = digits > 0 && digits <= 20;
+    if (valid && !suffix.empty()) {
+        const std::string unit = suffix.substr(1);
+        valid = unit.empty() || unit == "b" || unit == "ib";
+        switch (suffix[0]) {
+        case 'k':
+            shift = 10;
+            break;
+        case 'm':
+            shift = 20;
+            break;
+        case 'g':
+            shift = 30;
+            break;
+        case 't':
+            shift = 40;
+            break;
+        case 'b':
+            valid = suffix == "b";
+            break;
+        default:
+            valid = false;
+        }
+    }
+    if (valid) {
+        errno = 0;
+        const unsigned long long n = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
+        if (errno == 0 && n <= (std::numeric_limits<std::uint64_t>::max() >> shift))
+            return static_cast<std::uint64_t>(n) << shift;
+    }
+    throw usage_error(std::string(name) +
+                      " must be a byte count: a whole number with an optional suffix K, M, G or "
+                      "T (powers of 1024, e.g. 512M or 4G), or 'unlimited'; not '" +
+                      text + "'");
 }
 
 } // namespace clarray::detail

@@ -94,18 +94,12 @@ public:
     static constexpr clarray::dtype dtype = dtype_traits<T>::id;
 
     cl_array() = default;
-    // Uninitialised contents (see zeros/full for initialised arrays).
+    // Uninitialised contents (see zeros/full for initialised arrays). The storage comes from the
+    // context's default pool of this storage kind (context_options::use_default_pool).
     cl_array(const queue& q, const shape_type& shape, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
-        std::size_t n = checked_size(shape);
-        // checked_size bounds the element count, not the byte count: n * sizeof would wrap (e.g.
-        // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
-        if (n > std::numeric_limits<std::size_t>::max() / sizeof(stored_type))
-            throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
-                                std::to_string(n) + " elements of " +
-                                std::to_string(sizeof(stored_type)) +
-                                " bytes overflows the byte count");
-        if (n > 0) alloc_ = std::make_shared<allocation>(q, Storage::kind, n * sizeof(stored_type));
+        if (std::size_t bytes = checked_bytes(shape))
+            alloc_ = detail::make_allocation_like(q, Storage::kind, bytes, nullptr);
     }
     template <class C, class = std::enable_if_t<!std::is_same_v<C, shape_type> &&
                                                 std::is_integral_v<typename C::value_type>>>
@@ -117,8 +111,7 @@ public:
     using pool_type = pool_for_t<Storage>;
     cl_array(const queue& q, const shape_type& shape, const pool_type& pool, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
-        std::size_t n = checked_size(shape);
-        if (n > 0) alloc_ = pool.allocate(q, n * sizeof(stored_type));
+        if (std::size_t bytes = checked_bytes(shape)) alloc_ = pool.allocate(q, bytes);
     }
     template <class P,
               std::enable_if_t<is_memory_pool_v<P> && !std::is_same_v<P, pool_type>, int> = 0>
@@ -128,14 +121,13 @@ public:
                       "kind than Storage (an SVM pool never serves Buffer storage, nor a coarse "
                       "pool fine storage); use pool_for_t<Storage>");
     }
-    // Uninitialised contents, allocated like `storage_like` (from its pool if it has one, see
-    // detail::make_allocation_like): the library's results and temporaries. May be null.
+    // Uninitialised contents, allocated like `storage_like` (from its user pool if it has one,
+    // else from the default pool, see detail::make_allocation_like): the library's results and
+    // temporaries. May be null.
     cl_array(const queue& q, const shape_type& shape, layout l, const allocation* storage_like)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
-        std::size_t n = checked_size(shape);
-        if (n > 0)
-            alloc_ = detail::make_allocation_like(q, Storage::kind, n * sizeof(stored_type),
-                                                  storage_like);
+        if (std::size_t bytes = checked_bytes(shape))
+            alloc_ = detail::make_allocation_like(q, Storage::kind, bytes, storage_like);
     }
     // A view over existing storage (used by views and by the library).
     cl_array(const queue& q, std::shared_ptr<allocation> alloc, shape_type shape,
@@ -288,6 +280,18 @@ private:
         shape_.clear();
         strides_.clear();
         offset_ = 0;
+    }
+    // The byte count of a new contiguous array of `shape` (0: no storage).
+    static std::size_t checked_bytes(const shape_type& shape) {
+        std::size_t n = checked_size(shape);
+        // checked_size bounds the element count, not the byte count: n * sizeof would wrap (e.g.
+        // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(stored_type))
+            throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
+                                std::to_string(n) + " elements of " +
+                                std::to_string(sizeof(stored_type)) +
+                                " bytes overflows the byte count");
+        return n * sizeof(stored_type);
     }
 
     std::optional<queue> q_;

@@ -4,6 +4,10 @@
 // clCreateBuffer each time, and, on drivers that cannot free SVM behind pending work, does not
 // free at all while it holds a block.
 //
+// Every array comes from a pool: the context's default pool of its storage kind unless it was
+// made with an explicit one (context_options::use_default_pool; ca::free_cached,
+// ca::pool_statistics below).
+//
 //   ca::svm_pool<ca::svm_coarse> pool(ctx);          // or svm_pool<svm_fine>, buffer_pool
 //   ca::cl_array<float> a(q, {n}, pool);             // storage from the pool
 //   auto z = ca::zeros<float>(q, {n}, pool);         // factories take a pool too
@@ -45,10 +49,15 @@ struct pool_stats {
     // (another queue, or an out-of-order queue): its first command waits for them.
     std::uint64_t reuses_behind_pending_work = 0;
     std::uint64_t oom_retries = 0; // allocations retried after releasing held blocks
+    // Blocks released when given back because holding them would pass the pool's limit on held
+    // bytes (the oldest held blocks, or the given-back block itself when larger than the limit).
+    std::uint64_t limit_releases = 0;
 };
 
 struct pool_options {
     std::shared_ptr<raw_allocator> allocator; // null: opencl_allocator
+    // The most bytes the pool keeps held for reuse (see pool_stats::limit_releases).
+    std::uint64_t max_held_bytes = ~std::uint64_t(0);
 };
 
 namespace detail {
@@ -56,7 +65,8 @@ namespace detail {
 // The shared state of a pool; allocations over its blocks keep it alive (allocation::pool()).
 class pool_core : public std::enable_shared_from_this<pool_core> {
 public:
-    pool_core(const context& ctx, storage_kind kind, std::shared_ptr<raw_allocator> allocator);
+    pool_core(const context& ctx, storage_kind kind, std::shared_ptr<raw_allocator> allocator,
+              std::uint64_t max_held_bytes = ~std::uint64_t(0));
     ~pool_core(); // frees the held blocks (never blocks)
     pool_core(const pool_core&) = delete;
     pool_core& operator=(const pool_core&) = delete;
@@ -65,7 +75,9 @@ public:
     // bin when there is one (preferably one that needs no wait on q), else a new block. Out of
     // memory: releases held blocks and retries, then throws out_of_memory naming the size.
     std::shared_ptr<allocation> allocate(const queue& q, std::size_t bytes);
-    // Called by ~allocation: keeps the block with its uses (or releases it if not holding).
+    // Called by ~allocation: keeps the block with its uses (or releases it if not holding). When
+    // holding it would pass max_held_bytes, the oldest held blocks are released first (they are
+    // the least likely to be asked for again); a block larger than the limit is released itself.
     void give_back(void* svm, cl_mem mem, std::size_t block_bytes,
                    std::vector<use_record> uses) noexcept;
 
@@ -76,25 +88,31 @@ public:
     std::size_t free_held() noexcept;
     // free_held(), and blocks given back from now on are released instead of held.
     void stop_holding() noexcept;
+    // Out-of-memory handling (also of the context's other pools): releases the held blocks whose
+    // uses are complete, without waiting / waits for the held blocks' uses (blocking) and
+    // releases them all. Both return the number of blocks released.
+    std::size_t free_idle_held() noexcept;
+    std::size_t wait_and_free_held() noexcept;
 
     storage_kind kind() const noexcept { return kind_; }
     const clarray::context& get_context() const noexcept { return ctx_; }
-    // One of a context's pools of library results (make_allocation_like), not a user's pool.
-    bool is_library_pool() const noexcept { return library_; }
-    void mark_library_pool() noexcept { library_ = true; }
+    std::uint64_t max_held_bytes() const noexcept { return max_held_bytes_; }
+    // One of a context's default pools (make_allocation_like), not a user's pool.
+    bool is_default_pool() const noexcept { return default_; }
+    void mark_default_pool() noexcept { default_ = true; }
 
 private:
     struct held_block {
         void* svm = nullptr;
         cl_mem mem = nullptr;
         std::size_t bytes = 0;
+        std::uint64_t age = 0; // order of giving back: the smallest is the oldest held block
         std::vector<use_record> uses;
     };
     bool take_held(pool_bins::bin_t bin, const queue& q, held_block& out);
     raw_block allocate_block(std::size_t request, std::size_t block_bytes);
-    // OOM handling: release held blocks whose uses are complete / wait for the others first.
-    std::size_t free_idle_held() noexcept;
-    std::size_t wait_and_free_held() noexcept;
+    // Moves the oldest held block out (false when none is held).
+    bool take_oldest_locked(held_block& out) noexcept;
     void release(held_block& b) noexcept;
     std::size_t prune_locked(held_block& b) noexcept;
     void forget_held_locked(const held_block& b) noexcept;
@@ -104,22 +122,31 @@ private:
     std::shared_ptr<raw_allocator> allocator_;
     mutable std::mutex mutex_;
     std::map<pool_bins::bin_t, std::vector<held_block>> bins_; // newest block last
+    std::uint64_t max_held_bytes_;
+    std::uint64_t next_age_ = 0;
     bool holding_ = true;
-    bool library_ = false;
+    bool default_ = false;
     pool_stats stats_;
 };
 
-// The one way library code allocates a temporary or a result: from `like`'s pool when it has one
-// of this kind and context (a user's pool), else, for at most library_pool_limit bytes, from the
-// context's library pool of that kind (context_options::cache_library_allocations), else memory
-// of its own (std::make_shared<allocation>). `like` may be null. bytes > 0.
-inline constexpr std::size_t library_pool_limit = std::size_t(1) << 20;
-// A temporary that never reaches the user (reduction and scan partials): like
-// make_allocation_like, but from the library pool whatever its size.
-std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
-                                                std::size_t bytes, const allocation* like);
+// The one way the library allocates an array, a result or a temporary: from `like`'s pool when
+// it has one of this kind and context (a user's pool), else from the context's default pool of
+// that kind (context_options::use_default_pool), else memory of its own
+// (std::make_shared<allocation>). `like` may be null. bytes > 0.
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like);
+// A temporary that never reaches the user (reduction and scan partials): the same rule as
+// make_allocation_like.
+std::shared_ptr<allocation> make_temporary_like(const queue& q, storage_kind kind,
+                                                std::size_t bytes, const allocation* like);
+// The context's default pool of `kind`, made on first use; null when pooling is off
+// (context_options::use_default_pool) or the context lacks that SVM kind.
+std::shared_ptr<pool_core> default_pool(const context& ctx, storage_kind kind);
+// Out of memory in any pool of the context: what the default pools hold may be what is missing.
+// Releases their idle held blocks (wait = false) or, as the last resort, waits for all of them;
+// `except` is the pool already handled. Returns the number of blocks released.
+std::size_t release_default_pools_for_oom(const context& ctx, const pool_core* except,
+                                          bool wait) noexcept;
 
 // The pool handle of one storage policy. Copies share the pool; when the last handle goes, the
 // pool stops holding (held blocks are released, live ones are released when their arrays go).
@@ -127,8 +154,8 @@ template <class Storage> class typed_pool {
 public:
     using storage_policy = Storage;
     explicit typed_pool(const clarray::context& ctx, pool_options opts = {})
-        : owner_(std::make_shared<owner>(
-              std::make_shared<pool_core>(ctx, Storage::kind, std::move(opts.allocator)))) {}
+        : owner_(std::make_shared<owner>(std::make_shared<pool_core>(
+              ctx, Storage::kind, std::move(opts.allocator), opts.max_held_bytes))) {}
 
     // Raw allocation of `bytes` > 0 for use from q (arrays: cl_array(q, shape, pool)).
     std::shared_ptr<allocation> allocate(const queue& q, std::size_t bytes) const {
@@ -183,6 +210,18 @@ template <> struct pool_for<svm_coarse> { using type = svm_pool<svm_coarse>; };
 template <> struct pool_for<svm_fine> { using type = svm_pool<svm_fine>; };
 template <> struct pool_for<buffer> { using type = buffer_pool; };
 template <class S> using pool_for_t = typename pool_for<S>::type;
+
+// Releases every block the context's default pools hold (all storage kinds) and settles SVM
+// frees parked behind work that has finished. Never blocks: blocks still in use are released
+// behind their pending commands, as an array's memory is. Live arrays are unaffected. Returns the
+// number of blocks released.
+std::size_t free_cached(const context& ctx) noexcept;
+// The counters of the context's default pool of `kind` (all zero before its first allocation,
+// or when pooling is off).
+pool_stats pool_statistics(const context& ctx, storage_kind kind);
+// The limit on held bytes of each of the context's default pools: context_options::
+// default_pool_limit, or half of CL_DEVICE_GLOBAL_MEM_SIZE when unset.
+std::uint64_t default_pool_limit(const context& ctx) noexcept;
 
 template <class P> inline constexpr bool is_memory_pool_v = false;
 template <class K> inline constexpr bool is_memory_pool_v<svm_pool<K>> = true;

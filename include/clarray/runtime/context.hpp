@@ -1,6 +1,8 @@
 #pragma once
 // A single-device OpenCL context plus clarray's per-context state (kernel caches, modes).
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "clarray/runtime/device.hpp"
 #include "clarray/runtime/handle.hpp"
@@ -10,6 +12,7 @@ namespace clarray {
 namespace detail {
 struct context_state;
 }
+class raw_allocator; // memory/raw_allocator.hpp
 
 struct context_options {
     // Coarse-SVM host views go through a staging copy at map/unmap, so that host access outside a
@@ -18,11 +21,21 @@ struct context_options {
     bool emulate_coarse = false;
     // Report SVM as unavailable (tests the Buffer fallback). Default: from CLARRAY_DISABLE_SVM.
     bool disable_svm = false;
-    // Small results and temporaries of library operations (reduction results and partials,
-    // small expression results: at most 1 MiB) are served by per-context pools, as allocating
-    // SVM costs about 1.5 ms per allocation and release on NVIDIA (docs/performance.md). User-made
-    // arrays are unaffected. Default: on, off when CLARRAY_NO_ALLOCATION_CACHE is set.
-    bool cache_library_allocations = true;
+    // Every array (constructors, factories, results, copies, temporaries) comes from the
+    // context's default pool of its storage kind, as CuPy's default memory pool: allocating and
+    // releasing coarse SVM costs milliseconds on NVIDIA (docs/memory.md, "The default pool").
+    // Arrays made with an explicit pool, and results made like them, come from that pool instead.
+    // Default: on; off when CLARRAY_NO_POOL or CLARRAY_NO_ALLOCATION_CACHE is set.
+    bool use_default_pool = true;
+    // The most bytes each default pool (one per storage kind) keeps held for reuse; a block given
+    // back beyond it releases the oldest held blocks first (a block larger than the limit itself
+    // is released at once). unlimited_pool_size: no limit. Unset: half of the device's
+    // CL_DEVICE_GLOBAL_MEM_SIZE. Default: from CLARRAY_POOL_LIMIT (bytes, 512M, 4G, unlimited).
+    std::optional<std::uint64_t> default_pool_limit;
+    static constexpr std::uint64_t unlimited_pool_size = ~std::uint64_t(0);
+    // Where the default pools get new blocks from (tests inject failures through it). Null:
+    // clSVMAlloc / clCreateBuffer.
+    std::shared_ptr<raw_allocator> default_pool_allocator;
     static context_options from_env();
 };
 

@@ -13,8 +13,8 @@ namespace clarray::detail {
 
 class pool_core;
 struct context_state;
-// Releases the library pools' held blocks (memory/pool.cpp); called at teardown.
-void release_library_pools(context_state& st) noexcept;
+// Stops the default pools holding and releases their held blocks (memory/pool.cpp); teardown.
+void release_default_pools(context_state& st) noexcept;
 
 struct context_state {
     handle<cl_context> ctx;
@@ -28,15 +28,15 @@ struct context_state {
     context_state& operator=(const context_state&) = delete;
     // Teardown: the parked regions' commands must finish before the context goes.
     ~context_state() {
-        release_library_pools(*this);
+        release_default_pools(*this);
         if (ctx) svm_frees.drain(ctx.get());
     }
 
-    // Pools of library results and temporaries, one per storage kind, made on first use
-    // (context_options::cache_library_allocations; make_allocation_like). They hold a
-    // non-owning context: every allocation over their blocks keeps the context alive itself.
-    std::mutex library_pool_mutex;
-    std::shared_ptr<pool_core> library_pools[3];
+    // The default pools, one per storage kind, made on first use (context_options::
+    // use_default_pool; make_allocation_like). They hold a non-owning context: every allocation
+    // over their blocks keeps the context alive itself.
+    std::mutex default_pool_mutex;
+    std::shared_ptr<pool_core> default_pools[3];
     // A handle to this context that does not keep it alive (for objects it owns).
     clarray::context non_owning_handle();
 

@@ -1,6 +1,8 @@
 #pragma once
 // Environment settings read by the library (the README's table lists them). Internal.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 namespace clarray::detail {
 
@@ -12,5 +14,11 @@ bool env_flag(const char* name);
 // the variable and the accepted values.
 std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi,
                       bool power_of_two = false);
+
+// The value of variable `name` as a byte count: nullopt when unset or empty; "unlimited" gives
+// UINT64_MAX; otherwise a whole number with an optional binary suffix K, M, G or T
+// (case-insensitive, optionally followed by "B" or "iB": 512M, 4GiB). Anything else, or an
+// overflow, throws usage_error naming the variable and the accepted forms.
+std::optional<std::uint64_t> env_bytes(const char* name);
 
 } // namespace clarray::detail
