@@ -181,7 +181,6 @@ void BM_enqueue_raw(benchmark::State& st) {
     }
 }
 
-
 // ---- spelling pairs (2-d shapes: rows x cols) ----
 // exp(x - m), m of shape (rows, 1) (a keep_dims result), against exp(x) into the same storage.
 void BM_spell_exp_broadcast(benchmark::State& st) {
@@ -240,7 +239,8 @@ void BM_spell_stencil_inplace(benchmark::State& st) {
     const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
     const float a = 0.1f;
     auto step = [&] {
-        u(in, in) = u(in, in) + a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
+        u(in, in) =
+            u(in, in) + a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
     };
     step();
     E().q.finish();

@@ -15,8 +15,8 @@ std::string source_builder::array_input(dtype d) {
     params_.push_back({true, d, j});
     const std::string J = std::to_string(j);
     if (width_ > 1 && j < 32 && (inner_broadcast_ >> j & 1u))
-        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(a" + J + "[o" +
-               J + "]))";
+        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(a" + J + "[o" + J +
+               "]))";
     if (width_ > 1) return "vload" + std::to_string(width_) + "(0, a" + J + " + o" + J + ")";
     return "a" + J + "[o" + J + "]";
 }
@@ -152,7 +152,6 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
     return s;
 }
 
-
 std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
                                                const std::vector<std::string>& values,
                                                const std::vector<std::string>& vector_values,
@@ -193,8 +192,8 @@ std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
         s += "        for (ulong i = i0; i < inner; ++i) {\n";
         s += offsets("            ", "i");
         for (std::size_t k = 0; k < outs.size(); ++k)
-            s += "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) +
-                 ";\n";
+            s +=
+                "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
         s += "        }\n    }\n";
     }
     s += "}\n";

@@ -80,9 +80,10 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
         if (ranges_overlap(shape, ds, dst.offset(), src.shape(), src.strides(), src.offset())) {
             // Through a C-ordered temporary from the library pool (never reaches the user).
             const std::size_t bytes = src.size() * sizeof(stored_t<T>);
-            cl_array<T, S> tmp(src.get_queue(),
-                               make_temporary_like(src.get_queue(), S::kind, bytes, src.data().get()),
-                               src.shape(), contiguous_strides(src.shape(), layout::c), 0);
+            cl_array<T, S> tmp(
+                src.get_queue(),
+                make_temporary_like(src.get_queue(), S::kind, bytes, src.data().get()), src.shape(),
+                contiguous_strides(src.shape(), layout::c), 0);
             strided_copy(tmp, src);
             return strided_copy(dst, tmp);
         }
@@ -111,9 +112,9 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
         // Unit-stride rows (the source's possibly broadcast along them): the row kernels.
         ndrange global, local;
         const bool nd = rows_pair(L, shape, ds, ss, dst.offset(), src.offset(), g, global, local);
-        const builtin which = ss.back() == 1
-                                  ? (nd ? builtin::rows_copy_nd : builtin::rows_copy)
-                                  : (nd ? builtin::rows_copy_broadcast_nd : builtin::rows_copy_broadcast);
+        const builtin which =
+            ss.back() == 1 ? (nd ? builtin::rows_copy_nd : builtin::rows_copy)
+                           : (nd ? builtin::rows_copy_broadcast_nd : builtin::rows_copy_broadcast);
         kernel k = builtin_kernel(q.context(), which, dtype_traits<T>::id, S::is_svm);
         return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst},
                         array_arg<A, access::read, false>{src}, L);
@@ -141,8 +142,8 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
     nd_pair L;
     if (ds.back() == 1) { // unit-stride rows
         ndrange global, local;
-        const bool nd = rows_pair(L, shape, ds, strides_type(ds.size(), 0), dst.offset(), 0, g,
-                                  global, local);
+        const bool nd =
+            rows_pair(L, shape, ds, strides_type(ds.size(), 0), dst.offset(), 0, g, global, local);
         kernel k = builtin_kernel(q.context(), nd ? builtin::rows_fill_nd : builtin::rows_fill,
                                   dtype_traits<T>::id, S::is_svm);
         return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst}, v, L);

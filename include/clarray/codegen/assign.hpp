@@ -202,13 +202,13 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const std::size_t vector_width = dev.quirks().function_vector_width;
         const std::size_t width =
             vectorizable && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;
-        const std::uint32_t signature =
-            static_cast<std::uint32_t>(rank) | (contiguous ? 1u << 8 : 0u) |
-            (by_buffer ? 1u << 9 : 0u) | static_cast<std::uint32_t>(width << 10) |
-            (rows ? 1u << 15 : 0u) | inner_broadcast << 16;
+        const std::uint32_t signature = static_cast<std::uint32_t>(rank) |
+                                        (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u) |
+                                        static_cast<std::uint32_t>(width << 10) |
+                                        (rows ? 1u << 15 : 0u) | inner_broadcast << 16;
 
-        kernel k =
-            lookup(q.context(), signature, rank, contiguous, rows, inner_broadcast, by_buffer, width);
+        kernel k = lookup(q.context(), signature, rank, contiguous, rows, inner_broadcast,
+                          by_buffer, width);
 
         // Layout words (mirrors clarray_layout in source_builder.cpp).
         const bool two_d = !contiguous && (rows || rank >= 2);

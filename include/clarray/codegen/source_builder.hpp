@@ -60,9 +60,9 @@ public:
     // steps known to the compiler.
     std::string assign_kernel_rows(const std::vector<dtype>& outs,
                                    const std::vector<std::string>& values,
-                                   const std::vector<std::string>& vector_values,
-                                   std::size_t width, std::size_t rank,
-                                   std::uint32_t inner_broadcast, bool layout_in_buffer) const;
+                                   const std::vector<std::string>& vector_values, std::size_t width,
+                                   std::size_t rank, std::uint32_t inner_broadcast,
+                                   bool layout_in_buffer) const;
 
     std::size_t array_count() const noexcept { return params_arrays_; }
     // Helper definitions collected so far (emitted before any kernel).
