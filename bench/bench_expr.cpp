@@ -3,6 +3,9 @@
 // Each iteration enqueues the op and waits (clFinish), so times are comparable with the raw
 // kernels measured the same way. Also: pure enqueue cost (pipelined, no wait per op) and the
 // grid-stride loop shape that PyOpenCL generates, against one element per work-item.
+// Spelling pairs (BM_spell_*): equivalent spellings of one assignment that should run equally
+// fast: a broadcast operand against none, an array-to-view copy against the same copy as an
+// expression, an in-place stencil (through the alias temporary) against a ping-pong one.
 #include <benchmark/benchmark.h>
 
 #include <clarray/clarray.hpp>
@@ -178,6 +181,97 @@ void BM_enqueue_raw(benchmark::State& st) {
     }
 }
 
+// ---- spelling pairs (2-d shapes: rows x cols) ----
+// exp(x - m), m of shape (rows, 1) (a keep_dims result), against exp(x) into the same storage.
+void BM_spell_exp_broadcast(benchmark::State& st) {
+    const std::size_t r = st.range(0), c = st.range(1);
+    auto x = ca::full<float>(E().q, {r, c}, 0.5f), y = ca::zeros<float>(E().q, {r, c});
+    auto m = ca::full<float>(E().q, {r, 1}, 0.25f);
+    y = ca::exp(x - m);
+    E().q.finish();
+    for (auto _ : st) {
+        y = ca::exp(x - m);
+        E().q.finish();
+    }
+    set_bytes(st, r * c, 2);
+}
+void BM_spell_exp_plain(benchmark::State& st) {
+    const std::size_t r = st.range(0), c = st.range(1);
+    auto x = ca::full<float>(E().q, {r, c}, 0.5f), y = ca::zeros<float>(E().q, {r, c});
+    y = ca::exp(x);
+    E().q.finish();
+    for (auto _ : st) {
+        y = ca::exp(x);
+        E().q.finish();
+    }
+    set_bytes(st, r * c, 2);
+}
+// u(in, in) = t (array-to-view copy) against u(in, in) = t * 1.0f (a generated kernel).
+void BM_spell_view_copy(benchmark::State& st) {
+    const std::size_t n = st.range(0);
+    auto u = ca::zeros<float>(E().q, {n, n}), t = ca::full<float>(E().q, {n - 2, n - 2}, 1.5f);
+    const auto in = ca::range(1, -1);
+    u(in, in) = t;
+    E().q.finish();
+    for (auto _ : st) {
+        u(in, in) = t;
+        E().q.finish();
+    }
+    set_bytes(st, (n - 2) * (n - 2), 2);
+}
+void BM_spell_view_expr(benchmark::State& st) {
+    const std::size_t n = st.range(0);
+    auto u = ca::zeros<float>(E().q, {n, n}), t = ca::full<float>(E().q, {n - 2, n - 2}, 1.5f);
+    const auto in = ca::range(1, -1);
+    u(in, in) = t * 1.0f;
+    E().q.finish();
+    for (auto _ : st) {
+        u(in, in) = t * 1.0f;
+        E().q.finish();
+    }
+    set_bytes(st, (n - 2) * (n - 2), 2);
+}
+// One Jacobi-like step: in place (a harmful alias: evaluated into a temporary, then copied back)
+// against ping-pong between two arrays (one kernel; the swap is free).
+void BM_spell_stencil_inplace(benchmark::State& st) {
+    const std::size_t n = st.range(0);
+    auto u = ca::full<float>(E().q, {n, n}, 1.0f);
+    const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
+    const float a = 0.1f;
+    auto step = [&] {
+        u(in, in) =
+            u(in, in) + a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
+    };
+    step();
+    E().q.finish();
+    for (auto _ : st) {
+        step();
+        E().q.finish();
+    }
+    set_bytes(st, (n - 2) * (n - 2), 2);
+}
+void BM_spell_stencil_pingpong(benchmark::State& st) {
+    const std::size_t n = st.range(0);
+    ca::cl_array<float> uv[2] = {ca::full<float>(E().q, {n, n}, 1.0f),
+                                 ca::full<float>(E().q, {n, n}, 1.0f)};
+    const auto in = ca::range(1, -1), r0 = ca::range(0, -2), r2 = ca::range(2, ca::none);
+    const float a = 0.1f;
+    int cur = 0;
+    auto step = [&] {
+        const auto& u = uv[cur];
+        uv[1 - cur](in, in) =
+            u(in, in) + a * (u(r0, in) + u(r2, in) + u(in, r0) + u(in, r2) - 4.0f * u(in, in));
+        cur = 1 - cur;
+    };
+    step();
+    E().q.finish();
+    for (auto _ : st) {
+        step();
+        E().q.finish();
+    }
+    set_bytes(st, (n - 2) * (n - 2), 2);
+}
+
 #define SIZES ->Arg(1000)->Arg(100000)->Arg(1000000)->Arg(16000000)->Unit(benchmark::kMicrosecond)->UseRealTime()
 // Interleaved registration: each size runs clarray and raw back to back.
 BENCHMARK(BM_add_clarray) SIZES;
@@ -189,6 +283,13 @@ BENCHMARK(BM_fused_clarray) SIZES;
 BENCHMARK(BM_fused_raw) SIZES;
 BENCHMARK(BM_enqueue_clarray)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_enqueue_raw)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+#define SPELL ->Unit(benchmark::kMillisecond)->UseRealTime()
+BENCHMARK(BM_spell_exp_broadcast)->Args({512, 4096}) SPELL;
+BENCHMARK(BM_spell_exp_plain)->Args({512, 4096}) SPELL;
+BENCHMARK(BM_spell_view_copy)->Arg(1024)->Arg(4096) SPELL;
+BENCHMARK(BM_spell_view_expr)->Arg(1024)->Arg(4096) SPELL;
+BENCHMARK(BM_spell_stencil_inplace)->Arg(1024)->Arg(4096) SPELL;
+BENCHMARK(BM_spell_stencil_pingpong)->Arg(1024)->Arg(4096) SPELL;
 
 } // namespace
 

@@ -23,6 +23,18 @@ const char* builtin_name(builtin b) {
         return "linspace";
     case builtin::contiguous_copy:
         return "contiguous_copy";
+    case builtin::rows_copy:
+        return "rows_copy";
+    case builtin::rows_copy_nd:
+        return "rows_copy_nd";
+    case builtin::rows_copy_broadcast:
+        return "rows_copy_broadcast";
+    case builtin::rows_copy_broadcast_nd:
+        return "rows_copy_broadcast_nd";
+    case builtin::rows_fill:
+        return "rows_fill";
+    case builtin::rows_fill_nd:
+        return "rows_fill_nd";
     }
     return "?";
 }

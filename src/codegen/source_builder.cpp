@@ -14,6 +14,9 @@ std::string source_builder::array_input(dtype d) {
     std::size_t j = outputs_ + params_arrays_++;
     params_.push_back({true, d, j});
     const std::string J = std::to_string(j);
+    if (width_ > 1 && j < 32 && (inner_broadcast_ >> j & 1u))
+        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(a" + J + "[o" + J +
+               "]))";
     if (width_ > 1) return "vload" + std::to_string(width_) + "(0, a" + J + " + o" + J + ")";
     return "a" + J + "[o" + J + "]";
 }
@@ -62,6 +65,23 @@ void source_builder::helper(const std::string& name, const std::string& definiti
     helpers_ += definition;
     helpers_ += "\n";
 }
+
+namespace {
+// Adds the offsets of outer position m (an index over axes 0..rank-2) to prefix<j>: axes
+// rank-2..1 by division, axis 0 by what remains (m < the product of the outer extents).
+std::string unravel_rows(const std::string& prefix, std::size_t n_arrays, std::size_t rank) {
+    const auto J = [](std::size_t j) { return std::to_string(j); };
+    std::string s = "    ulong rem = m;\n";
+    s += "    for (int k = " + J(rank - 2) + "; k >= 1; --k) {\n";
+    s += "        const ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
+    for (std::size_t j = 0; j < n_arrays; ++j)
+        s += "        " + prefix + J(j) + " += (long)c * L.st[" + J(j) + "][k];\n";
+    s += "    }\n";
+    for (std::size_t j = 0; j < n_arrays; ++j)
+        s += "    " + prefix + J(j) + " += (long)rem * L.st[" + J(j) + "][0];\n";
+    return s;
+}
+} // namespace
 
 std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool contiguous,
                                         std::size_t rank, bool layout_in_buffer) const {
@@ -122,18 +142,60 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
             s += "    long o" + J(j) + " = L.off[" + J(j) + "] + (long)i * L.st[" + J(j) + "][" +
                  in + "]" + (rank == 2 ? " + (long)m * L.st[" + J(j) + "][0]" : std::string()) +
                  ";\n";
-        if (rank > 2) {
-            s += "    ulong rem = m;\n";
-            s += "    for (int k = " + J(rank - 2) + "; k >= 0; --k) {\n";
-            s += "        ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
-            for (std::size_t j = 0; j < n_arrays; ++j)
-                s += "        o" + J(j) + " += (long)c * L.st[" + J(j) + "][k];\n";
-            s += "    }\n";
-        }
+        if (rank > 2) s += unravel_rows("o", n_arrays, rank);
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += "    a" + std::to_string(k) + "[o" + std::to_string(k) +
              "] = " + cl_cast(outs[k], values[k]) + ";\n";
+    s += "}\n";
+    if (layout_in_buffer) s += "#undef L\n";
+    return s;
+}
+
+std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
+                                               const std::vector<std::string>& values,
+                                               const std::vector<std::string>& vector_values,
+                                               std::size_t width, std::size_t rank,
+                                               std::uint32_t inner_broadcast,
+                                               bool layout_in_buffer) const {
+    const std::size_t n_arrays = outs.size() + params_arrays_;
+    const auto J = [](std::size_t j) { return std::to_string(j); };
+    const std::string W = J(width), in = J(rank - 1);
+    std::string s = kernel_head(outs, false, rank, layout_in_buffer);
+    s += "    const ulong i0 = get_global_id(0)" + (width > 1 ? " * " + W : std::string()) + ";\n";
+    s += "    const ulong m = get_global_id(1) + get_global_id(2) * get_global_size(1);\n";
+    s += "    const ulong inner = L.shape[" + in + "];\n";
+    s += "    if (i0 >= inner || m >= L.n) return;\n";
+    // Row bases: rank 1 is one row, rank 2 one multiply, higher ranks unravel m once.
+    for (std::size_t j = 0; j < n_arrays; ++j)
+        s += "    long b" + J(j) + " = L.off[" + J(j) + "]" +
+             (rank == 2 ? " + (long)m * L.st[" + J(j) + "][0]" : std::string()) + ";\n";
+    if (rank > 2) s += unravel_rows("b", n_arrays, rank);
+    auto offsets = [&](const std::string& indent, const std::string& i) {
+        std::string t;
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            t += indent + "const long o" + J(j) + " = b" + J(j) +
+                 ((inner_broadcast >> j & 1u) ? std::string() : " + (long)" + i) + ";\n";
+        return t;
+    };
+    if (width == 1) {
+        s += offsets("    ", "i0");
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            s += "    a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+    } else {
+        s += "    if (i0 + " + W + " <= inner) {\n";
+        s += offsets("        ", "i0");
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            s += "        vstore" + W + "(" + vector_values[k] + ", 0, a" + J(k) + " + o" + J(k) +
+                 ");\n";
+        s += "    } else {\n";
+        s += "        for (ulong i = i0; i < inner; ++i) {\n";
+        s += offsets("            ", "i");
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            s +=
+                "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+        s += "        }\n    }\n";
+    }
     s += "}\n";
     if (layout_in_buffer) s += "#undef L\n";
     return s;

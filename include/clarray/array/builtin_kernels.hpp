@@ -1,5 +1,6 @@
 #pragma once
 // Access to the library kernels of kernels/strided.cl (internal).
+#include <algorithm>
 #include <cstddef>
 
 #include "clarray/array/dtype.hpp"
@@ -13,7 +14,13 @@ enum class builtin : unsigned char {
     strided_fill,
     arange,
     linspace,
-    contiguous_copy
+    contiguous_copy,
+    rows_copy, // rank 2 (rank 1 padded); each with an _nd twin for rank >= 3
+    rows_copy_nd,
+    rows_copy_broadcast,
+    rows_copy_broadcast_nd,
+    rows_fill,
+    rows_fill_nd
 };
 
 // The kernel for (which, element type, argument binding) in ctx, built on first use and cached.
@@ -38,6 +45,23 @@ struct nd_pair {
 std::size_t elementwise_group_size(const device& dev);
 inline std::size_t round_up(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
+}
+
+// Launch sizes of a row kernel: dimension 0 over `items` positions along a row, dimensions 1
+// and 2 over `rows` rows. A group spans up to min(g, max_items_per_group) consecutive positions
+// (a power of two) and as many rows as fill g; at most 65535 groups along dimensions 1 and 2
+// (CUDA-based drivers' grid limit), the rows past that going to dimension 2.
+inline void row_launch(std::size_t items, std::size_t rows, std::size_t g,
+                       std::size_t max_items_per_group, ndrange& global, ndrange& local) {
+    std::size_t l0 = 1;
+    while (l0 < items && l0 < g && l0 < max_items_per_group)
+        l0 *= 2;
+    const std::size_t l1 = std::max<std::size_t>(1, std::min(g / l0, rows));
+    constexpr std::size_t max_groups = 65535;
+    const std::size_t groups = (rows + l1 - 1) / l1;
+    const std::size_t g1 = std::min(groups, max_groups), g2 = (groups + g1 - 1) / g1;
+    global = ndrange{round_up(items, l0), g1 * l1, g2};
+    local = ndrange{l0, l1, 1};
 }
 
 } // namespace clarray::detail

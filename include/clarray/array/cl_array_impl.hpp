@@ -37,6 +37,24 @@ inline void fill_pair(nd_pair& L, const shape_type& shape, const strides_type& d
     L.src_offset = soff;
 }
 
+// The layout of a row kernel (kernels/strided.cl) over coalesced axes whose innermost one is
+// unit-stride for dst: n counts the rows, rank 1 is padded to one row of rank 2. Sets the launch
+// sizes; returns whether the rank >= 3 (_nd) kernels are needed.
+inline bool rows_pair(nd_pair& L, shape_type shape, strides_type ds, strides_type ss,
+                      std::ptrdiff_t doff, std::ptrdiff_t soff, std::size_t g, ndrange& global,
+                      ndrange& local) {
+    if (shape.size() == 1) { // (not insert(): GCC's -Warray-bounds misreads svector's)
+        shape = shape_type{1, shape[0]};
+        ds = strides_type{0, ds[0]};
+        ss = strides_type{0, ss[0]};
+    }
+    fill_pair(L, shape, ds, &ss, doff, soff);
+    const std::size_t inner = shape.back();
+    L.n /= inner;
+    row_launch(inner, L.n, g, g, global, local);
+    return shape.size() > 2;
+}
+
 // dst = src elementwise, src broadcast to dst's shape. Overlapping views of one allocation with
 // different layouts go through a temporary, so the result is as if src was read first.
 template <class T, class S>
@@ -59,8 +77,16 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
     if (dst.size() == 0) return {};
     if (src.data() == dst.data()) {
         if (ds == ss && dst.offset() == src.offset()) return {}; // x = x
-        if (ranges_overlap(shape, ds, dst.offset(), src.shape(), src.strides(), src.offset()))
-            return strided_copy(dst, src.copy());
+        if (ranges_overlap(shape, ds, dst.offset(), src.shape(), src.strides(), src.offset())) {
+            // Through a C-ordered temporary from the library pool (never reaches the user).
+            const std::size_t bytes = src.size() * sizeof(stored_t<T>);
+            cl_array<T, S> tmp(
+                src.get_queue(),
+                make_temporary_like(src.get_queue(), S::kind, bytes, src.data().get()), src.shape(),
+                contiguous_strides(src.shape(), layout::c), 0);
+            strided_copy(tmp, src);
+            return strided_copy(dst, tmp);
+        }
     }
     coalesce(shape, {&ds, &ss});
     const queue& q = dst.get_queue();
@@ -79,11 +105,22 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
                         array_arg<A, access::read, false>{src}, static_cast<cl_long>(dst.offset()),
                         static_cast<cl_long>(src.offset()), static_cast<cl_ulong>(n));
     }
-    nd_pair L;
-    fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
-    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id, S::is_svm);
     std::size_t g = elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
+    nd_pair L;
+    if (ds.back() == 1 && (ss.back() == 1 || ss.back() == 0)) {
+        // Unit-stride rows (the source's possibly broadcast along them): the row kernels.
+        ndrange global, local;
+        const bool nd = rows_pair(L, shape, ds, ss, dst.offset(), src.offset(), g, global, local);
+        const builtin which =
+            ss.back() == 1 ? (nd ? builtin::rows_copy_nd : builtin::rows_copy)
+                           : (nd ? builtin::rows_copy_broadcast_nd : builtin::rows_copy_broadcast);
+        kernel k = builtin_kernel(q.context(), which, dtype_traits<T>::id, S::is_svm);
+        return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst},
+                        array_arg<A, access::read, false>{src}, L);
+    }
+    fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
+    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id, S::is_svm);
     return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
                     array_arg<A, access::read, false>{src}, L);
 }
@@ -100,12 +137,20 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
     shape_type shape = dst.shape();
     strides_type ds = dst.strides();
     coalesce(shape, {&ds});
+    std::size_t g = elementwise_group_size(q.context().device());
+    using A = cl_array<T, S>;
     nd_pair L;
+    if (ds.back() == 1) { // unit-stride rows
+        ndrange global, local;
+        const bool nd =
+            rows_pair(L, shape, ds, strides_type(ds.size(), 0), dst.offset(), 0, g, global, local);
+        kernel k = builtin_kernel(q.context(), nd ? builtin::rows_fill_nd : builtin::rows_fill,
+                                  dtype_traits<T>::id, S::is_svm);
+        return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst}, v, L);
+    }
     fill_pair(L, shape, ds, nullptr, dst.offset(), 0);
     kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id, S::is_svm);
-    std::size_t g = elementwise_group_size(q.context().device());
-    return k.launch(q, {round_up(L.n, g)}, {g}, {},
-                    array_arg<cl_array<T, S>, access::write, false>{dst}, v, L);
+    return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst}, v, L);
 }
 
 } // namespace detail

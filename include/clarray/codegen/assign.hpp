@@ -94,17 +94,7 @@ inline void strided_launch(const shape_type& shape, std::size_t n,
     for (const auto& v : ops)
         across = across ||
                  (v.strides[r - 2] != 0 && std::abs(v.strides[r - 1]) > std::abs(v.strides[r - 2]));
-    std::size_t l0 = 1;
-    while (l0 < inner && l0 < g)
-        l0 *= 2;
-    if (across && g >= 256) l0 = std::min<std::size_t>(l0, 16);
-    const std::size_t l1 = std::max<std::size_t>(1, std::min(g / l0, outer));
-    // At most 65535 groups along dimensions 1 and 2 (CUDA-based drivers' grid limit).
-    constexpr std::size_t max_groups = 65535;
-    const std::size_t groups = (outer + l1 - 1) / l1;
-    const std::size_t g1 = std::min(groups, max_groups), g2 = (groups + g1 - 1) / g1;
-    global = ndrange{round_up(inner, l0), g1 * l1, g2};
-    local = ndrange{l0, l1, 1};
+    row_launch(inner, outer, g, across && g >= 256 ? 16 : g, global, local);
 }
 
 // outs: tuple of cl_array (handles); exprs: tuple of expression nodes.
@@ -164,10 +154,11 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
 
         if (has_harmful_alias(ops)) {
             // Evaluate into temporaries first, as if every input were read before any write.
+            // They come from the library pool whatever their size (an in-place update in a loop
+            // would otherwise pay a fresh allocation, and its first touch, each time).
             std::tuple<cl_array<OT, OS>...> tmp = std::apply(
                 [&](const auto&... o) {
-                    return std::tuple<cl_array<OT, OS>...>(
-                        cl_array<OT, OS>(q, o.shape(), layout::c, o.data().get())...);
+                    return std::tuple<cl_array<OT, OS>...>(temporary_like(o)...);
                 },
                 outs);
             run(tmp, exprs);
@@ -190,22 +181,39 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         if (rank == 1)
             for (auto& v : ops)
                 contiguous = contiguous && v.strides[0] == 1;
+        // Row kernel: every operand steps the inner axis by 1 (inputs also by 0: broadcast
+        // along the row), so a work-item finds its row once and walks it with unit steps. The
+        // mask of inner-broadcast inputs is part of the signature (16 operands fit).
+        bool rows = !contiguous && rank >= 1 && ops.size() <= 16;
+        std::uint32_t inner_broadcast = 0;
+        for (std::size_t j = 0; rows && j < ops.size(); ++j) {
+            const std::ptrdiff_t s = ops[j].strides[rank - 1];
+            if (s == 0 && j >= n_out)
+                inner_broadcast |= 1u << j;
+            else if (s != 1)
+                rows = false;
+        }
+        const std::size_t inner = rank == 0 ? 1 : shape[rank - 1];
         const std::size_t words = layout_words(ops.size(), rank == 0 ? 1 : rank, contiguous);
         const device& dev = q.context().device();
         const bool by_buffer =
             ops.size() * sizeof(void*) + scalar_bytes + words * 8 + 64 > dev.max_parameter_size();
+        // Vector kernels on rows shorter than a vector would run their scalar tails only.
+        const std::size_t vector_width = dev.quirks().function_vector_width;
         const std::size_t width =
-            vectorizable && contiguous ? dev.quirks().function_vector_width : 1;
+            vectorizable && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;
         const std::uint32_t signature = static_cast<std::uint32_t>(rank) |
                                         (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u) |
-                                        static_cast<std::uint32_t>(width << 10);
+                                        static_cast<std::uint32_t>(width << 10) |
+                                        (rows ? 1u << 15 : 0u) | inner_broadcast << 16;
 
-        kernel k = lookup(q.context(), signature, rank, contiguous, by_buffer, width);
+        kernel k = lookup(q.context(), signature, rank, contiguous, rows, inner_broadcast,
+                          by_buffer, width);
 
         // Layout words (mirrors clarray_layout in source_builder.cpp).
-        const bool two_d = !contiguous && rank >= 2;
+        const bool two_d = !contiguous && (rows || rank >= 2);
         xt::svector<cl_long, 64> lay;
-        lay.push_back(static_cast<cl_long>(two_d ? n / shape[rank - 1] : n));
+        lay.push_back(static_cast<cl_long>(two_d ? n / inner : n));
         if (contiguous) {
             for (auto& v : ops)
                 lay.push_back(v.offset);
@@ -230,7 +238,10 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
 
         const std::size_t g = elementwise_group_size(dev);
         ndrange global{round_up((n + width - 1) / width, g)}, local{g};
-        if (two_d) strided_launch(shape, n, ops, g, global, local);
+        if (rows)
+            row_launch((inner + width - 1) / width, n / inner, g, g, global, local);
+        else if (two_d)
+            strided_launch(shape, n, ops, g, global, local);
         event ev;
         {
             std::lock_guard<std::mutex> lock(k.argument_mutex());
@@ -274,6 +285,15 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
     }
 
 private:
+    template <class A> static A temporary_like(const A& o) {
+        using U = typename A::stored_type;
+        std::shared_ptr<allocation> a;
+        if (o.size() > 0)
+            a = make_temporary_like(o.get_queue(), A::storage_policy::kind, o.size() * sizeof(U),
+                                    o.data().get());
+        return A(o.get_queue(), std::move(a), o.shape(), contiguous_strides(o.shape(), layout::c),
+                 0);
+    }
     template <class A>
     static void prepare(const A& a, const queue& q, access acc, wait_list& deps) {
         if (!a.data()) return;
@@ -302,7 +322,8 @@ private:
         (strided_copy(std::get<I>(outs), std::get<I>(tmp)), ...);
     }
     static kernel lookup(const context& ctx, std::uint32_t signature, std::size_t rank,
-                         bool contiguous, bool by_buffer, std::size_t width) {
+                         bool contiguous, bool rows, std::uint32_t inner_broadcast, bool by_buffer,
+                         std::size_t width) {
         context_state& st = ctx.state();
         const context_state::generated_key key{&type_tag<assigner>::id, signature};
         std::lock_guard<std::mutex> lock(st.generated_mutex);
@@ -320,12 +341,19 @@ private:
                               ctx.device().name() +
                               "' does not support (cl_khr_fp64); convert operands with "
                               "astype<float>()");
-        std::string src;
+        std::vector<std::string> vector_values;
         if (width > 1) {
             source_builder vb; // the same inputs in the same order, as vectors
             vb.set_output_count(n_out);
             vb.set_vector_width(width);
-            std::vector<std::string> vector_values = expr_list<E...>::emit(vb);
+            vb.set_inner_broadcast(inner_broadcast);
+            vector_values = expr_list<E...>::emit(vb);
+        }
+        std::string src;
+        if (rows) {
+            src = b.assign_kernel_rows(out_types, values, vector_values, width, rank,
+                                       inner_broadcast, by_buffer);
+        } else if (width > 1) {
             src = b.assign_kernel_vector(out_types, values, vector_values, width, by_buffer);
         } else {
             src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);

@@ -3,6 +3,7 @@
 // by type only (their runtime values never reach the source: scalars are kernel arguments), so one
 // source serves every launch of an expression type.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ public:
     std::string cast(dtype d, const std::string& text) const;
     // Makes this a vector builder: each value is `width` consecutive elements (floatN).
     void set_vector_width(std::size_t width) { width_ = width; }
+    // Array operands (bit j: operand j, outputs first) that are constant along the inner axis of
+    // a row kernel: a vector builder reads them once and broadcasts them to all lanes.
+    void set_inner_broadcast(std::uint32_t mask) { inner_broadcast_ = mask; }
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
     void need_fp64() { fp64_ = true; }
@@ -47,6 +51,18 @@ public:
                                      const std::vector<std::string>& values,
                                      const std::vector<std::string>& vector_values,
                                      std::size_t width, bool layout_in_buffer) const;
+
+    // The row kernel (rank >= 1 after coalescing, every operand steps its innermost axis by 1,
+    // or by 0 for the inputs in `inner_broadcast`): a 2-d launch, dimension 0 along the row
+    // (`width` elements per work-item with a scalar tail when width > 1, vector_values then
+    // coming from a vector builder), dimensions 1 and 2 over the rows. Each work-item computes
+    // its row's base offsets once (no division for rank <= 2) and walks the row with unit
+    // steps known to the compiler.
+    std::string assign_kernel_rows(const std::vector<dtype>& outs,
+                                   const std::vector<std::string>& values,
+                                   const std::vector<std::string>& vector_values, std::size_t width,
+                                   std::size_t rank, std::uint32_t inner_broadcast,
+                                   bool layout_in_buffer) const;
 
     std::size_t array_count() const noexcept { return params_arrays_; }
     // Helper definitions collected so far (emitted before any kernel).
@@ -75,6 +91,7 @@ private:
     std::size_t params_arrays_ = 0;
     std::size_t scalars_ = 0;
     std::size_t width_ = 1;
+    std::uint32_t inner_broadcast_ = 0;
     bool fp64_ = false;
 
     std::string kernel_head(const std::vector<dtype>& outs, bool contiguous, std::size_t rank,
