@@ -4,13 +4,17 @@
 //  * column sum of a square matrix,
 //  * the k-means distance: sum(d*d, {2}) over a short (length 4) reduced axis against the
 //    written-out d0*d0 + d1*d1 + d2*d2 + d3*d3, and argmin over its result,
-//  * the host cost of one small launch, pipelined (no wait per op): c = a + b and sum(a).
+//  * the host cost of one small launch, pipelined (no wait per op): c = a + b and sum(a),
+//  * the host cost of each step of a launch (BM_step_*: 1000 repeats per iteration): the raw
+//    enqueue with and without its event, retaining a queue / an event, an event's status,
+//    an uncontended mutex, and the allocation's dependency collection and use record.
 #include <benchmark/benchmark.h>
 
 #include <clarray/clarray.hpp>
 
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 
 namespace ca = clarray;
 
@@ -127,8 +131,113 @@ void BM_enqueue_sum(benchmark::State& st) {
     pipelined(st, [&] { s = ca::sum(a); });
 }
 
+// ---- steps of one launch, each timed alone ----
+const char* raw_add_source = R"CLC(
+kernel void add(global const float* a, global const float* b, global float* c, ulong n) {
+    size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i];
+}
+)CLC";
+
+struct raw_add {
+    ca::cl_array<float> a = ca::full<float>(E().q, {1000}, 1.5f);
+    ca::cl_array<float> b = ca::full<float>(E().q, {1000}, 2.5f);
+    ca::cl_array<float> c = ca::zeros<float>(E().q, {1000});
+    ca::program prg{E().ctx, raw_add_source};
+    ca::kernel k = prg.kernel("add");
+    // Sets the arguments and enqueues; returns the event when `with_event`.
+    cl_event launch(bool with_event) {
+        cl_kernel kk = k.get();
+        clSetKernelArgSVMPointer(kk, 0, a.data()->svm_pointer());
+        clSetKernelArgSVMPointer(kk, 1, b.data()->svm_pointer());
+        clSetKernelArgSVMPointer(kk, 2, c.data()->svm_pointer());
+        cl_ulong n = 1000;
+        clSetKernelArg(kk, 3, sizeof(n), &n);
+        std::size_t g = 1024, l = 256;
+        cl_event ev = nullptr;
+        clEnqueueNDRangeKernel(E().q.get(), kk, 1, nullptr, &g, &l, 0, nullptr,
+                               with_event ? &ev : nullptr);
+        return ev;
+    }
+};
+
+void BM_step_enqueue_raw(benchmark::State& st) {
+    raw_add r;
+    pipelined(st, [&] { r.launch(false); });
+}
+void BM_step_enqueue_raw_event(benchmark::State& st) {
+    raw_add r;
+    pipelined(st, [&] { clReleaseEvent(r.launch(true)); });
+}
+void BM_step_retain_queue(benchmark::State& st) {
+    cl_command_queue q = E().q.get();
+    pipelined(st, [&] {
+        clRetainCommandQueue(q);
+        clReleaseCommandQueue(q);
+    });
+}
+void BM_step_retain_event(benchmark::State& st) {
+    raw_add r;
+    cl_event ev = r.launch(true);
+    pipelined(st, [&] {
+        clRetainEvent(ev);
+        clReleaseEvent(ev);
+    });
+    clReleaseEvent(ev);
+}
+void BM_step_event_status(benchmark::State& st) {
+    raw_add r;
+    ca::event ev(r.launch(true));
+    pipelined(st, [&] { benchmark::DoNotOptimize(ev.is_complete()); });
+}
+void BM_step_mutex(benchmark::State& st) {
+    std::mutex m;
+    pipelined(st, [&] {
+        std::lock_guard<std::mutex> lock(m);
+        benchmark::ClobberMemory();
+    });
+}
+// The bookkeeping of one read of `a` on its own in-order queue: dependencies, then the record.
+void BM_step_read_dependencies_and_record(benchmark::State& st) {
+    raw_add r;
+    ca::event ev(r.launch(true));
+    ca::allocation& a = *r.a.data();
+    pipelined(st, [&] {
+        ca::wait_list deps;
+        a.add_dependencies(E().q, ca::access::read, deps);
+        a.record(E().q, ca::access::read, ev);
+    });
+}
+// The same for the written output.
+void BM_step_write_dependencies_and_record(benchmark::State& st) {
+    raw_add r;
+    ca::event ev(r.launch(true));
+    ca::allocation& c = *r.c.data();
+    pipelined(st, [&] {
+        ca::wait_list deps;
+        c.add_dependencies(E().q, ca::access::write, deps);
+        c.record(E().q, ca::access::write, ev);
+    });
+}
+
 } // namespace
 
+BENCHMARK(BM_step_enqueue_raw)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_step_enqueue_raw_event)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(20);
+BENCHMARK(BM_step_retain_queue)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_step_retain_event)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_step_event_status)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_step_mutex)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_step_read_dependencies_and_record)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(20);
+BENCHMARK(BM_step_write_dependencies_and_record)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(20);
 BENCHMARK(BM_sum)
     ->Arg(1000)
     ->Arg(100000)

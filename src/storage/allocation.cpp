@@ -37,14 +37,18 @@ cl_map_flags map_flags(access a) {
     return CL_MAP_READ | CL_MAP_WRITE;
 }
 
-void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(staging); }
+void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) {
+    std::free(staging);
+}
 
 // clEnqueueSVMFree's callback: frees the pointers itself (passing NULL, "let the runtime free",
 // is legal too; an explicit callback is what every implementation handles).
 void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], void*) {
     cl_context ctx = nullptr;
-    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS) return;
-    for (cl_uint i = 0; i < n; ++i) clSVMFree(ctx, ptrs[i]);
+    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS)
+        return;
+    for (cl_uint i = 0; i < n; ++i)
+        clSVMFree(ctx, ptrs[i]);
 }
 } // namespace
 
@@ -119,13 +123,12 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
         const bool fine = kind == storage_kind::svm_fine;
         svm_capabilities caps = ctx.svm_caps();
         if (fine ? !caps.fine : !caps.coarse)
-            throw unsupported(std::string(storage_name(kind)) + " storage: device '" + dev.name() +
-                              "' (" + dev.version() + ") does not support " +
-                              (fine ? "fine" : "coarse") +
-                              "-grained buffer SVM" +
-                              (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)"
-                                                         : "") +
-                              "; use clarray::buffer storage");
+            throw unsupported(
+                std::string(storage_name(kind)) + " storage: device '" + dev.name() + "' (" +
+                dev.version() + ") does not support " + (fine ? "fine" : "coarse") +
+                "-grained buffer SVM" +
+                (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)" : "") +
+                "; use clarray::buffer storage");
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE | (fine ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0);
         detail::deferred_svm_frees& parked = ctx.state().svm_frees;
         parked.sweep(ctx.get());
@@ -133,9 +136,10 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
         // Memory parked behind finished-but-unswept or still-running work may be what is missing:
         // wait for it (the one blocking path, taken only under memory pressure) and retry.
         if (!svm_ && parked.drain(ctx.get()) > 0) svm_ = clSVMAlloc(ctx.get(), flags, bytes, 0);
-        if (!svm_) throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
-                                       std::to_string(bytes) + " bytes) returned NULL on '" +
-                                       dev.name() + "'");
+        if (!svm_)
+            throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
+                                std::to_string(bytes) + " bytes) returned NULL on '" + dev.name() +
+                                "'");
     }
     g_live_allocations.fetch_add(1);
     g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
@@ -156,8 +160,10 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes,
 
 wait_list allocation::all_uses_locked() {
     wait_list all;
-    for (const use_record& u : writers_) all.add(u.ev);
-    for (const use_record& u : readers_) all.add(u.ev);
+    for (const use_record& u : writers_)
+        all.add(u.ev);
+    for (const use_record& u : readers_)
+        all.add(u.ev);
     return all;
 }
 
@@ -230,17 +236,25 @@ void allocation::add_dependencies(const queue& q, access a, wait_list& out) {
 void allocation::record_locked(const queue& q, access a, const event& e) {
     if (!e) return;
     std::int64_t before = static_cast<std::int64_t>(writers_.size() + readers_.size());
-    use_record u{detail::handle<cl_command_queue>::retain(q.get()), !q.is_out_of_order(), e};
+    const bool in_order = !q.is_out_of_order();
+    // A record of the same queue lends its queue reference: no retain/release per launch.
+    auto queue_ref = [&]() {
+        for (auto* list : {&writers_, &readers_})
+            for (use_record& r : *list)
+                if (r.q.get() == q.get()) return std::move(r.q);
+        return detail::handle<cl_command_queue>::retain(q.get());
+    };
     if (writes(a)) {
         // The writer waited for every earlier use, so its completion implies theirs.
+        use_record u{queue_ref(), in_order, e};
         writers_.clear();
         readers_.clear();
         writers_.push_back(std::move(u));
     } else {
         bool replaced = false;
-        if (u.in_order)
+        if (in_order)
             for (use_record& r : readers_)
-                if (r.q == u.q) { // later command on the same in-order queue finishes later
+                if (r.q.get() == q.get()) { // later command on the same in-order queue ends later
                     r.ev = e;
                     replaced = true;
                     break;
@@ -252,7 +266,8 @@ void allocation::record_locked(const queue& q, access a, const event& e) {
                     if (!r.ev.is_complete()) pending.push_back(std::move(r));
                 readers_ = std::move(pending);
             }
-            readers_.push_back(std::move(u));
+            readers_.push_back(
+                use_record{detail::handle<cl_command_queue>::retain(q.get()), in_order, e});
         }
     }
     g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size() + readers_.size()) - before);
@@ -284,8 +299,9 @@ void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* d
                                              deps.data(), &e),
                          "clEnqueueReadBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst, static_cast<char*>(svm_) + offset,
-                                            n, deps.size(), deps.data(), &e),
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst,
+                                            static_cast<char*>(svm_) + offset, n, deps.size(),
+                                            deps.data(), &e),
                          "clEnqueueSVMMemcpy(to host)");
     record_locked(q, access::read, event(e));
 }
@@ -301,8 +317,8 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
                                               deps.data(), &e),
                          "clEnqueueWriteBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset, src,
-                                            n, deps.size(), deps.data(), &e),
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset,
+                                            src, n, deps.size(), deps.data(), &e),
                          "clEnqueueSVMMemcpy(from host)");
     record_locked(q, access::write, event(e));
 }
@@ -322,7 +338,8 @@ event allocation::copy_from(const queue& q, allocation& src, std::size_t src_off
                                              deps.size(), deps.data(), &e),
                          "clEnqueueCopyBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + dst_offset,
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE,
+                                            static_cast<char*>(svm_) + dst_offset,
                                             static_cast<char*>(src.svm_) + src_offset, n,
                                             deps.size(), deps.data(), &e),
                          "clEnqueueSVMMemcpy");
@@ -377,12 +394,13 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
         if (emulate_coarse_) {
             // Staging copy, as a discrete GPU's map would be: the host never sees svm_ itself.
             host = std::malloc(n);
-            if (!host) throw out_of_memory("coarse-emulation staging copy of " + std::to_string(n) +
-                                           " bytes");
+            if (!host)
+                throw out_of_memory("coarse-emulation staging copy of " + std::to_string(n) +
+                                    " bytes");
             if (reads(a)) {
-                cl_int rc = clEnqueueSVMMemcpy(q.get(), CL_TRUE, host,
-                                               static_cast<char*>(svm_) + offset, n, deps.size(),
-                                               deps.data(), &e);
+                cl_int rc =
+                    clEnqueueSVMMemcpy(q.get(), CL_TRUE, host, static_cast<char*>(svm_) + offset, n,
+                                       deps.size(), deps.data(), &e);
                 if (rc != CL_SUCCESS) std::free(host);
                 detail::check_cl(rc, "clEnqueueSVMMemcpy(emulated map)");
             } else {
@@ -406,8 +424,10 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
     }
     }
     if (e) {
-        if (lock.owns_lock()) record_locked(q, access::read, event(e));
-        else clReleaseEvent(e);
+        if (lock.owns_lock())
+            record_locked(q, access::read, event(e));
+        else
+            clReleaseEvent(e);
     }
     (writes(a) ? write_maps_ : read_maps_).fetch_add(1);
     return host;
@@ -425,8 +445,10 @@ void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
             if (writes(a)) {
                 rc = clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset, host,
                                         n, 0, nullptr, &e);
-                if (rc == CL_SUCCESS) rc = clSetEventCallback(e, CL_COMPLETE, free_staging, host);
-                else std::free(host);
+                if (rc == CL_SUCCESS)
+                    rc = clSetEventCallback(e, CL_COMPLETE, free_staging, host);
+                else
+                    std::free(host);
             } else {
                 std::free(host);
             }
@@ -442,7 +464,8 @@ void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
     (writes(a) ? write_maps_ : read_maps_).fetch_sub(1);
     if (e) {
         try {
-            // Later commands must follow the unmap: as a writer if the host wrote, else as a reader.
+            // Later commands must follow the unmap: as a writer if the host wrote, else as a
+            // reader.
             record(q, writes(a) ? access::write : access::read, event(e));
         } catch (...) { // record allocates; nothing may escape a destructor path
             report_noexcept_failure("recording an unmap event", CL_OUT_OF_HOST_MEMORY);
