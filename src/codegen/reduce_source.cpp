@@ -339,9 +339,9 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     s += ") {\n" + layout_open(spec.layout_in_buffer);
     const std::string args = b.input_arguments();
 
-    if (spec.red_len > 0) {
-        // Short reduced axis: item (i, o) makes output o * kin + i with every reduced step
-        // unrolled, so neighbouring items (along the innermost kept axis) vectorise together.
+    if (spec.short_axis) {
+        // Short reduced axis: item (i, o) makes output o * kin + i, walking the axis plainly in
+        // registers, so neighbouring items (along the innermost kept axis) vectorise together.
         s += "    const ulong i = get_global_id(0), o = get_global_id(1);\n";
         s += "    if (i >= L.kin || o >= L.M / L.kin) return;\n";
         s += kept_offsets(js, 1, kr > 1 ? kr - 1 : 1, kr > 1 ? "o" : "0");
@@ -349,13 +349,11 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    b" + str(j) + " += (long)i * L.kst[" + str(j - 1) + "][" + str(kr - 1) +
                  "];\n";
         s += "    " + op.acc + " acc0 = neutral;\n";
-        for (std::size_t t = 0; t < spec.red_len; ++t) {
-            s += "    {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, str(t), "        ");
-            s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
-                 ", " + str(t) + "));\n";
-            s += "    }\n";
-        }
+        s += "    for (ulong t = 0; t < L.L; ++t) {\n";
+        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "t", "        ");
+        s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
+             ", t));\n";
+        s += "    }\n";
         s += "    r[o * L.kin + i] = (" + ot + ")clarray_finish(acc0, L.n);\n";
     } else if (spec.shape == reduce_shape::chunks) {
         if (spec.cooperative)

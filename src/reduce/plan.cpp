@@ -120,7 +120,7 @@ std::uint32_t reduce_plan::signature() const noexcept {
            (spec.shape == reduce_shape::rows ? 1u << 19 : 0u) |
            (spec.kept_contiguous ? 1u << 20 : 0u) |
            static_cast<std::uint32_t>(spec.steps > 1 ? spec.steps : 0) << 21 |
-           (spec.one_pass ? 1u << 26 : 0u) | static_cast<std::uint32_t>(spec.red_len) << 27;
+           (spec.one_pass ? 1u << 26 : 0u) | (spec.short_axis ? 1u << 27 : 0u);
 }
 
 namespace {
@@ -154,9 +154,9 @@ std::size_t gpu_stage2_items_from() {
     return v;
 }
 // Whether parts > 1 finish in one launch (the last unit of an output combines its partials)
-// instead of a second kernel (CLARRAY_GPU_ONE_PASS=0 turns it off for comparison).
-bool gpu_one_pass() {
-    static const bool v = env_count("CLARRAY_GPU_ONE_PASS", 1, 0, 1) == 1;
+// instead of a second kernel, on GPUs and CPUs (CLARRAY_ONE_PASS=0 turns it off for comparison).
+bool one_pass_enabled() {
+    static const bool v = env_count("CLARRAY_ONE_PASS", 1, 0, 1) == 1;
     return v;
 }
 
@@ -185,7 +185,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     if (!ordered && M > 1 && L >= 1 && L <= short_axis_max && g.reduced.size() == 1) {
         // One short reduced axis: an item per output, 2-d over (innermost kept axis, the rest).
         p.spec.shape = reduce_shape::outputs;
-        p.spec.red_len = L;
+        p.spec.short_axis = true;
         p.kin = g.kept.back();
         p.chunk = L;
         const std::size_t group = gpu ? W : 64;
@@ -261,8 +261,9 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         }
     }
     p.spec.finish_here = p.parts == 1;
-    // GPUs: partials combined by the last unit of each output, saving the second launch.
-    p.spec.one_pass = gpu && p.parts > 1 && M <= counters && gpu_one_pass();
+    // Partials combined by the last unit of each output, saving the second launch (the rows
+    // shape above keeps two passes: its partials hold accumulator rows).
+    p.spec.one_pass = p.parts > 1 && M <= counters && one_pass_enabled();
     // Stage 2 on GPUs: a work-group per output while there are few outputs, else an item per
     // output (thousands of short group trees cost more than strided reads of P partials).
     p.stage2_cooperative = gpu && p.parts > 1 && M < gpu_stage2_items_from();

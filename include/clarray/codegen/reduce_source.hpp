@@ -62,13 +62,13 @@ struct reduce_kernel_spec {
     // command that may run at the same time: queue::completion_counters).
     bool one_pass = false;
     bool layout_in_buffer = false;
-    // outputs shape over one short reduced axis (1..short_axis_max): an item per output, the
-    // reduced axis unrolled at this compile-time length, launched 2-d (dim 0: the innermost kept
-    // axis, dim 1: the other kept axes). 0: not used.
-    std::size_t red_len = 0;
+    // outputs shape over one short reduced axis (1..short_axis_max elements): an item per
+    // output walking the axis in registers, launched 2-d (dim 0: the innermost kept axis, dim 1:
+    // the other kept axes).
+    bool short_axis = false;
 };
-// Longest reduced axis the short-axis kernel unrolls. Its plain (uncompensated) sum stays within
-// the documented float error bound ((short_axis_max - 1) ulps of sum |x|).
+// Longest reduced axis of the short-axis kernel. Its plain (uncompensated) sum stays within the
+// documented float error bound ((short_axis_max - 1) ulps of sum |x|).
 constexpr std::size_t short_axis_max = 8;
 
 // Stage 1: inputs as `b` collected them (array operand j >= 1 is "a{j}[o{j}]", scalars "s{j}").

@@ -215,8 +215,7 @@ template <class Op, class Node> struct reducer {
         }
         // An in-order queue's completion counters allow one-pass plans (queue.hpp).
         const device& dev = q.context().device();
-        const std::size_t counters =
-            dev.is_cpu() || q.is_out_of_order() ? 0 : queue::completion_counter_count;
+        const std::size_t counters = q.is_out_of_order() ? 0 : queue::completion_counter_count;
         reduce_plan plan = plan_reduction(dev, g, false, counters);
         std::shared_ptr<allocation> parts;
         if (!plan.spec.finish_here) {
@@ -275,9 +274,9 @@ template <class Op, class Node> struct reducer {
                 b.value(counters);
             }
             const ndrange gl =
-                plan.spec.red_len ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
+                plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
             const ndrange lo =
-                plan.spec.red_len ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
+                plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
             ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
         }
         node_operands<Node>::record(node, q, ev);
