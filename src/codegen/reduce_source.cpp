@@ -226,12 +226,89 @@ std::string group_tree(const std::string& indent) {
            "    acc0 = scratch[0];\n" + indent + "}\n";
 }
 
-std::string write_result(const reduce_kernel_spec& spec, const std::string& out_type,
-                         const std::string& m, const std::string& p, const std::string& acc,
-                         const std::string& indent) {
+// Folds the P partials of output `m` (`part(i)` reads partial i) into acc0: a strided loop per
+// item then a group tree when `cooperative`, else one item's loop. Compensated like stage 1.
+std::string combine_parts(const reduce_text& op, bool cooperative, const std::string& part,
+                          const std::string& P, const std::string& indent) {
+    std::string s = lane_init(op, 1, indent);
+    s += indent +
+         (cooperative ? "for (ulong i = get_local_id(0); i < " + P + "; i += get_local_size(0)) {\n"
+                      : "for (ulong i = 0; i < " + P + "; ++i) {\n");
+    s += indent + "    " + op.acc + " y0 = " + part + ";\n";
+    if (op.compensated)
+        s += kahan_add(op, "acc0", "cmp0", "y0", indent + "    ");
+    else
+        s += indent + "    acc0 = clarray_combine(acc0, y0);\n";
+    s += indent + "}\n";
+    s += lane_fold(op, 1, indent);
+    if (cooperative) s += group_tree(indent);
+    return s;
+}
+
+// one_pass: reads of other units' partials bypass any non-coherent cache (volatile). Struct
+// accumulators (argmin/argmax, defined by the prelude) load plainly: a volatile struct copy is
+// not portable OpenCL C, and the counter's fence orders the stores before the count.
+std::string load_part_function(const reduce_text& op) {
+    const std::string load =
+        op.prelude.empty() ? "*(const volatile global " + op.acc + "*)p" : "*p";
+    return "inline " + op.acc + " clarray_load_part(const global " + op.acc +
+           "* p) {\n    return " + load + ";\n}\n";
+}
+
+// one_pass, one item per unit: store the partial of output `m`, count it, and if it was the
+// last of the P, combine them into the finished output.
+std::string finish_last_item(const reduce_text& op, const std::string& out_type,
+                             const std::string& m, const std::string& p, const std::string& acc,
+                             const std::string& indent) {
+    std::string s = indent + "{\n";
+    const std::string in = indent + "    ";
+    s += in + "const ulong mo = " + m + ";\n";
+    s += in + "parts[mo * L.P + " + p + "] = " + acc + ";\n";
+    s += in + "mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += in + "if (atomic_inc(counters + mo) == (int)(L.P - 1)) {\n";
+    s += in + "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += in + "    " + op.acc + " fin;\n";
+    s += in + "    {\n";
+    s +=
+        combine_parts(op, false, "clarray_load_part(parts + mo * L.P + i)", "L.P", in + "        ");
+    s += in + "        fin = acc0;\n";
+    s += in + "    }\n";
+    s += in + "    r[mo] = (" + out_type + ")clarray_finish(fin, L.n);\n";
+    s += in + "    counters[mo] = 0;\n";
+    s += in + "}\n";
+    return s + indent + "}\n";
+}
+
+std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op,
+                         const std::string& out_type, const std::string& m, const std::string& p,
+                         const std::string& acc, const std::string& indent) {
+    if (spec.one_pass) return finish_last_item(op, out_type, m, p, acc, indent);
     if (spec.finish_here)
         return indent + "r[" + m + "] = (" + out_type + ")clarray_finish(" + acc + ", L.n);\n";
     return indent + "r[(" + m + ") * L.P + " + p + "] = " + acc + ";\n";
+}
+
+// one_pass, a work-group per unit: item 0 stores the group's partial and counts it; the group
+// that counted last combines the P partials together.
+std::string finish_last_group(const reduce_text& op, const std::string& out_type) {
+    std::string s = "    local int last_group;\n";
+    s += "    if (get_local_id(0) == 0) {\n";
+    s += "        parts[m * L.P + p] = acc0;\n";
+    s += "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += "        last_group = atomic_inc(counters + m) == (int)(L.P - 1);\n";
+    s += "    }\n";
+    // Also ends every item's read of scratch[0] before the second tree writes it.
+    s += "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+    s += "    if (!last_group) return;\n";
+    s += "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += "    {\n";
+    s += combine_parts(op, true, "clarray_load_part(parts + m * L.P + i)", "L.P", "        ");
+    s += "        if (get_local_id(0) == 0) {\n";
+    s += "            r[m] = (" + out_type + ")clarray_finish(acc0, L.n);\n";
+    s += "            counters[m] = 0;\n";
+    s += "        }\n";
+    s += "    }\n";
+    return s;
 }
 
 } // namespace
@@ -252,15 +329,33 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     s += ") {\n    return " + map_text + ";\n}\n";
     s += op_functions(op, vt, ot);
     s += layout_struct(js.size(), kr, rr);
-    const std::string result_type = spec.finish_here ? ot : op.acc;
+    if (spec.one_pass) s += load_part_function(op);
+    const std::string result_type = spec.finish_here || spec.one_pass ? ot : op.acc;
     s += "kernel void clarray_reduce(global " + result_type +
          (spec.shape == reduce_shape::rows ? "* restrict r, " : "* r, ") + b.input_parameters() +
          ", " + op.acc + " neutral, " + layout_param(spec.layout_in_buffer);
     if (spec.cooperative) s += ", local " + op.acc + "* scratch";
+    if (spec.one_pass) s += ", global " + op.acc + "* parts, global int* counters";
     s += ") {\n" + layout_open(spec.layout_in_buffer);
     const std::string args = b.input_arguments();
 
-    if (spec.shape == reduce_shape::chunks) {
+    if (spec.short_axis) {
+        // Short reduced axis: item (i, o) makes output o * kin + i, walking the axis plainly in
+        // registers, so neighbouring items (along the innermost kept axis) vectorise together.
+        s += "    const ulong i = get_global_id(0), o = get_global_id(1);\n";
+        s += "    if (i >= L.kin || o >= L.M / L.kin) return;\n";
+        s += kept_offsets(js, 1, kr > 1 ? kr - 1 : 1, kr > 1 ? "o" : "0");
+        for (std::size_t j : js)
+            s += "    b" + str(j) + " += (long)i * L.kst[" + str(j - 1) + "][" + str(kr - 1) +
+                 "];\n";
+        s += "    " + op.acc + " acc0 = neutral;\n";
+        s += "    for (ulong t = 0; t < L.L; ++t) {\n";
+        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "t", "        ");
+        s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
+             ", t));\n";
+        s += "    }\n";
+        s += "    r[o * L.kin + i] = (" + ot + ")clarray_finish(acc0, L.n);\n";
+    } else if (spec.shape == reduce_shape::chunks) {
         if (spec.cooperative)
             s += "    const ulong unit = get_group_id(0);\n";
         else
@@ -276,9 +371,13 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    ulong l = begin + get_local_id(0);\n";
             s += lane_walk(js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
             s += group_tree("    ");
-            s += "    if (get_local_id(0) == 0) {\n";
-            s += write_result(spec, ot, "m", "p", "acc0", "        ");
-            s += "    }\n";
+            if (spec.one_pass) {
+                s += finish_last_group(op, ot);
+            } else {
+                s += "    if (get_local_id(0) == 0) {\n";
+                s += write_result(spec, op, ot, "m", "p", "acc0", "        ");
+                s += "    }\n";
+            }
         } else {
             s += lane_init(op, U, "    ");
             s += "    ulong l = begin;\n";
@@ -304,7 +403,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 s += lane_flush(op, 1, "    ");
             }
             s += lane_fold(op, U, "    ");
-            s += write_result(spec, ot, "m", "p", "acc0", "    ");
+            s += write_result(spec, op, ot, "m", "p", "acc0", "    ");
         }
     } else if (spec.shape == reduce_shape::rows) {
         // rows (CPUs, contiguous kept axis): item g streams the rows of part p through a strip
@@ -377,7 +476,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 for (std::size_t k = 0; k < U; ++k)
                     s += "        acc" + str(k) + " -= cmp" + str(k) + ";\n";
             for (std::size_t k = 0; k < U; ++k)
-                s += write_result(spec, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
+                s += write_result(spec, op, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
             s += "        return;\n    }\n";
             s += "    for (ulong q = 0; q < valid; ++q) {\n";
         } else {
@@ -386,7 +485,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         // One output per item: spec.steps reduced steps in flight (GPUs), else one.
         s += "        ulong l = begin;\n";
         s += lane_walk(js, args, op, rr, spec.red_contiguous, spec.steps, "1", "q", "        ");
-        s += write_result(spec, ot, "m0 + q", "p", "acc0", "        ");
+        s += write_result(spec, op, ot, "m0 + q", "p", "acc0", "        ");
         s += "    }\n";
     }
     s += "}\n" + layout_close(spec.layout_in_buffer);
@@ -406,26 +505,12 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
          "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
     if (cooperative) s += ", local " + op.acc + "* scratch";
     s += ") {\n";
-    reduce_text plain = op;
-    if (cooperative) {
+    if (cooperative)
         s += "    const ulong m = get_group_id(0);\n";
-        s += lane_init(op, 1, "    ");
-        s += "    for (ulong i = get_local_id(0); i < P; i += get_local_size(0)) {\n";
-    } else {
+    else
         s += "    const ulong m = get_global_id(0);\n    if (m >= M) return;\n";
-        s += lane_init(op, 1, "    ");
-        s += "    for (ulong i = 0; i < P; ++i) {\n";
-    }
-    s += "        " + op.acc + " y0 = parts[m * P + i];\n";
-    if (op.compensated) {
-        s += kahan_add(op, "acc0", "cmp0", "y0", "        ");
-    } else {
-        s += "        acc0 = clarray_combine(acc0, y0);\n";
-    }
-    s += "    }\n";
-    s += lane_fold(op, 1, "    ");
+    s += combine_parts(op, cooperative, "parts[m * P + i]", "P", "    ");
     if (cooperative) {
-        s += group_tree("    ");
         s += "    if (get_local_id(0) == 0) r[m] = (" + ot + ")clarray_finish(acc0, n);\n";
     } else {
         s += "    r[m] = (" + ot + ")clarray_finish(acc0, n);\n";

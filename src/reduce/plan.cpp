@@ -119,7 +119,8 @@ std::uint32_t reduce_plan::signature() const noexcept {
            (spec.finish_here ? 1u << 17 : 0u) | (spec.layout_in_buffer ? 1u << 18 : 0u) |
            (spec.shape == reduce_shape::rows ? 1u << 19 : 0u) |
            (spec.kept_contiguous ? 1u << 20 : 0u) |
-           static_cast<std::uint32_t>(spec.steps > 1 ? spec.steps : 0) << 21;
+           static_cast<std::uint32_t>(spec.steps > 1 ? spec.steps : 0) << 21 |
+           (spec.one_pass ? 1u << 26 : 0u) | (spec.short_axis ? 1u << 27 : 0u);
 }
 
 namespace {
@@ -152,10 +153,17 @@ std::size_t gpu_stage2_items_from() {
     static const std::size_t v = env_count("CLARRAY_GPU_STAGE2_ITEMS_FROM", 1024, 1, unbounded);
     return v;
 }
+// Whether parts > 1 finish in one launch (the last unit of an output combines its partials)
+// instead of a second kernel, on GPUs and CPUs (CLARRAY_ONE_PASS=0 turns it off for comparison).
+bool one_pass_enabled() {
+    static const bool v = env_count("CLARRAY_ONE_PASS", 1, 0, 1) == 1;
+    return v;
+}
 
 } // namespace
 
-reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered) {
+reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered,
+                           std::size_t counters) {
     constexpr std::size_t cpu_run = 16;
     reduce_plan p;
     const bool gpu = !dev.is_cpu();
@@ -174,6 +182,20 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     bool kept_unit = true;
     for (const auto& s : g.kept_strides)
         kept_unit = kept_unit && s.back() == 1;
+    if (!ordered && M > 1 && L >= 1 && L <= short_axis_max && g.reduced.size() == 1) {
+        // One short reduced axis: an item per output, 2-d over (innermost kept axis, the rest).
+        p.spec.shape = reduce_shape::outputs;
+        p.spec.short_axis = true;
+        p.kin = g.kept.back();
+        p.chunk = L;
+        const std::size_t group = gpu ? W : 64;
+        p.local =
+            std::min(group, floor_pow2(p.kin) < p.kin ? floor_pow2(p.kin) * 2 : floor_pow2(p.kin));
+        p.local2 = group / p.local;
+        p.global = ceil_div(p.kin, p.local) * p.local;
+        p.global2 = ceil_div(M / p.kin, p.local2) * p.local2;
+        return p;
+    }
     if (!gpu && !ordered && kept_inner && g.kept.back() >= 16 && L >= 16) {
         // Stream rows through strips of outputs; parts so that every core has work (each part
         // at least 64 rows).
@@ -239,6 +261,9 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         }
     }
     p.spec.finish_here = p.parts == 1;
+    // Partials combined by the last unit of each output, saving the second launch (the rows
+    // shape above keeps two passes: its partials hold accumulator rows).
+    p.spec.one_pass = p.parts > 1 && M <= counters && one_pass_enabled();
     // Stage 2 on GPUs: a work-group per output while there are few outputs, else an item per
     // output (thousands of short group trees cost more than strided reads of P partials).
     p.stage2_cooperative = gpu && p.parts > 1 && M < gpu_stage2_items_from();

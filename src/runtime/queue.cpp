@@ -1,5 +1,7 @@
 #include "clarray/runtime/queue.hpp"
 
+#include <vector>
+
 #include "clarray/error.hpp"
 
 namespace clarray {
@@ -21,7 +23,7 @@ queue::queue(const clarray::context& ctx, queue_options opts) {
 #pragma GCC diagnostic pop
         detail::check_cl(rc, "clCreateCommandQueue");
     }
-    state_ = std::make_shared<const state>(state{ctx, detail::handle<cl_command_queue>(q), opts});
+    state_ = std::make_shared<const state>(ctx, detail::handle<cl_command_queue>(q), opts);
 }
 
 void queue::flush() const {
@@ -43,6 +45,21 @@ event queue::enqueue_barrier(const wait_list& deps) const {
     detail::check_cl(clEnqueueBarrierWithWaitList(get(), deps.size(), deps.data(), &e),
                      "clEnqueueBarrierWithWaitList");
     return event(e);
+}
+
+cl_mem queue::completion_counters() const {
+    if (is_out_of_order()) return nullptr;
+    const state& st = *state_;
+    std::call_once(st.counters_once, [&] {
+        const std::vector<cl_int> zeros(completion_counter_count, 0);
+        cl_int rc = CL_SUCCESS;
+        cl_mem m =
+            clCreateBuffer(st.ctx.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                           zeros.size() * sizeof(cl_int), const_cast<cl_int*>(zeros.data()), &rc);
+        detail::check_cl(rc, "clCreateBuffer(completion counters)");
+        st.counters = detail::handle<cl_mem>(m);
+    });
+    return st.counters.get();
 }
 
 } // namespace clarray

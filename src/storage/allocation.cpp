@@ -230,17 +230,25 @@ void allocation::add_dependencies(const queue& q, access a, wait_list& out) {
 void allocation::record_locked(const queue& q, access a, const event& e) {
     if (!e) return;
     std::int64_t before = static_cast<std::int64_t>(writers_.size() + readers_.size());
-    use_record u{detail::handle<cl_command_queue>::retain(q.get()), !q.is_out_of_order(), e};
+    const bool in_order = !q.is_out_of_order();
+    // A record of the same queue lends its queue reference: no retain/release per launch.
+    auto queue_ref = [&]() {
+        for (auto* list : {&writers_, &readers_})
+            for (use_record& r : *list)
+                if (r.q.get() == q.get()) return std::move(r.q);
+        return detail::handle<cl_command_queue>::retain(q.get());
+    };
     if (writes(a)) {
         // The writer waited for every earlier use, so its completion implies theirs.
+        use_record u{queue_ref(), in_order, e};
         writers_.clear();
         readers_.clear();
         writers_.push_back(std::move(u));
     } else {
         bool replaced = false;
-        if (u.in_order)
+        if (in_order)
             for (use_record& r : readers_)
-                if (r.q == u.q) { // later command on the same in-order queue finishes later
+                if (r.q.get() == q.get()) { // later command on the same in-order queue ends later
                     r.ev = e;
                     replaced = true;
                     break;
@@ -252,7 +260,8 @@ void allocation::record_locked(const queue& q, access a, const event& e) {
                     if (!r.ev.is_complete()) pending.push_back(std::move(r));
                 readers_ = std::move(pending);
             }
-            readers_.push_back(std::move(u));
+            readers_.push_back(
+                use_record{detail::handle<cl_command_queue>::retain(q.get()), in_order, e});
         }
     }
     g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size() + readers_.size()) - before);

@@ -56,11 +56,24 @@ struct reduce_kernel_spec {
     std::size_t steps = 1;
     bool cooperative = false; // chunks shape: a work-group per unit with a local tree
     bool finish_here = true;  // P == 1: write finished outputs, else ACC partials
+    // P > 1 in one launch: every unit stores its partial, counts itself on its output's
+    // counter, and the last unit of an output to finish combines the P partials, writes the
+    // finished output and sets the counter back to 0 (the counters must not be shared with a
+    // command that may run at the same time: queue::completion_counters).
+    bool one_pass = false;
     bool layout_in_buffer = false;
+    // outputs shape over one short reduced axis (1..short_axis_max elements): an item per
+    // output walking the axis in registers, launched 2-d (dim 0: the innermost kept axis, dim 1:
+    // the other kept axes).
+    bool short_axis = false;
 };
+// Longest reduced axis of the short-axis kernel. Its plain (uncompensated) sum stays within the
+// documented float error bound ((short_axis_max - 1) ulps of sum |x|).
+constexpr std::size_t short_axis_max = 8;
 
 // Stage 1: inputs as `b` collected them (array operand j >= 1 is "a{j}[o{j}]", scalars "s{j}").
-// Parameters: (global OUT-or-ACC* r, inputs..., ACC neutral, layout, [local ACC* scratch]).
+// Parameters: (global OUT-or-ACC* r, inputs..., ACC neutral, layout, [local ACC* scratch],
+// [one_pass: global ACC* parts, global int* counters]).
 std::string reduce_stage1_source(const source_builder& b, const std::string& map_text,
                                  dtype value_type, dtype out_type, const reduce_text& op,
                                  const reduce_kernel_spec& spec);

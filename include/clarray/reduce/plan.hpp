@@ -47,14 +47,17 @@ reduce_geometry split_axes(const shape_type& shape, const std::vector<strides_ty
 struct reduce_plan {
     reduce_kernel_spec spec;
     std::size_t parts = 1, chunk = 0, kin = 1, nblk = 1;
-    std::size_t global = 1, local = 1;  // stage 1 launch
-    std::size_t stage2_local = 1;       // stage 2: work-group size (1: one item per output)
+    std::size_t global = 1, local = 1;   // stage 1 launch
+    std::size_t global2 = 1, local2 = 1; // its second dimension (short-axis kernels)
+    std::size_t stage2_local = 1;        // stage 2: work-group size (1: one item per output)
     bool stage2_cooperative = false;
     std::uint32_t signature() const noexcept; // stage-1 kernel variant
 };
 // Chooses kernel shape, lanes, parts and launch sizes for the device (docs/reductions.md).
 // ordered: keep the reduction order within a unit (user reductions: no lanes).
-reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered = false);
+// counters: completion counters the launch may use for a one-pass plan (0: none, two passes).
+reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered = false,
+                           std::size_t counters = 0);
 // Scans: units are (line, chunk) work-items; parts > 1 needs the three-pass scheme.
 reduce_plan plan_scan(const device& dev, const reduce_geometry& g);
 

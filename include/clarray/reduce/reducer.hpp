@@ -213,7 +213,10 @@ template <class Op, class Node> struct reducer {
             reduce_partials<Op, V, S>(q, dummy, out, none, g.M, n, neutral);
             return out;
         }
-        reduce_plan plan = plan_reduction(q.context().device(), g);
+        // An in-order queue's completion counters allow one-pass plans (queue.hpp).
+        const device& dev = q.context().device();
+        const std::size_t counters = q.is_out_of_order() ? 0 : queue::completion_counter_count;
+        reduce_plan plan = plan_reduction(dev, g, false, counters);
         std::shared_ptr<allocation> parts;
         if (!plan.spec.finish_here) {
             // The rows shape keeps its accumulator rows after the [M, P] partials.
@@ -222,15 +225,23 @@ template <class Op, class Node> struct reducer {
             parts =
                 make_temporary_like(q, S::kind, g.M * plan.parts * per * sizeof(acc_host), like);
         }
+        if (plan.spec.one_pass) {
+            enqueue_stage1(node, q, g, plan, ops, out.data().get(), neutral, n, parts.get(),
+                           q.completion_counters());
+            return out;
+        }
         enqueue_stage1(node, q, g, plan, ops, parts ? parts.get() : out.data().get(), neutral, n);
         if (parts) reduce_partials<Op, V, S>(q, parts, out, plan, g.M, n, neutral);
         return out;
     }
 
     // Stage 1 into `target` (finished outputs or [M, P] partials, per plan.spec.finish_here).
+    // One-pass plans: target takes the finished outputs, `parts` the partials, `counters` the
+    // queue's completion counters.
     static void enqueue_stage1(const Node& node, const queue& q, const reduce_geometry& g,
                                reduce_plan& plan, const node_operands<Node>& ops,
-                               allocation* target, const acc_host& neutral, long n) {
+                               allocation* target, const acc_host& neutral, long n,
+                               allocation* parts = nullptr, cl_mem counters = nullptr) {
         const device& dev = q.context().device();
         const std::size_t words =
             reduce_layout_words(ops.strides.size(), plan.spec.kept_rank, plan.spec.red_rank);
@@ -247,6 +258,7 @@ template <class Op, class Node> struct reducer {
         wait_list deps;
         node_operands<Node>::dependencies(node, q, deps);
         target->add_dependencies(q, access::write, deps);
+        if (parts) parts->add_dependencies(q, access::write, deps);
         event ev;
         {
             std::lock_guard<std::mutex> lock(k.argument_mutex());
@@ -257,11 +269,19 @@ template <class Op, class Node> struct reducer {
             handle<cl_mem> lay_buf;
             b.layout(q.context(), lay, plan.spec.layout_in_buffer, lay_buf);
             if (plan.spec.cooperative) b.local(plan.local * sizeof(acc_host));
-            const ndrange gl{plan.global}, lo{plan.local};
+            if (plan.spec.one_pass) {
+                b.memory<S>(parts);
+                b.value(counters);
+            }
+            const ndrange gl =
+                plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
+            const ndrange lo =
+                plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
             ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
         }
         node_operands<Node>::record(node, q, ev);
         target->record(q, access::write, ev);
+        if (parts) parts->record(q, access::write, ev);
     }
 };
 
