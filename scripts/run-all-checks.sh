@@ -6,6 +6,9 @@
 #   asan            AddressSanitizer + UndefinedBehaviorSanitizer build of library and tests
 #   tsan            ThreadSanitizer build, multi-queue / multi-thread tests
 #   valgrind        memcheck leak check of the release-ordering and error tests
+#   fuzz            long differential fuzz (tests/test_fuzz.cpp) with a new random seed, printed
+#                   first (CLARRAY_FUZZ_SEED=<seed> replays it; CLARRAY_FUZZ_SECONDS, default 600,
+#                   bounds the fuzz, then 60 s of the multi-thread stress); not in the default set
 # Usage: scripts/run-all-checks.sh [config ...]   (default: all of them)
 # Builds use cmake's default parallelism; on a shared machine limit it, e.g.
 #   nice -n 15 env CMAKE_BUILD_PARALLEL_LEVEL=2 scripts/run-all-checks.sh asan
@@ -40,6 +43,18 @@ for c in "${configs[@]}"; do
       run valgrind env POCL_CACHE_DIR=$PWD/build-tests/pocl-cache valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
         --suppressions=$supp/valgrind.supp --gen-suppressions=no -q \
         build-tests/tests/clarray_tests "[release],[errors]" ;;
+    fuzz)
+      seed=${CLARRAY_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+      secs=${CLARRAY_FUZZ_SECONDS:-600}
+      echo "fuzz: CLARRAY_FUZZ_SEED=$seed, $secs s"
+      cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCLARRAY_TEST_FILES=test_fuzz.cpp >/dev/null &&
+      cmake --build build-fuzz --target clarray_tests &&
+      run fuzz env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
+        CLARRAY_FUZZ_SECONDS=$secs build-fuzz/tests/clarray_tests "[fuzz]~[!mayfail]" &&
+      run fuzz-stress env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
+        CLARRAY_FUZZ_SECONDS=60 build-fuzz/tests/clarray_tests "[fuzz_stress]"
+      echo "fuzz: CLARRAY_FUZZ_SEED=$seed" ;;
     *) echo "unknown config $c"; status=1 ;;
   esac
 done

@@ -205,7 +205,7 @@ TEMPLATE_LIST_TEST_CASE("writes through a read_write map land on the view's elem
     });
 }
 
-TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views; strided views keep the gaps",
+TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views keep the gaps",
                         "[host_view]", test::dtype_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
@@ -332,7 +332,7 @@ TEMPLATE_LIST_TEST_CASE("host views work with xtensor functions", "[host_view]",
     });
 }
 
-TEMPLATE_LIST_TEST_CASE("several read maps at once; fine SVM maps are zero-copy",
+TEMPLATE_LIST_TEST_CASE("several read maps at once, fine SVM maps are zero-copy",
                         "[host_view]", test::all_policies) {
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
