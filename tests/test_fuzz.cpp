@@ -1760,8 +1760,6 @@ void stress_worker(const ca::queue& q, const ca::pool_for_t<S>& pool, uint64_t s
             std::optional<ca::cl_array<float, S>> total;
             double expected_total = 0, bound = 0;
         };
-        // held by pointer: a vector of arrays cannot erase in the middle (see the [!mayfail]
-        // case "move-assignment into a moved-from or other-shaped array" below)
         std::vector<std::unique_ptr<pending>> waiting;
         while (std::chrono::steady_clock::now() < until) {
             ++out.iterations;
@@ -1905,10 +1903,10 @@ TEST_CASE("fuzz stress: threads with their own queues churn pools and release ar
     CHECK(after.pool_held_events == before.pool_held_events);
 }
 
-// ---- library behaviour the fuzz ran into (see docs/testing.md); [!mayfail] until decided ----
+// ---- library behaviour the fuzz ran into (see docs/testing.md), fixed since ----
 
 TEST_CASE("fuzz finding: a * b + c in float rounds a * b as NumPy does (no fma contraction)",
-          "[fuzz][!mayfail]") {
+          "[fuzz]") {
     // OpenCL C compiles with FP_CONTRACT ON by default: a * b + c may become one fma, rounded
     // once, where NumPy rounds the product first. (1 + 2^-12)^2 - 1 shows the difference.
     const float a = 1.0f + std::ldexp(1.0f, -12), c = -1.0f;
@@ -1924,11 +1922,9 @@ TEST_CASE("fuzz finding: a * b + c in float rounds a * b as NumPy does (no fma c
 }
 
 TEST_CASE("fuzz finding: move-assignment into a moved-from or other-shaped array rebinds it",
-          "[fuzz][!mayfail]") {
-    // std::swap and std::vector::erase move-assign into live elements. A moved-from array still
-    // reports bound() (its std::optional<queue> stays engaged), so std::swap(a, b) then copies
-    // elements through a null queue (segfault, not run here); erase copies elements between
-    // arrays of different shapes and throws shape_error.
+          "[fuzz]") {
+    // std::swap and std::vector::erase move-assign into live elements: a moved-from array must
+    // be unbound and a move must rebind (it segfaulted / threw shape_error before).
     auto a = ca::full<float>(test::q(), {2}, 1.0f);
     ca::cl_array<float> moved_to = std::move(a);
     CHECK_FALSE(a.bound());

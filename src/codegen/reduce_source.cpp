@@ -19,7 +19,9 @@ std::vector<std::size_t> input_arrays(const source_builder& b) {
 }
 
 std::string fp64_pragma(bool fp64) {
-    return fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+    // FP_CONTRACT OFF: the mapped values round as NumPy's (no fma of d * d + acc).
+    return std::string(fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "") +
+           "#pragma OPENCL FP_CONTRACT OFF\n";
 }
 
 // The operation's helper functions: clarray_from / clarray_combine / clarray_finish.

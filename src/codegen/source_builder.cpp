@@ -92,6 +92,9 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool con
     for (dtype d : outs)
         fp64 = fp64 || d == dtype::float64;
     if (fp64) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    // NumPy rounds every operation: a * b + c must not become one fma (OpenCL C contracts by
+    // default). Memory-bound kernels lose nothing by it.
+    s += "#pragma OPENCL FP_CONTRACT OFF\n";
     s += helpers_;
     // n: the element count; for strided rank >= 2, the count of outer positions (n / inner).
     s += "typedef struct {\n    ulong n;\n";
