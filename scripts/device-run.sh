@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
 # Usage: scripts/device-run.sh [examples|tests|bench|all] ; results go to $OUT when set.
-# bench: env REPS, SIZES, BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
+# bench: env REPS, SIZES, OPS (comma list), PY_BACKENDS (default "cupy pyopencl"), BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
 #   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
@@ -58,18 +58,20 @@ if [[ $what == bench || $what == all ]]; then
     [[ -x build-device-bench/bench/bench_suite && -z ${NO_SUITE:-} ]] || break
     echo "== bench_suite on $dev"
     CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_suite --reps "${REPS:-21}" \
-      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/suite_$dev.csv" > "$out/suite_$dev.txt" 2>&1 || rc=1
+      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" ${OPS:+--ops "$OPS"} --out "$out/suite_$dev.csv" \
+      > "$out/suite_$dev.txt" 2>&1 || rc=1
     grep -E "^(device|driver|date|  CHECK|  FAILED)|^(add|fused|copy|sum|dot|colsum|rowsum|strided|transpose_add|iadd|axpy) .*N=16000000" "$out/suite_$dev.txt"
     if [[ -x build-device-bench/bench/bench_expr && -n ${BENCH_EXPR:-} ]]; then
       CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_expr --benchmark_min_time=0.2 2>&1 \
         | grep BM_ > "$out/bench_expr_$dev.txt"
     fi
   done
-  for be in cupy pyopencl; do
+  for be in ${PY_BACKENDS:-cupy pyopencl}; do
     [[ -z ${NO_SUITE:-} ]] || break
     echo "== py_bench $be"
     PYTHONUNBUFFERED=1 python3 bench/py_bench.py --backend $be --reps "${REPS:-21}" \
-      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" --out "$out/py_$be.csv" > "$out/py_$be.txt" 2>&1
+      --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" ${OPS:+--ops "$OPS"} --out "$out/py_$be.csv" \
+      > "$out/py_$be.txt" 2>&1
     prc=$?
     if ((prc == 3)); then echo "$be: not measured ($(tail -1 "$out/py_$be.txt"))"; rm -f "$out/py_$be.csv" "$out/py_$be.txt"
     elif ((prc != 0)); then tail -5 "$out/py_$be.txt"; rc=1
