@@ -6,9 +6,10 @@
 //    independent array;
 //  * `x = y` and `x = expression` write values into x's storage (broadcasting to x's shape), as
 //    `x(view) = y` does;
-//  * moves transfer the handle: `x = std::move(y)` or `x = f()` into a named array rebinds x to
-//    y's storage without a kernel and leaves y unbound, so std::swap and standard containers and
-//    algorithms work; into a temporary view (`x(range(1, 3)) = f()`) a move writes values;
+//  * moves transfer the handle when nobody else can see x's memory: `x = std::move(y)` or
+//    `x = f()` rebinds x to y's storage without a kernel and leaves y unbound, so std::swap and
+//    standard containers and algorithms work; into shared memory (x is a view or has views, e.g.
+//    `x(range(1, 3)) = f()`) a move writes values;
 //  * a default-constructed (or moved-from) array is unbound and takes the shape and storage of
 //    what is first assigned to it.
 #include <limits>
@@ -149,25 +150,24 @@ public:
     ~cl_array() = default;
     // `x = y` writes y's values into x (y broadcast to x's shape; one kernel, no allocation). An
     // unbound x becomes an independent copy of y; unbound = unbound stays unbound.
-    cl_array& operator=(const cl_array& src) & { return write_values(src); }
-    cl_array& operator=(const cl_array& src) && { return write_values(src); }
-    // `x = std::move(y)` / `x = f()` into a named array: x takes y's storage and metadata (no
-    // kernel), y becomes unbound. This is what std::swap, std::vector's erase/insert and
-    // std::sort rely on.
-    cl_array& operator=(cl_array&& src) & noexcept {
-        if (this != &src) {
-            q_ = std::move(src.q_);
-            alloc_ = std::move(src.alloc_);
-            shape_ = std::move(src.shape_);
-            strides_ = std::move(src.strides_);
-            offset_ = src.offset_;
-            src.unbind();
-        }
+    cl_array& operator=(const cl_array& src) { return write_values(src); }
+    // `x = std::move(y)` / `x = f()`: when no other array or view shares x's memory (or x is
+    // unbound), x takes y's storage and metadata without a kernel and y becomes unbound: nobody
+    // can observe x's old memory, so this is what writing would do, minus the copy (and x takes
+    // y's shape). This is what std::swap, std::vector's erase/insert and std::sort rely on.
+    // When x's memory is shared (x is a view, or has views: `a(all(), 5) = f()`,
+    // `a = a(range(none, none, -1))`), the values are written into it, as `x = y` does.
+    cl_array& operator=(cl_array&& src) {
+        if (this == &src) return *this;
+        if (bound() && alloc_.use_count() > 1) return write_values(src);
+        q_ = std::move(src.q_);
+        alloc_ = std::move(src.alloc_);
+        shape_ = std::move(src.shape_);
+        strides_ = std::move(src.strides_);
+        offset_ = src.offset_;
+        src.unbind();
         return *this;
     }
-    // Into a temporary view (`a(range(1, 3)) = f()`): a view expression names memory, so this
-    // writes the values, as `a(range(1, 3)) = y` does; rebinding a temporary would drop them.
-    cl_array& operator=(cl_array&& src) && { return write_values(src); }
 
     // Writes the expression's values into this array (one kernel); e broadcasts to our shape.
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
