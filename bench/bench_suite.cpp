@@ -1,4 +1,4 @@
-// The issue-6 benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP host
+// The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP host
 // loop, one process, interleaved repeats.
 //
 //   ops   add (c=a+b), iadd (a+=b), axpy (z=2x+y), fused (d=a*b+c*sin(e)), strided

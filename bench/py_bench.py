@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyOpenCL (or CuPy) side of the issue-6 suite: the same ops and sizes as bench_suite.cpp,
+"""PyOpenCL (or CuPy) side of the single-operation suite: the same ops and sizes as bench_suite.cpp,
 written the way a user of that library writes them, timed with the same scheme (warm-up and
 check, then R interleaved repeats; one sample = mean of `inner` calls that each wait for the
 result). Writes the same CSV format as bench_suite.

@@ -44,7 +44,7 @@ if [[ $what == tests || $what == all ]]; then
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi
 if [[ $what == bench || $what == all ]]; then
-  # The issue-6 suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,
+  # The single-operation suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,
   # and bench_expr when Google Benchmark is in .device/debs. Copy $OUT's suite_*.csv and py_*.csv
   # into bench/device-results/ here; scripts/run-bench.sh then adds them to docs/performance.md.
   { cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \

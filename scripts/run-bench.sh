@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command for the issue-6 benchmark suite: builds bench_suite (Release, -O3) in build-bench,
+# One command for the single-operation benchmark suite: builds bench_suite (Release, -O3) in build-bench,
 # runs it (clarray vs raw OpenCL vs OpenMP, interleaved repeats), runs bench/py_bench.py with
 # PyOpenCL on the same device (skipped with a message when PyOpenCL cannot be had), then
 # bench/report.py writes docs/performance.md and docs/perf_*.png.
@@ -116,7 +116,7 @@ fi
 
 notes=()
 cores=$(nproc)
-notes+=("Which kernel shape clarray picks per device type, the measurements behind each choice, and the status of every target of issue 6: docs/tuning.md. OpenMP rows run with OMP_WAIT_POLICY=${OMP_WAIT_POLICY} (an OpenCL call that followed a spinning OpenMP loop ran at half speed at N=1e6 on 2 cores).")
+notes+=("Which kernel shape clarray picks per device type, the measurements behind each choice, and the status of every performance target: docs/tuning.md. OpenMP rows run with OMP_WAIT_POLICY=${OMP_WAIT_POLICY} (an OpenCL call that followed a spinning OpenMP loop ran at half speed at N=1e6 on 2 cores).")
 notes+=("Host: $(nproc) CPUs, load average before the run ${load_before}, after ${load_after} (1/5/15 min).")
 if awk -v l="${load_before%% *}" -v c="$cores" 'BEGIN { exit !(l > 0.25 * c) }'; then
   notes+=("This run was taken while other processes were using the CPUs (load average ${load_before} on ${cores} CPUs at the start): absolute numbers are noisy; ratios within one process are more trustworthy than absolutes.")
