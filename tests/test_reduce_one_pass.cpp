@@ -181,6 +181,7 @@ TEMPLATE_LIST_TEST_CASE("one-pass reductions: NaN, infinity and empty arrays as 
 
 TEST_CASE("one-pass reductions repeat, and run concurrently on several queues",
           "[reduce][one_pass]") {
+    if (!test::storage_available<ca::svm_coarse>()) return; // default storage
     // Repeats with different part counts: a counter left non-zero would corrupt the next one.
     std::vector<std::size_t> sizes{1000003, 255, 70001, 3 * 4096 + 7, 1000003, 70001};
     std::vector<ca::cl_array<float>> arrays;
@@ -369,6 +370,7 @@ TEMPLATE_LIST_TEST_CASE("short reduced axes match host loops", "[reduce][short_a
 }
 
 TEST_CASE("short reduced axes: mean and a kept rank of three", "[reduce][short_axis]") {
+    if (!test::storage_available<ca::svm_coarse>()) return; // default storage
     // [3, 4, 6, len] with a broadcast operand: kept axes (3, 4, 6) do not coalesce.
     for (std::size_t len : {1u, 3u, 8u}) {
         INFO("len " << len);
