@@ -7,7 +7,7 @@
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/program.hpp"
 #include "clarray/runtime/queue.hpp"
-#include "clarray/storage/access.hpp"
+#include "clarray/runtime/access.hpp"
 #include "clarray/storage/allocation.hpp"
 #include "clarray/storage/policies.hpp"
 #include "clarray/array/cl_array.hpp"

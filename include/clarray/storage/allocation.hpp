@@ -18,7 +18,7 @@
 
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/queue.hpp"
-#include "clarray/storage/access.hpp"
+#include "clarray/runtime/access.hpp"
 
 namespace clarray {
 

@@ -1,4 +1,5 @@
 #pragma once
+// How commands and host views touch memory (read by the launch path and by allocations).
 
 namespace clarray {
 
