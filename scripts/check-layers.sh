@@ -115,15 +115,17 @@ check_tree() {
     }
     # Classes: definitions anywhere, forward declarations (class x; / template <...> struct x;).
     /^[ \t]*(template[ \t]*<.*>[ \t]*)?(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;/ {
-        s = $0
-        sub(/^.*(class|struct)[ \t]+/, "", s)
-        sub(/[ \t]*;.*$/, "", s)
+        match($0, /(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;/)
+        s = substr($0, RSTART, RLENGTH)
+        sub(/^(class|struct)[ \t]+/, "", s)
+        sub(/[ \t]*;$/, "", s)
         class_declarations[++ndecl] = "class" SUBSEP s SUBSEP layer SUBSEP FILENAME ":" FNR
         next
     }
     /^[ \t]*(template[ \t]*<.*>[ \t]*)?(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(final[ \t]*)?(:[^:]|\{|$)/ {
-        s = $0
-        sub(/^.*(class|struct)[ \t]+/, "", s)
+        match($0, /(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(final[ \t]*)?(:[^:]|\{|$)/)
+        s = substr($0, RSTART, RLENGTH)
+        sub(/^(class|struct)[ \t]+/, "", s)
         sub(/[^A-Za-z0-9_].*$/, "", s)
         add_definition("class", s, layer, FILENAME ":" FNR)
         next
