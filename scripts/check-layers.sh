@@ -177,7 +177,7 @@ self_test_case() {
         echo "self-test ok: $description"
     else
         echo "self-test FAILED: $description (exit $rc, want $want_rc; expected line: $want_line)"
-        sed 's/^/    /' <<<"$out"
+        while IFS= read -r line; do echo "    $line"; done <<<"$out"
         return 1
     fi
 }
