@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# Checks that the folders of include/clarray/ (and src/, which mirrors them) are layers with one
+# dependency direction. A file in include/clarray/X/ or src/X/ belongs to layer X; it may include
+# headers of its own layer and of the layers listed for X in LAYERS below, nothing else. Besides the
+# includes it looks for the upward edges an include check alone misses: a forward declaration of
+# a class of a layer it may not use, and a free function declared in a lower layer's header but
+# defined in a higher layer's source (a call upward through a declaration).
+#
+# Usage: scripts/check-layers.sh [ROOT]       check the tree at ROOT (default: this repository)
+#        scripts/check-layers.sh --self-test  check the checker on small made-up trees
+# Exit status 0: no forbidden edge; 1: forbidden edges or files outside the table (each printed
+# as file:line: message).
+set -euo pipefail
+
+# Each layer (bottom first) and the layers it may use besides itself. A new folder is one line.
+LAYERS='
+runtime   -
+storage   runtime
+memory    runtime storage
+array     runtime storage memory
+expr      runtime storage memory array
+codegen   runtime storage memory array expr
+reduce    runtime storage memory array expr codegen
+host      runtime storage memory array
+umbrella  *
+'
+# Headers directly in include/clarray/ and their layers.
+TOP_LEVEL_HEADERS='
+error.hpp    runtime
+clarray.hpp  umbrella
+'
+
+check_tree() {
+    local root=$1
+    cd "$root"
+    local dirs=()
+    for d in include/clarray src; do [[ -d $d ]] && dirs+=("$d"); done
+    ((${#dirs[@]})) || { echo "check-layers: no include/clarray or src under $root" >&2; return 1; }
+    local files
+    mapfile -t files < <(find "${dirs[@]}" -type f | LC_ALL=C sort)
+    awk -v layers="$LAYERS" -v top_level="$TOP_LEVEL_HEADERS" '
+    function layer_of_path(path,   p, n) {
+        n = split(path, p, "/")
+        if (p[1] == "include") return n == 3 ? top[p[3]] : p[3]
+        return n == 2 ? "" : p[2]
+    }
+    function layer_of_header(header,   p, n) {
+        n = split(header, p, "/")
+        return n == 2 ? top[p[2]] : p[2]
+    }
+    function may_use(from, to) {
+        return from == to || uses[from] == "*" || index(" " uses[from] " ", " " to " ") > 0
+    }
+    function problem(text) { print text; failures++ }
+    # The identifier just before the first "(" of s.
+    function name_before_paren(s,   head) {
+        head = substr(s, 1, index(s, "(") - 1)
+        sub(/[ \t]+$/, "", head)
+        if (!match(head, /[A-Za-z_][A-Za-z0-9_]*$/)) return ""
+        if (substr(head, RSTART - 2, 2) == "::") return ""  # a member or qualified definition
+        return substr(head, RSTART)
+    }
+    # Records that `name` is defined at `where` in `layer`.
+    function add_definition(kind, name, layer, where) {
+        defined_in[kind, name, layer] = 1
+        if (!((kind, name) in first_definition)) first_definition[kind, name] = where
+        definers[kind, name] = definers[kind, name] " " layer
+    }
+    # A declaration of `name` in layer `from` is fine when a layer it may use defines it, or when
+    # clarray defines it nowhere (a standard or third-party name).
+    function check_declaration(kind, name, from, where,   i, n, l) {
+        n = split(definers[kind, name], l, " ")
+        if (n == 0) return
+        for (i = 1; i <= n; i++) if (may_use(from, l[i])) return
+        problem(where ": " from " may not declare " l[1] "'\''s " name " (" \
+                first_definition[kind, name] ")")
+    }
+    BEGIN {
+        n = split(layers, line, "\n")
+        for (i = 1; i <= n; i++) {
+            if (split(line[i], f, " ") < 2) continue
+            uses[f[1]] = line[i]
+            sub(/^[ \t]*[^ \t]+[ \t]+/, "", uses[f[1]])
+        }
+        n = split(top_level, line, "\n")
+        for (i = 1; i <= n; i++) if (split(line[i], f, " ") == 2) top[f[1]] = f[2]
+        # Every file, empty ones too, must sit in a layer of the table.
+        files = ARGC - 1
+        for (i = 1; i < ARGC; i++) {
+            layer = layer_of_path(ARGV[i])
+            if (layer in uses) continue
+            where = ARGV[i]
+            if (layer != "") where = (where ~ /^include\// ? "include/clarray/" : "src/") layer
+            if (!(where in reported_unknown))
+                problem(where ": not in the layer table (LAYERS or TOP_LEVEL_HEADERS of " \
+                        "scripts/check-layers.sh)")
+            reported_unknown[where] = 1
+        }
+    }
+    FNR == 1 {
+        layer = layer_of_path(FILENAME)
+        is_header = FILENAME ~ /^include\//
+    }
+    # #include "clarray/..." and #include <clarray/...>
+    /^[ \t]*#[ \t]*include[ \t]*[<"]clarray\// {
+        header = $0
+        sub(/^[^<"]*[<"]/, "", header)
+        sub(/[>"].*$/, "", header)
+        includes++
+        to = layer_of_header(header)
+        if (!(to in uses)) problem(FILENAME ":" FNR ": " header " is in no layer of the table")
+        else if ((layer in uses) && !may_use(layer, to))
+            problem(FILENAME ":" FNR ": " layer " may not include " to " (" header ")")
+        next
+    }
+    # Classes: definitions anywhere, forward declarations (class x; / template <...> struct x;).
+    /^[ \t]*(template[ \t]*<.*>[ \t]*)?(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;/ {
+        match($0, /(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;/)
+        s = substr($0, RSTART, RLENGTH)
+        sub(/^(class|struct)[ \t]+/, "", s)
+        sub(/[ \t]*;$/, "", s)
+        class_declarations[++ndecl] = "class" SUBSEP s SUBSEP layer SUBSEP FILENAME ":" FNR
+        next
+    }
+    /^[ \t]*(template[ \t]*<.*>[ \t]*)?(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(final[ \t]*)?(:[^:]|\{|$)/ {
+        match($0, /(class|struct)[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(final[ \t]*)?(:[^:]|\{|$)/)
+        s = substr($0, RSTART, RLENGTH)
+        sub(/^(class|struct)[ \t]+/, "", s)
+        sub(/[^A-Za-z0-9_].*$/, "", s)
+        add_definition("class", s, layer, FILENAME ":" FNR)
+        next
+    }
+    # Free functions at namespace scope (column 0 under NamespaceIndentation: None): a
+    # declaration in a header ends with ";"; a definition is one in a source file or a header
+    # line that opens a body.
+    /^[A-Za-z_][A-Za-z0-9_:<>,*& \t]*[ \t*&][A-Za-z_][A-Za-z0-9_]*\(/ {
+        fn = name_before_paren($0)
+        if (fn == "" || fn ~ /^(return|if|while|for|switch|sizeof|decltype|static_assert)$/) next
+        if (!is_header || index($0, "{") > 0) add_definition("function", fn, layer, FILENAME ":" FNR)
+        else if ($0 ~ /\)[^;]*;[ \t]*$/)
+            function_declarations[++nfdecl] = "function" SUBSEP fn SUBSEP layer SUBSEP \
+                                               FILENAME ":" FNR
+    }
+    END {
+        for (i = 1; i <= ndecl; i++) {
+            split(class_declarations[i], d, SUBSEP)
+            if (d[3] in uses) check_declaration(d[1], d[2], d[3], d[4])
+        }
+        for (i = 1; i <= nfdecl; i++) {
+            split(function_declarations[i], d, SUBSEP)
+            if (d[3] in uses) check_declaration(d[1], d[2], d[3], d[4])
+        }
+        if (failures) {
+            printf "layer check: %d problem(s) in %d files (%d clarray includes)\n", failures,
+                   files, includes
+            exit 1
+        }
+        printf "layer check: %d files, %d clarray includes, every edge goes downwards\n", files,
+               includes
+    }' "${files[@]}"
+}
+
+# Runs the checker on a tree made by `make_tree`; passes when its exit status is `want_rc` and
+# its output has the line `want_line` (when given) and no line about `clean_file` (when given).
+self_test_case() {
+    local description=$1 want_rc=$2 want_line=$3 clean_file=$4 make_tree=$5
+    local tree out rc=0
+    tree=$(mktemp -d)
+    (cd "$tree" && eval "$make_tree")
+    out=$("$0" "$tree" 2>&1) || rc=$?
+    rm -rf "$tree"
+    local ok=1
+    ((rc == want_rc)) || ok=0
+    [[ -z $want_line ]] || grep -qxF -- "$want_line" <<<"$out" || ok=0
+    [[ -z $clean_file ]] || ! grep -q "^$clean_file:" <<<"$out" || ok=0
+    if ((ok)); then
+        echo "self-test ok: $description"
+    else
+        echo "self-test FAILED: $description (exit $rc, want $want_rc; expected line: $want_line)"
+        while IFS= read -r line; do echo "    $line"; done <<<"$out"
+        return 1
+    fi
+}
+
+self_test() {
+    local base='mkdir -p include/clarray/runtime include/clarray/storage include/clarray/array src/array
+        echo "class queue {};" >include/clarray/runtime/queue.hpp
+        echo "struct block {};" >include/clarray/storage/block.hpp
+        printf "#pragma once\n#include \"clarray/runtime/queue.hpp\"\nstruct shape {};\n" \
+            >include/clarray/array/shape.hpp
+        printf "#include <clarray/runtime/queue.hpp>\n#include \"clarray/storage/block.hpp\"\n%s\n" \
+            "int rank(const shape& s) {" >src/array/shape.cpp'
+    local status=0
+    self_test_case "allowed includes (array -> runtime, storage) pass" 0 "" "" "$base" || status=1
+    self_test_case "an upward include (runtime -> array) fails" 1 \
+        "include/clarray/runtime/bad.hpp:2: runtime may not include array (clarray/array/shape.hpp)" \
+        include/clarray/array/shape.hpp \
+        "$base"'; printf "#pragma once\n#include <clarray/array/shape.hpp>\n" \
+            >include/clarray/runtime/bad.hpp' || status=1
+    self_test_case "a folder missing from the table fails" 1 \
+        "include/clarray/newfolder: not in the layer table (LAYERS or TOP_LEVEL_HEADERS of scripts/check-layers.sh)" \
+        "" "$base"'; mkdir include/clarray/newfolder; touch include/clarray/newfolder/a.hpp' ||
+        status=1
+    self_test_case "a forward declaration of an upper layer's class fails" 1 \
+        "include/clarray/runtime/fwd.hpp:1: runtime may not declare array's shape (include/clarray/array/shape.hpp:3)" \
+        "" "$base"'; echo "struct shape;" >include/clarray/runtime/fwd.hpp' || status=1
+    self_test_case "a lower-layer declaration of a function defined above fails" 1 \
+        "include/clarray/runtime/call.hpp:1: runtime may not declare array's rank (src/array/shape.cpp:3)" \
+        "" "$base"'; echo "int rank(const shape& s);" >include/clarray/runtime/call.hpp' ||
+        status=1
+    return $status
+}
+
+case ${1:-} in
+--self-test) self_test ;;
+-h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" ;;
+*) check_tree "${1:-$(dirname "$0")/..}" ;;
+esac
