@@ -3,8 +3,7 @@
 #include <string>
 
 #include "clarray/error.hpp"
-#include "clarray/runtime/context_state.hpp"
-#include "clarray/runtime/program.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
 
 namespace clarray::detail {
 
@@ -40,30 +39,27 @@ const char* builtin_name(builtin b) {
 }
 } // namespace
 
-kernel builtin_kernel(const context& ctx, builtin which, dtype d, bool svm_binding) {
-    context_state& st = ctx.state();
-    const std::uint64_t kkey = (static_cast<std::uint64_t>(svm_binding) << 16) |
-                               (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
-    std::lock_guard<std::mutex> lock(st.builtin_mutex);
-    if (auto it = st.builtin_kernels.find(kkey); it != st.builtin_kernels.end()) return it->second;
-    if (d == dtype::float64 && !ctx.device().has_fp64())
-        throw unsupported("float64 arrays need cl_khr_fp64, which device '" + ctx.device().name() +
-                          "' lacks");
-    const std::uint64_t pkey = static_cast<unsigned>(d);
-    auto pit = st.builtin_programs.find(pkey);
-    if (pit == st.builtin_programs.end()) {
-        std::string opts = std::string("-DT=") + cl_type_name(d) +
-                           " -DCLARRAY_MAX_DIMS=" + std::to_string(max_dims) +
-                           (d == dtype::float64 ? " -DCLARRAY_FP64" : "");
-        pit = st.builtin_programs.emplace(pkey, build_program(ctx, kernel_source_strided, opts))
-                  .first;
-    }
-    cl_int rc = CL_SUCCESS;
-    handle<cl_kernel> k(clCreateKernel(pit->second.get(), builtin_name(which), &rc));
-    check_cl(rc, "clCreateKernel");
-    kernel kern(ctx, std::move(k), builtin_name(which));
-    st.builtin_kernels.emplace(kkey, kern);
-    return kern;
+namespace {
+struct strided_program_tag {};
+struct strided_kernel_tag {};
+} // namespace
+
+kernel builtin_kernel(const context& ctx, builtin which, dtype d) {
+    const auto kernel_signature = (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
+    return cached_kernel(ctx, {&type_tag<strided_kernel_tag>::id, kernel_signature},
+                         builtin_name(which), [&] {
+                             if (d == dtype::float64)
+                                 require_extension(ctx, "cl_khr_fp64", "float64 arrays");
+                             return cached_program(
+                                 ctx, {&type_tag<strided_program_tag>::id, static_cast<unsigned>(d)},
+                                 [&] {
+                                     return program_source{
+                                         kernel_source_strided,
+                                         std::string("-DT=") + cl_type_name(d) +
+                                             " -DCLARRAY_MAX_DIMS=" + std::to_string(max_dims) +
+                                             (d == dtype::float64 ? " -DCLARRAY_FP64" : "")};
+                                 });
+                         });
 }
 
 std::size_t elementwise_group_size(const device& dev) {

@@ -22,6 +22,7 @@ struct device::info {
     cl_device_type type = 0;
     svm_capabilities svm;
     bool fp64 = false;
+    std::string extensions; // CL_DEVICE_EXTENSIONS, space separated
     std::size_t max_param = 0;
     cl_ulong max_alloc = 0;
     cl_ulong global_mem = 0;
@@ -94,6 +95,7 @@ device::device(cl_device_id id) : id_(id) {
         i->svm.atomics = caps & CL_DEVICE_SVM_ATOMICS;
     }
     i->fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+    i->extensions = device_string(id, CL_DEVICE_EXTENSIONS);
     // Testing override: report fp64 absent, so that the errors of devices without cl_khr_fp64 can
     // be checked on devices that have it (pocl). Read when a device object is created.
     if (detail::env_flag("CLARRAY_DISABLE_FP64")) i->fp64 = false;
@@ -153,6 +155,15 @@ svm_capabilities device::svm_caps() const noexcept {
 }
 bool device::has_fp64() const noexcept {
     return info_->fp64;
+}
+bool device::has_extension(const std::string& name) const noexcept {
+    const std::string& all = info_->extensions;
+    for (std::size_t pos = all.find(name); pos != std::string::npos; pos = all.find(name, pos + 1)) {
+        const bool starts = pos == 0 || all[pos - 1] == ' ';
+        const std::size_t end = pos + name.size();
+        if (starts && (end == all.size() || all[end] == ' ')) return true;
+    }
+    return false;
 }
 std::size_t device::max_parameter_size() const noexcept {
     return info_->max_param;

@@ -28,6 +28,15 @@ std::shared_ptr<kernel_cache_entry> entry_for(const context& ctx, kernel_key key
     return e;
 }
 
+clarray::kernel create_kernel(const context& ctx, const handle<cl_program>& prog,
+                              const char* name) {
+    cl_int rc = CL_SUCCESS;
+    handle<cl_kernel> raw(clCreateKernel(prog.get(), name, &rc));
+    if (rc != CL_SUCCESS)
+        throw cl_error(rc, "clCreateKernel", std::string("kernel name: '") + name + "'");
+    return clarray::kernel(ctx, std::move(raw), name);
+}
+
 // Runs build() for e unless it is built; a throw leaves e unbuilt (the next caller retries).
 template <class F> void build_once(kernel_cache_entry& e, F&& build) {
     if (e.ready.load(std::memory_order_acquire)) return;
@@ -52,12 +61,18 @@ kernel cached_kernel(const context& ctx, kernel_key key, const char* name,
                      function_ref<handle<cl_program>()> make) {
     std::shared_ptr<kernel_cache_entry> e = entry_for(ctx, key);
     build_once(*e, [&] {
-        handle<cl_program> prog = make();
-        cl_int rc = CL_SUCCESS;
-        handle<cl_kernel> raw(clCreateKernel(prog.get(), name, &rc));
-        if (rc != CL_SUCCESS)
-            throw cl_error(rc, "clCreateKernel", std::string("kernel name: '") + name + "'");
-        e->k.emplace(ctx, std::move(raw), name);
+        e->k.emplace(create_kernel(ctx, make(), name));
+    });
+    return *e->k;
+}
+
+kernel cached_source_kernel(const context& ctx, kernel_key key, const char* name,
+                            function_ref<program_source()> make) {
+    std::shared_ptr<kernel_cache_entry> e = entry_for(ctx, key);
+    build_once(*e, [&] {
+        program_source src = make();
+        e->program = build_program(ctx, src.text, src.options);
+        e->k.emplace(create_kernel(ctx, e->program, name));
     });
     return *e->k;
 }

@@ -1,6 +1,5 @@
 #include "clarray/runtime/program.hpp"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -59,25 +58,7 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     return prog;
 }
 
-namespace {
-std::atomic<std::uint64_t> g_launches{0};
-}
-
-event enqueue_nd_range(const queue& q, cl_kernel k, const ndrange& global, const ndrange* local,
-                       const wait_list& deps) {
-    cl_event e = nullptr;
-    check_cl(clEnqueueNDRangeKernel(q.get(), k, global.dims, nullptr, global.sizes,
-                                    local ? local->sizes : nullptr, deps.size(), deps.data(), &e),
-             "clEnqueueNDRangeKernel");
-    g_launches.fetch_add(1, std::memory_order_relaxed);
-    return event(e);
-}
-
 } // namespace detail
-
-std::uint64_t kernel_launch_count() noexcept {
-    return detail::g_launches.load();
-}
 
 program::program(const context& ctx, const std::string& source, const std::string& options)
     : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}
@@ -91,7 +72,7 @@ kernel program::kernel(const std::string& name) const {
     return clarray::kernel(ctx_, std::move(k), name);
 }
 
-cl_kernel kernel::kernel_for_binding(std::uint64_t mask) {
+cl_kernel kernel::variant_for(std::uint64_t mask) const {
     state& st = *state_;
     if (!st.k_bound) {
         st.k_bound = true;

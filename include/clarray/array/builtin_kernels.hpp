@@ -23,11 +23,9 @@ enum class builtin : unsigned char {
     rows_fill_nd
 };
 
-// The kernel for (which, element type, argument binding) in ctx, built on first use and cached.
-// SVM and Buffer bindings get separate kernel objects: some drivers (NVIDIA) reject a launch when
-// an argument once set with clSetKernelArgSVMPointer is later set to a cl_mem (see docs/quirks.md).
-// Throws unsupported for float64 on a device without fp64.
-kernel builtin_kernel(const context& ctx, builtin which, dtype d, bool svm_binding);
+// The kernel for (which, element type) in ctx, from the context's kernel cache. Throws
+// unsupported for float64 on a device without fp64.
+kernel builtin_kernel(const context& ctx, builtin which, dtype d);
 
 // Mirrors `nd_pair` in kernels/strided.cl.
 struct nd_pair {

@@ -315,68 +315,23 @@ template <class T, class S> struct is_cl_array<cl_array<T, S>> : std::true_type 
 
 template <class T, class S, access Acc, bool AtView>
 struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
-    using arg = detail::array_arg<cl_array<T, S>, Acc, AtView>;
-    static constexpr unsigned binding = S::is_svm ? 1 : 2;
-    static void check(const arg& a, const queue& q) {
+    static detail::launch_arg make(const detail::array_arg<cl_array<T, S>, Acc, AtView>& a,
+                                   const queue& q) {
         if (!a.array.bound()) // would bind NULL, as no zero-size array does
             throw usage_error("kernel argument: unbound (default-constructed) array");
         if (a.array.get_context() != q.context())
             throw usage_error("kernel argument: array from another context than the queue");
-        if (a.array.data()) a.array.data()->check_not_mapped(Acc, "kernel launch");
-    }
-    static void add_dependencies(const arg& a, const queue& q, wait_list& wl) {
-        if (a.array.data()) a.array.data()->add_dependencies(q, Acc, wl);
-    }
-    static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const arg& a) {
-        const allocation* al = a.array.data().get();
-        if (!AtView || a.array.offset() == 0 || !al) {
-            detail::set_memory_arg<S>(k, idx, al);
-            return {};
-        }
-        if constexpr (S::is_svm) {
-            // An SVM argument may point into the middle of an allocation.
-            detail::check_cl(clSetKernelArgSVMPointer(k, idx, a.array.svm_data()),
-                             "clSetKernelArgSVMPointer");
-            return {};
-        } else {
-            std::size_t align = a.array.get_context().device().mem_base_addr_align_bytes();
-            if (align == 0 || a.array.byte_offset() % align != 0)
-                throw usage_error("kernel argument: a Buffer view at byte offset " +
-                                  std::to_string(a.array.byte_offset()) +
-                                  " is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
-                                  std::to_string(align) +
-                                  " bytes); pass the base array and its offset() instead");
-            cl_buffer_region region{a.array.byte_offset(), al->bytes() - a.array.byte_offset()};
-            cl_int rc = CL_SUCCESS;
-            detail::handle<cl_mem> sub(clCreateSubBuffer(
-                al->buffer(), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &rc));
-            detail::check_cl(rc, "clCreateSubBuffer");
-            cl_mem m = sub.get();
-            detail::check_cl(clSetKernelArg(k, idx, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)");
-            return sub;
-        }
-    }
-    static void record(const arg& a, const queue& q, const event& e) {
-        if (a.array.data()) a.array.data()->record(q, Acc, e);
+        // Raw kernels see the view's first element; library kernels index from the start.
+        return detail::memory_arg<S>(a.array.data().get(), Acc,
+                                     AtView && a.array.data() ? a.array.byte_offset() : 0);
     }
 };
 
 // A plain cl_array argument: bound at its first element, used read_write.
-template <class T, class S>
-struct kernel_arg<cl_array<T, S>>
-    : kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>> {
-    using base = kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>>;
-    using a = detail::array_arg<cl_array<T, S>, access::read_write, true>;
-    static constexpr unsigned binding = S::is_svm ? 1 : 2;
-    static void check(const cl_array<T, S>& x, const queue& q) { base::check(a{x}, q); }
-    static void add_dependencies(const cl_array<T, S>& x, const queue& q, wait_list& wl) {
-        base::add_dependencies(a{x}, q, wl);
-    }
-    static detail::handle<cl_mem> set(cl_kernel k, cl_uint idx, const cl_array<T, S>& x) {
-        return base::set(k, idx, a{x});
-    }
-    static void record(const cl_array<T, S>& x, const queue& q, const event& e) {
-        base::record(a{x}, q, e);
+template <class T, class S> struct kernel_arg<cl_array<T, S>> {
+    static detail::launch_arg make(const cl_array<T, S>& x, const queue& q) {
+        return kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>>::make({x},
+                                                                                             q);
     }
 };
 

@@ -98,7 +98,7 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
             return dst.data()->copy_from(q, *src.data(), src.byte_offset(), dst.byte_offset(),
                                          n * sizeof(U));
         kernel k =
-            builtin_kernel(q.context(), builtin::contiguous_copy, dtype_traits<T>::id, S::is_svm);
+            builtin_kernel(q.context(), builtin::contiguous_copy, dtype_traits<T>::id);
         std::size_t g = elementwise_group_size(dev);
         using A = cl_array<T, S>;
         return k.launch(q, {round_up(n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
@@ -115,12 +115,12 @@ event strided_copy(const cl_array<T, S>& dst, const cl_array<T, S>& src) {
         const builtin which =
             ss.back() == 1 ? (nd ? builtin::rows_copy_nd : builtin::rows_copy)
                            : (nd ? builtin::rows_copy_broadcast_nd : builtin::rows_copy_broadcast);
-        kernel k = builtin_kernel(q.context(), which, dtype_traits<T>::id, S::is_svm);
+        kernel k = builtin_kernel(q.context(), which, dtype_traits<T>::id);
         return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst},
                         array_arg<A, access::read, false>{src}, L);
     }
     fill_pair(L, shape, ds, &ss, dst.offset(), src.offset());
-    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id, S::is_svm);
+    kernel k = builtin_kernel(q.context(), builtin::strided_copy, dtype_traits<T>::id);
     return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst},
                     array_arg<A, access::read, false>{src}, L);
 }
@@ -145,11 +145,11 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
         const bool nd =
             rows_pair(L, shape, ds, strides_type(ds.size(), 0), dst.offset(), 0, g, global, local);
         kernel k = builtin_kernel(q.context(), nd ? builtin::rows_fill_nd : builtin::rows_fill,
-                                  dtype_traits<T>::id, S::is_svm);
+                                  dtype_traits<T>::id);
         return k.launch(q, global, local, {}, array_arg<A, access::write, false>{dst}, v, L);
     }
     fill_pair(L, shape, ds, nullptr, dst.offset(), 0);
-    kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id, S::is_svm);
+    kernel k = builtin_kernel(q.context(), builtin::strided_fill, dtype_traits<T>::id);
     return k.launch(q, {round_up(L.n, g)}, {g}, {}, array_arg<A, access::write, false>{dst}, v, L);
 }
 

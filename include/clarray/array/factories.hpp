@@ -110,8 +110,7 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
     }
     cl_array<T, S> a(q, shape_type{n});
     if (n == 0) return a;
-    kernel k = detail::builtin_kernel(q.context(), detail::builtin::arange, dtype_traits<T>::id,
-                                           S::is_svm);
+    kernel k = detail::builtin_kernel(q.context(), detail::builtin::arange, dtype_traits<T>::id);
     std::size_t g = detail::elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
     k.launch(q, {detail::round_up(n, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
@@ -127,8 +126,7 @@ cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool e
     if (num == 0) return a;
     std::size_t div = endpoint ? num - 1 : num;
     T step = div > 0 ? static_cast<T>((static_cast<double>(stop) - start) / div) : T(0);
-    kernel k = detail::builtin_kernel(q.context(), detail::builtin::linspace, dtype_traits<T>::id,
-                                           S::is_svm);
+    kernel k = detail::builtin_kernel(q.context(), detail::builtin::linspace, dtype_traits<T>::id);
     std::size_t g = detail::elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
     k.launch(q, {detail::round_up(num, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},

@@ -13,13 +13,11 @@
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/expression.hpp"
-#include "clarray/runtime/context_state.hpp"
-#include "clarray/runtime/program.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
+#include "clarray/runtime/launch.hpp"
 
 namespace clarray {
 namespace detail {
-
-template <class... T> struct type_tag { static constexpr char id = 0; };
 
 // The strides/offset/memory of one array operand, broadcast to the iteration shape.
 struct operand_view {
@@ -196,8 +194,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const std::size_t inner = rank == 0 ? 1 : shape[rank - 1];
         const std::size_t words = layout_words(ops.size(), rank == 0 ? 1 : rank, contiguous);
         const device& dev = q.context().device();
-        const bool by_buffer =
-            ops.size() * sizeof(void*) + scalar_bytes + words * 8 + 64 > dev.max_parameter_size();
+        const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, words * 8);
         // Vector kernels on rows shorter than a vector would run their scalar tails only.
         const std::size_t vector_width = dev.quirks().function_vector_width;
         const std::size_t width =
@@ -228,60 +225,21 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                     lay.push_back(rank == 0 ? 0 : v.strides[i]);
         }
 
-        wait_list deps;
-        std::apply([&](const auto&... o) { (prepare(o, q, access::write, deps), ...); }, outs);
-        auto depend = [&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array)
-                prepare(t.array(), q, access::read, deps);
-        };
-        std::apply([&](const auto&... e) { (e.for_each_terminal(depend), ...); }, exprs);
-
         const std::size_t g = elementwise_group_size(dev);
         ndrange global{round_up((n + width - 1) / width, g)}, local{g};
         if (rows)
             row_launch((inner + width - 1) / width, n / inner, g, g, global, local);
         else if (two_d)
             strided_launch(shape, n, ops, g, global, local);
-        event ev;
-        {
-            std::lock_guard<std::mutex> lock(k.argument_mutex());
-            cl_kernel raw = k.get();
-            cl_uint idx = 0;
-            std::apply([&](const auto&... o) { (bind_array(raw, idx, o), ...); }, outs);
-            auto bind = [&](const auto& t) {
-                if constexpr (std::decay_t<decltype(t)>::is_array) {
-                    bind_array(raw, idx, t.array());
-                } else {
-                    auto v = t.value();
-                    check_cl(clSetKernelArg(raw, idx++, sizeof(v), &v), "clSetKernelArg(scalar)");
-                }
-            };
-            std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
-            handle<cl_mem> lay_buf;
-            if (by_buffer) {
-                cl_int rc = CL_SUCCESS;
-                lay_buf = handle<cl_mem>(clCreateBuffer(q.context().get(),
-                                                        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                                        lay.size() * 8, lay.data(), &rc));
-                check_cl(rc, "clCreateBuffer(layout)");
-                cl_mem m = lay_buf.get();
-                check_cl(clSetKernelArg(raw, idx, sizeof(cl_mem), &m), "clSetKernelArg(layout)");
-            } else {
-                check_cl(clSetKernelArg(raw, idx, lay.size() * 8, lay.data()),
-                         "clSetKernelArg(layout)");
-            }
-            ev = enqueue_nd_range(q, raw, global, &local, deps);
-        }
-        auto record_in = [&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array)
-                if (t.array().data()) t.array().data()->record(q, access::read, ev);
-        };
-        std::apply([&](const auto&... e) { (e.for_each_terminal(record_in), ...); }, exprs);
-        std::apply(
-            [&](const auto&... o) {
-                ((o.data() ? o.data()->record(q, access::write, ev) : void()), ...);
-            },
-            outs);
+
+        // Arguments: outputs, the terminals in emit order, the layout.
+        std::vector<launch_arg> args;
+        args.reserve(ops.size() + 4);
+        std::apply([&](const auto&... o) { (args.push_back(output_arg(o)), ...); }, outs);
+        auto bind = [&](const auto& t) { args.push_back(t.kernel_argument()); };
+        std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
+        args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), by_buffer));
+        launch(q, k, global, &local, args.data(), args.size());
     }
 
 private:
@@ -294,14 +252,8 @@ private:
         return A(o.get_queue(), std::move(a), o.shape(), contiguous_strides(o.shape(), layout::c),
                  0);
     }
-    template <class A>
-    static void prepare(const A& a, const queue& q, access acc, wait_list& deps) {
-        if (!a.data()) return;
-        a.data()->check_not_mapped(acc, "expression evaluation");
-        a.data()->add_dependencies(q, acc, deps);
-    }
-    template <class A> static void bind_array(cl_kernel k, cl_uint& idx, const A& a) {
-        set_memory_arg<typename A::storage_policy>(k, idx++, a.data().get());
+    template <class A> static launch_arg output_arg(const A& a) {
+        return memory_arg<typename A::storage_policy>(a.data().get(), access::write);
     }
     // An input that shares memory with an output at a different mapping would be overwritten
     // before it is read by other work-items. Same-index aliasing (a = a * 2) is safe.
@@ -324,47 +276,39 @@ private:
     static kernel lookup(const context& ctx, std::uint32_t signature, std::size_t rank,
                          bool contiguous, bool rows, std::uint32_t inner_broadcast, bool by_buffer,
                          std::size_t width) {
-        context_state& st = ctx.state();
-        const context_state::generated_key key{&type_tag<assigner>::id, signature};
-        std::lock_guard<std::mutex> lock(st.generated_mutex);
-        auto it = st.generated_kernels.find(key);
-        if (it != st.generated_kernels.end()) return it->second;
-        source_builder b;
-        b.set_output_count(n_out);
-        std::vector<std::string> values = expr_list<E...>::emit(b);
-        std::vector<dtype> out_types{dtype_traits<OT>::id...};
-        bool fp64 = b.uses_fp64();
-        for (dtype d : out_types)
-            fp64 = fp64 || d == dtype::float64;
-        if (fp64 && !ctx.device().has_fp64())
-            throw unsupported("this expression computes in float64, which device '" +
-                              ctx.device().name() +
-                              "' does not support (cl_khr_fp64); convert operands with "
-                              "astype<float>()");
-        std::vector<std::string> vector_values;
-        if (width > 1) {
-            source_builder vb; // the same inputs in the same order, as vectors
-            vb.set_output_count(n_out);
-            vb.set_vector_width(width);
-            vb.set_inner_broadcast(inner_broadcast);
-            vector_values = expr_list<E...>::emit(vb);
-        }
-        std::string src;
-        if (rows) {
-            src = b.assign_kernel_rows(out_types, values, vector_values, width, rank,
-                                       inner_broadcast, by_buffer);
-        } else if (width > 1) {
-            src = b.assign_kernel_vector(out_types, values, vector_values, width, by_buffer);
-        } else {
-            src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);
-        }
-        handle<cl_program> prog = build_program(ctx, src, "");
-        cl_int rc = CL_SUCCESS;
-        handle<cl_kernel> raw(clCreateKernel(prog.get(), "clarray_assign", &rc));
-        check_cl(rc, "clCreateKernel(clarray_assign)");
-        kernel k(ctx, std::move(raw), "clarray_assign");
-        st.generated_kernels.emplace(key, k);
-        return k;
+        return cached_source_kernel(
+            ctx, {&type_tag<assigner>::id, signature}, "clarray_assign", [&] {
+                source_builder b;
+                b.set_output_count(n_out);
+                std::vector<std::string> values = expr_list<E...>::emit(b);
+                std::vector<dtype> out_types{dtype_traits<OT>::id...};
+                bool fp64 = b.uses_fp64();
+                for (dtype d : out_types)
+                    fp64 = fp64 || d == dtype::float64;
+                if (fp64 && !ctx.device().has_fp64())
+                    throw unsupported("this expression computes in float64, which device '" +
+                                      ctx.device().name() +
+                                      "' does not support (cl_khr_fp64); convert operands with "
+                                      "astype<float>()");
+                std::vector<std::string> vector_values;
+                if (width > 1) {
+                    source_builder vb; // the same inputs in the same order, as vectors
+                    vb.set_output_count(n_out);
+                    vb.set_vector_width(width);
+                    vb.set_inner_broadcast(inner_broadcast);
+                    vector_values = expr_list<E...>::emit(vb);
+                }
+                std::string src;
+                if (rows)
+                    src = b.assign_kernel_rows(out_types, values, vector_values, width, rank,
+                                               inner_broadcast, by_buffer);
+                else if (width > 1)
+                    src = b.assign_kernel_vector(out_types, values, vector_values, width,
+                                                 by_buffer);
+                else
+                    src = b.assign_kernel(out_types, values, rank, contiguous, by_buffer);
+                return program_source{std::move(src), ""};
+            });
     }
 };
 
@@ -422,11 +366,14 @@ CLARRAY_COMPOUND(<<=, <<)
 CLARRAY_COMPOUND(>>=, >>)
 #undef CLARRAY_COMPOUND
 
-// Evaluates an expression into a new array on its first array operand's queue.
-template <class S = svm_coarse, class E, class = std::enable_if_t<is_expression_v<E>>>
+// Evaluates an expression into a new array on its first array operand's queue, with that
+// operand's storage policy unless S names another.
+template <class S = void, class E, class = std::enable_if_t<is_expression_v<E>>>
 auto eval(const E& e) {
-    using T = typename std::decay_t<detail::node_t<const E&>>::value_type;
-    return cl_array<T, S>(detail::as_node(e));
+    using N = std::decay_t<detail::node_t<const E&>>;
+    using T = typename N::value_type;
+    using Storage = std::conditional_t<std::is_void_v<S>, detail::first_storage_t<N>, S>;
+    return cl_array<T, Storage>(detail::as_node(e));
 }
 
 // ---- several outputs in one kernel: tie(x, y) = std::tuple(e1, e2) ----

@@ -80,6 +80,10 @@ public:
     static constexpr bool calls_function = false;
     const array_type& array() const noexcept { return a_; }
     static constexpr bool is_array = true;
+    // Bound at the allocation's start: generated kernels index with the view's offset.
+    launch_arg kernel_argument() const noexcept {
+        return memory_arg<typename array_type::storage_policy>(a_.data().get(), access::read);
+    }
 
 private:
     A a_;
@@ -89,13 +93,15 @@ private:
 template <class T> class scalar_terminal : public expression<scalar_terminal<T>> {
 public:
     using value_type = T;
-    template <class W> explicit scalar_terminal(W w) : v_(checked_cast(w)) {}
+    template <class W>
+    explicit scalar_terminal(W w) : v_(checked_cast(w)), stored_(static_cast<stored_t<T>>(v_)) {}
     static std::string emit(source_builder& b) { return b.scalar_input(dtype_of<T>()); }
     template <class F> void for_each_terminal(F&& f) const { f(*this); }
     template <class U> static constexpr bool lanewise_as = lanewise_terminal_v<T, U>;
     static constexpr bool calls_function = false;
-    stored_t<T> value() const noexcept { return static_cast<stored_t<T>>(v_); }
+    stored_t<T> value() const noexcept { return stored_; }
     static constexpr bool is_array = false;
+    launch_arg kernel_argument() const noexcept { return launch_arg::value(&stored_, sizeof stored_); }
 
 private:
     // NumPy 2 refuses a Python int that does not fit the array's integer type; so do we.
@@ -118,6 +124,7 @@ private:
         return static_cast<T>(w);
     }
     T v_;
+    stored_t<T> stored_; // what the kernel argument points at
 };
 
 // Op applied to children E... (each a node type, possibly a const reference).
@@ -149,6 +156,20 @@ private:
     }
     std::tuple<E...> children_;
 };
+
+// ---- the storage policy of an expression's first array operand ----
+template <class... T> struct first_non_void { using type = void; };
+template <class H, class... T> struct first_non_void<H, T...> {
+    using type = std::conditional_t<std::is_void_v<H>, typename first_non_void<T...>::type, H>;
+};
+template <class N> struct first_storage { using type = void; };
+template <class A> struct first_storage<array_terminal<A>> {
+    using type = typename std::decay_t<A>::storage_policy;
+};
+template <class Op, class... E> struct first_storage<function_node<Op, E...>> {
+    using type = typename first_non_void<typename first_storage<std::decay_t<E>>::type...>::type;
+};
+template <class N> using first_storage_t = typename first_storage<std::decay_t<N>>::type;
 
 // ---- turning operands into nodes ----
 template <class X> decltype(auto) as_node(X&& x) {

@@ -4,7 +4,6 @@
 // of the expression's first array operand, and nothing waits for the device.
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,70 +16,21 @@
 
 namespace clarray::detail {
 
-// ---- the storage policy of an expression's first array operand ----
-template <class... T> struct first_non_void { using type = void; };
-template <class H, class... T> struct first_non_void<H, T...> {
-    using type = std::conditional_t<std::is_void_v<H>, typename first_non_void<T...>::type, H>;
-};
-template <class N> struct first_storage { using type = void; };
-template <class A> struct first_storage<array_terminal<A>> {
-    using type = typename std::decay_t<A>::storage_policy;
-};
-template <class Op, class... E> struct first_storage<function_node<Op, E...>> {
-    using type = typename first_non_void<typename first_storage<std::decay_t<E>>::type...>::type;
-};
-template <class N> using first_storage_t = typename first_storage<std::decay_t<N>>::type;
 
-// Binds kernel arguments in order.
-class arg_binder {
-public:
-    explicit arg_binder(cl_kernel k) : k_(k) {}
-    template <class S> void memory(const allocation* a) { set_memory_arg<S>(k_, idx_++, a); }
-    void bytes(const void* p, std::size_t n) {
-        check_cl(clSetKernelArg(k_, idx_++, n, p), "clSetKernelArg");
-    }
-    template <class T> void value(const T& v) { bytes(&v, sizeof(T)); }
-    void local(std::size_t n) {
-        check_cl(clSetKernelArg(k_, idx_++, n, nullptr), "clSetKernelArg(local)");
-    }
-    // The layout words by value, or through a read-only buffer kept alive in `keep`.
-    void layout(const context& ctx, const std::vector<cl_long>& words, bool in_buffer,
-                handle<cl_mem>& keep) {
-        if (!in_buffer) return bytes(words.data(), words.size() * sizeof(cl_long));
-        cl_int rc = CL_SUCCESS;
-        keep = handle<cl_mem>(clCreateBuffer(ctx.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                             words.size() * sizeof(cl_long),
-                                             const_cast<cl_long*>(words.data()), &rc));
-        check_cl(rc, "clCreateBuffer(layout)");
-        cl_mem m = keep.get();
-        bytes(&m, sizeof(cl_mem));
-    }
+// Whether a reduction over V with accumulator Acc and output Out needs cl_khr_fp64 (the map
+// expression's own types are noted by its source_builder).
+template <class... T> inline constexpr bool any_float64_v = (std::is_same_v<T, double> || ...);
 
-private:
-    cl_kernel k_;
-    cl_uint idx_ = 0;
-};
-
-// A generated kernel from the context's cache, built from `make_source()` on first use.
+// A generated reduction or scan kernel from the context's cache, built from make_source() on
+// first use. fp64: whether its types need cl_khr_fp64.
 template <class Tag, class F>
-kernel cached_kernel(const context& ctx, std::uint32_t signature, const char* name,
-                     F&& make_source) {
-    context_state& st = ctx.state();
-    const context_state::generated_key key{&type_tag<Tag>::id, signature};
-    std::lock_guard<std::mutex> lock(st.generated_mutex);
-    auto it = st.generated_kernels.find(key);
-    if (it != st.generated_kernels.end()) return it->second;
-    std::string src = make_source();
-    if (src.find("cl_khr_fp64") != std::string::npos && !ctx.device().has_fp64())
-        throw unsupported(std::string(name) + " computes in float64, which device '" +
-                          ctx.device().name() + "' does not support (cl_khr_fp64)");
-    handle<cl_program> prog = build_program(ctx, src, "");
-    cl_int rc = CL_SUCCESS;
-    handle<cl_kernel> raw(clCreateKernel(prog.get(), name, &rc));
-    check_cl(rc, "clCreateKernel(generated reduction)");
-    kernel k(ctx, std::move(raw), name);
-    st.generated_kernels.emplace(key, k);
-    return k;
+kernel generated_kernel(const context& ctx, std::uint32_t signature, const char* name, bool fp64,
+                        F&& make_source) {
+    return cached_source_kernel(ctx, {&type_tag<Tag>::id, signature}, name, [&] {
+        if (fp64)
+            require_extension(ctx, "cl_khr_fp64", std::string(name) + " computing in float64");
+        return program_source{make_source(), ""};
+    });
 }
 
 // The array operands of a node: views broadcast to `shape`, with dependency bookkeeping.
@@ -102,38 +52,15 @@ template <class Node> struct node_operands {
             }
         });
     }
-    static void dependencies(const Node& node, const queue& q, wait_list& deps) {
-        node.for_each_terminal([&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array)
-                if (t.array().data()) {
-                    t.array().data()->check_not_mapped(access::read, "reduction");
-                    t.array().data()->add_dependencies(q, access::read, deps);
-                }
-        });
-    }
-    static void bind(const Node& node, arg_binder& b) {
-        node.for_each_terminal([&](const auto& t) {
-            using term = std::decay_t<decltype(t)>;
-            if constexpr (term::is_array) {
-                using A = std::decay_t<decltype(t.array())>;
-                b.memory<typename A::storage_policy>(t.array().data().get());
-            } else {
-                b.value(t.value());
-            }
-        });
-    }
-    static void record(const Node& node, const queue& q, const event& ev) {
-        node.for_each_terminal([&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array)
-                if (t.array().data()) t.array().data()->record(q, access::read, ev);
-        });
+    // The node's terminals as kernel arguments, in emit order.
+    static void arguments(const Node& node, std::vector<launch_arg>& args) {
+        node.for_each_terminal([&](const auto& t) { args.push_back(t.kernel_argument()); });
     }
 };
 
 inline bool layout_needs_buffer(const device& dev, std::size_t arrays, std::size_t scalar_bytes,
                                 std::size_t acc_bytes, std::size_t words) {
-    return (arrays + 2) * sizeof(void*) + scalar_bytes + acc_bytes + words * 8 + 64 >
-           dev.max_parameter_size();
+    return !layout_fits(dev, arrays + 2, scalar_bytes + acc_bytes, words * 8);
 }
 
 template <class Op, class V, class S> struct reduce_stage2_tag {};
@@ -146,29 +73,22 @@ void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
     using impl = typename Op::template impl<V>;
     const context& ctx = q.context();
     const bool coop = plan.stage2_cooperative;
-    kernel k = cached_kernel<reduce_stage2_tag<Op, V, S>>(
-        ctx, coop ? 1u : 0u, "clarray_reduce_final",
+    kernel k = generated_kernel<reduce_stage2_tag<Op, V, S>>(
+        ctx, coop ? 1u : 0u, "clarray_reduce_final", any_float64_v<typename impl::acc, Out>,
         [&] { return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop, false); });
-    wait_list deps;
-    parts->add_dependencies(q, access::read, deps);
     const std::size_t local = plan.stage2_local;
-    event ev;
-    {
-        std::lock_guard<std::mutex> lock(k.argument_mutex());
-        arg_binder b(k.get());
-        b.memory<S>(parts.get());
-        b.memory<S>(out.data().get());
-        b.value(static_cast<cl_ulong>(M));
-        b.value(static_cast<cl_ulong>(plan.parts));
-        b.value(static_cast<cl_long>(n));
-        b.value(neutral);
-        if (coop) b.local(local * sizeof(neutral));
-        const std::size_t global = coop ? M * local : round_up(M, local);
-        const ndrange g{global}, l{local};
-        ev = enqueue_nd_range(q, k.get(), g, &l, deps);
-    }
-    parts->record(q, access::read, ev);
-    out.data()->record(q, access::write, ev);
+    const cl_ulong outputs = M, parts_per_output = plan.parts;
+    const cl_long count = n;
+    launch_arg args[] = {memory_arg<S>(parts.get(), access::read),
+                         memory_arg<S>(out.data().get(), access::write),
+                         launch_arg::value(&outputs, sizeof outputs),
+                         launch_arg::value(&parts_per_output, sizeof parts_per_output),
+                         launch_arg::value(&count, sizeof count),
+                         launch_arg::value(&neutral, sizeof neutral),
+                         launch_arg::local(local * sizeof(neutral))};
+    const std::size_t global = coop ? M * local : round_up(M, local);
+    const ndrange g{global}, l{local};
+    launch(q, k, g, &l, args, coop ? 7 : 6);
 }
 
 template <class Op, class Node> struct reducer {
@@ -248,40 +168,34 @@ template <class Op, class Node> struct reducer {
         plan.spec.layout_in_buffer =
             layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes, sizeof(acc_host), words);
         const std::vector<cl_long> lay = reduce_layout(g, plan, ops.offsets, n);
-        kernel k = cached_kernel<reducer>(q.context(), plan.signature(), "clarray_reduce", [&] {
-            source_builder b;
-            b.set_output_count(1);
-            const std::string map = Node::emit(b);
-            return reduce_stage1_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
-                                        impl::text(), plan.spec);
-        });
-        wait_list deps;
-        node_operands<Node>::dependencies(node, q, deps);
-        target->add_dependencies(q, access::write, deps);
-        if (parts) parts->add_dependencies(q, access::write, deps);
-        event ev;
-        {
-            std::lock_guard<std::mutex> lock(k.argument_mutex());
-            arg_binder b(k.get());
-            b.memory<S>(target);
-            node_operands<Node>::bind(node, b);
-            b.value(neutral);
-            handle<cl_mem> lay_buf;
-            b.layout(q.context(), lay, plan.spec.layout_in_buffer, lay_buf);
-            if (plan.spec.cooperative) b.local(plan.local * sizeof(acc_host));
-            if (plan.spec.one_pass) {
-                b.memory<S>(parts);
-                b.value(counters);
-            }
-            const ndrange gl =
-                plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
-            const ndrange lo =
-                plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
-            ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
+        kernel k = generated_kernel<reducer>(
+            q.context(), plan.signature(), "clarray_reduce",
+            any_float64_v<V, typename impl::acc, out_type>, [&] {
+                source_builder b;
+                b.set_output_count(1);
+                const std::string map = Node::emit(b);
+                if (b.uses_fp64())
+                    require_extension(q.context(), "cl_khr_fp64", "a reduction computing in float64");
+                return reduce_stage1_source(b, map, dtype_traits<V>::id,
+                                            dtype_traits<out_type>::id, impl::text(), plan.spec);
+            });
+        std::vector<launch_arg> args;
+        args.reserve(ops.strides.size() + 6);
+        args.push_back(memory_arg<S>(target, access::write));
+        node_operands<Node>::arguments(node, args);
+        args.push_back(launch_arg::value(&neutral, sizeof neutral));
+        args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long),
+                                          plan.spec.layout_in_buffer));
+        if (plan.spec.cooperative) args.push_back(launch_arg::local(plan.local * sizeof(acc_host)));
+        if (plan.spec.one_pass) {
+            args.push_back(memory_arg<S>(parts, access::write));
+            args.push_back(launch_arg::value(&counters, sizeof counters));
         }
-        node_operands<Node>::record(node, q, ev);
-        target->record(q, access::write, ev);
-        if (parts) parts->record(q, access::write, ev);
+        const ndrange gl =
+            plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
+        const ndrange lo =
+            plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
+        launch(q, k, gl, &lo, args.data(), args.size());
     }
 };
 

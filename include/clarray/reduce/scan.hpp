@@ -55,25 +55,17 @@ template <class Op, class Node> struct scanner {
             p1.spec.finish_here = false;
             R::enqueue_stage1(node, q, gin, p1, ops, parts.get(), neutral, 0);
             // Pass 2: exclusive scan of the totals of each line.
-            kernel k =
-                cached_kernel<scan_parts_tag<Op, V, S>>(q.context(), 0, "clarray_scan_parts", [&] {
-                    return scan_parts_source(impl::text(), false);
-                });
-            wait_list deps;
-            parts->add_dependencies(q, access::read_write, deps);
-            event ev;
-            {
-                std::lock_guard<std::mutex> lock(k.argument_mutex());
-                arg_binder b(k.get());
-                b.memory<S>(parts.get());
-                b.value(static_cast<cl_ulong>(g.M));
-                b.value(static_cast<cl_ulong>(plan.parts));
-                b.value(neutral);
-                const std::size_t local = dev.is_cpu() ? 1 : 64;
-                const ndrange gl{round_up(g.M, local)}, lo{local};
-                ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
-            }
-            parts->record(q, access::read_write, ev);
+            kernel k = generated_kernel<scan_parts_tag<Op, V, S>>(
+                q.context(), 0, "clarray_scan_parts", any_float64_v<typename impl::acc>,
+                [&] { return scan_parts_source(impl::text(), false); });
+            const cl_ulong lines = g.M, parts_per_line = plan.parts;
+            const launch_arg args[] = {memory_arg<S>(parts.get(), access::read_write),
+                                       launch_arg::value(&lines, sizeof lines),
+                                       launch_arg::value(&parts_per_line, sizeof parts_per_line),
+                                       launch_arg::value(&neutral, sizeof neutral)};
+            const std::size_t local = dev.is_cpu() ? 1 : 64;
+            const ndrange gl{round_up(g.M, local)}, lo{local};
+            launch(q, k, gl, &lo, args, 4);
         }
         // Pass 3 (or the only pass): scan every chunk from its carry.
         std::vector<std::ptrdiff_t> offsets = ops.offsets;
@@ -90,33 +82,28 @@ template <class Op, class Node> struct scanner {
             source_builder b;
             b.set_output_count(1);
             const std::string map = Node::emit(b);
+            if (b.uses_fp64())
+                require_extension(q.context(), "cl_khr_fp64", "a scan computing in float64");
             return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
                                impl::text(), plan.spec.kept_rank, plan.spec.red_rank, exclusive,
                                in_buffer);
         };
-        kernel k =
-            exclusive
-                ? cached_kernel<scan_tag<Op, Node, true>>(q.context(), sig, "clarray_scan", make)
-                : cached_kernel<scan_tag<Op, Node, false>>(q.context(), sig, "clarray_scan", make);
-        wait_list deps;
-        node_operands<Node>::dependencies(node, q, deps);
-        if (parts) parts->add_dependencies(q, access::read, deps);
-        event ev;
-        {
-            std::lock_guard<std::mutex> lock(k.argument_mutex());
-            arg_binder b(k.get());
-            b.memory<S>(out.data().get());
-            node_operands<Node>::bind(node, b);
-            b.memory<S>(parts ? parts.get() : out.data().get()); // unused when P == 1
-            b.value(neutral);
-            handle<cl_mem> lay_buf;
-            b.layout(q.context(), lay, in_buffer, lay_buf);
-            const ndrange gl{plan.global}, lo{plan.local};
-            ev = enqueue_nd_range(q, k.get(), gl, &lo, deps);
-        }
-        node_operands<Node>::record(node, q, ev);
-        if (parts) parts->record(q, access::read, ev);
-        out.data()->record(q, access::write, ev);
+        constexpr bool fp64 = any_float64_v<V, typename impl::acc, out_type>;
+        kernel k = exclusive ? generated_kernel<scan_tag<Op, Node, true>>(q.context(), sig,
+                                                                          "clarray_scan", fp64, make)
+                             : generated_kernel<scan_tag<Op, Node, false>>(
+                                   q.context(), sig, "clarray_scan", fp64, make);
+        std::vector<launch_arg> args;
+        args.reserve(ops.strides.size() + 5);
+        args.push_back(memory_arg<S>(out.data().get(), access::write));
+        node_operands<Node>::arguments(node, args);
+        // The chunk carries (unused when there is one chunk per line: then the output, unread).
+        args.push_back(parts ? memory_arg<S>(parts.get(), access::read)
+                             : memory_arg<S>(out.data().get(), access::write));
+        args.push_back(launch_arg::value(&neutral, sizeof neutral));
+        args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), in_buffer));
+        const ndrange gl{plan.global}, lo{plan.local};
+        launch(q, k, gl, &lo, args.data(), args.size());
         return out;
     }
 };

@@ -8,11 +8,13 @@
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/deferred_free.hpp"
 #include "clarray/runtime/kernel.hpp"
+#include "clarray/runtime/launch.hpp"
 
 namespace clarray::detail {
 
 class pool_core;
 struct context_state;
+struct kernel_cache_entry;
 // Stops the default pools holding and releases their held blocks (memory/pool.cpp); teardown.
 void release_default_pools(context_state& st) noexcept;
 
@@ -40,28 +42,28 @@ struct context_state {
     // A handle to this context that does not keep it alive (for objects it owns).
     clarray::context non_owning_handle();
 
-    // Library kernels from kernels/*.cl, built per (template, dtype) on first use.
-    std::mutex builtin_mutex;
-    std::unordered_map<std::uint64_t, handle<cl_program>> builtin_programs;
-    std::unordered_map<std::uint64_t, clarray::kernel> builtin_kernels;
+    // The kernel cache (runtime/kernel_cache.hpp): one entry per (device, tag, signature).
+    struct cache_key {
+        cl_device_id device;
+        const void* tag;
+        std::uint64_t signature;
+        bool operator==(const cache_key& o) const noexcept {
+            return device == o.device && tag == o.tag && signature == o.signature;
+        }
+    };
+    struct cache_key_hash {
+        std::size_t operator()(const cache_key& k) const noexcept {
+            return std::hash<const void*>()(k.tag) ^
+                   (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull) ^
+                   std::hash<const void*>()(k.device);
+        }
+    };
+    std::mutex kernel_cache_mutex; // guards the map only; builds run outside it
+    std::unordered_map<cache_key, std::shared_ptr<kernel_cache_entry>, cache_key_hash>
+        kernel_cache;
 
-    // Generated kernels: keyed by the expression's static type tag and a small runtime signature
-    // (rank, contiguity, layout passing). A hit does no string work and no clCreateKernel.
-    struct generated_key {
-        const void* type_tag;
-        std::uint32_t signature;
-        bool operator==(const generated_key& o) const noexcept {
-            return type_tag == o.type_tag && signature == o.signature;
-        }
-    };
-    struct generated_key_hash {
-        std::size_t operator()(const generated_key& k) const noexcept {
-            return std::hash<const void*>()(k.type_tag) ^
-                   (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull);
-        }
-    };
-    std::mutex generated_mutex;
-    std::unordered_map<generated_key, clarray::kernel, generated_key_hash> generated_kernels;
+    // Device buffers for layouts too large for the parameter space (runtime/launch.hpp).
+    layout_buffers layouts;
 };
 
 } // namespace clarray::detail

@@ -35,6 +35,8 @@ public:
     // Queried only for devices of OpenCL >= 2.0 (the query is invalid before); else all false.
     svm_capabilities svm_caps() const noexcept;
     bool has_fp64() const noexcept;
+    // Whether CL_DEVICE_EXTENSIONS lists `name` (e.g. "cl_khr_fp16").
+    bool has_extension(const std::string& name) const noexcept;
     std::size_t max_parameter_size() const noexcept;
     cl_ulong max_alloc_size() const noexcept;
     cl_ulong global_mem_size() const noexcept;

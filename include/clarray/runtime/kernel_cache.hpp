@@ -38,6 +38,9 @@ handle<cl_program> cached_program(const context& ctx, kernel_key key,
 // Kernel `name` of the program that make() gives (make may itself use cached_program).
 kernel cached_kernel(const context& ctx, kernel_key key, const char* name,
                      function_ref<handle<cl_program>()> make);
+// Kernel `name` of a program of its own, built from make()'s source (generated kernels).
+kernel cached_source_kernel(const context& ctx, kernel_key key, const char* name,
+                            function_ref<program_source()> make);
 // Programs and kernels the context's cache holds (tests: one kernel for all scalar values).
 std::size_t cached_kernel_count(const context& ctx);
 

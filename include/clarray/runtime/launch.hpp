@@ -8,10 +8,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/access.hpp"
 #include "clarray/runtime/event.hpp"
+#include "clarray/runtime/handle.hpp"
 
 namespace clarray {
 
@@ -112,6 +116,32 @@ struct launch_arg {
 // recorded on every memory argument.
 event launch(const queue& q, const kernel& k, const ndrange& global, const ndrange* local,
              const launch_arg* args, std::size_t count, const wait_list& extra = {});
+
+// Device buffers that carry layouts too large for the parameter space, one per launch in flight
+// and reused once that launch completed (a context keeps them: context_state::layouts).
+class layout_buffers {
+public:
+    struct slot {
+        handle<cl_mem> mem;
+        std::size_t capacity = 0;
+        std::vector<unsigned char> host; // the words being written (kept until the write is done)
+        event last_use;                  // free once complete
+        bool busy = false;               // taken by a launch that has not enqueued yet
+    };
+    // A free slot (grown by the caller when smaller than `bytes`), or null when max_slots are in
+    // flight.
+    slot* acquire(std::size_t bytes);
+    void release(slot* s, const event& last_use) noexcept;
+    static constexpr std::size_t max_slots = 64;
+    std::size_t slot_count() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return slots_.size();
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<slot>> slots_;
+};
 
 // Whether a layout struct of layout_bytes fits the parameter space next to `pointers` memory
 // arguments and value_bytes of values (else it goes through launch_arg::layout(.., true)).

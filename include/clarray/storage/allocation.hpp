@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clarray/runtime/event.hpp"
+#include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/runtime/access.hpp"
 
@@ -65,7 +66,7 @@ void release_svm(const context& ctx, cl_command_queue q, void* svm, wait_list us
 void count_pool_held(std::int64_t blocks, std::int64_t events) noexcept;
 } // namespace detail
 
-class allocation {
+class allocation final : public detail::tracked_memory {
 public:
     // Allocates bytes > 0 for use from `home` (the queue its release is enqueued on). Throws
     // unsupported when the context lacks that SVM kind, out_of_memory when allocation fails.
@@ -73,7 +74,7 @@ public:
     // Over a pool block (memory/pool.hpp): the release returns the block to the pool instead of
     // freeing it. Does not throw.
     allocation(const queue& home, storage_kind kind, std::size_t bytes, detail::pool_lease lease);
-    ~allocation();
+    ~allocation() override;
     allocation(const allocation&) = delete;
     allocation& operator=(const allocation&) = delete;
 
@@ -92,12 +93,12 @@ public:
     // Adds to `out` the events a command on q that touches this memory with access `a` must wait
     // for: earlier writers (and, for writes, readers) on other queues, or on q when q is out of
     // order. Flushes those queues, as cross-queue waits require.
-    void add_dependencies(const queue& q, access a, wait_list& out);
+    void add_dependencies(const queue& q, access a, wait_list& out) override;
     // Records that the command `e` on q touched this memory with access `a`.
-    void record(const queue& q, access a, const event& e);
+    void record(const queue& q, access a, const event& e) override;
     // Throws usage_error when a command with access `a` must not start now because host maps are
     // active (a write map blocks everything, a read map blocks writers). Fine SVM is exempt.
-    void check_not_mapped(access a, const char* what) const;
+    void check_not_mapped(access a, const char* what) const override;
 
     // Blocking host transfers of a byte range, ordered after the recorded uses.
     void read(const queue& q, std::size_t offset, std::size_t n, void* dst);

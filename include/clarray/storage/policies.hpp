@@ -32,15 +32,15 @@ inline constexpr bool is_storage_policy_v =
     std::is_same_v<S, svm_coarse> || std::is_same_v<S, svm_fine> || std::is_same_v<S, buffer>;
 
 namespace detail {
-// Binds the start of an allocation (offset 0) as kernel argument idx.
-template <class S> void set_memory_arg(cl_kernel k, cl_uint idx, const allocation* a) {
-    if constexpr (S::is_svm) {
-        check_cl(clSetKernelArgSVMPointer(k, idx, a ? a->svm_pointer() : nullptr),
-                 "clSetKernelArgSVMPointer");
-    } else {
-        cl_mem m = a ? a->buffer() : nullptr;
-        check_cl(clSetKernelArg(k, idx, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)");
-    }
+// Allocation a (null for a zero-size array) as a kernel argument used with access acc, bound at
+// byte_offset into it: an SVM pointer or a cl_mem, decided at compile time.
+template <class S>
+launch_arg memory_arg(allocation* a, access acc, std::size_t byte_offset = 0) noexcept {
+    if constexpr (S::is_svm)
+        return launch_arg::svm_memory(a, a ? a->svm_pointer() : nullptr, acc, byte_offset);
+    else
+        return launch_arg::buffer_memory(a, a ? a->buffer() : nullptr, a ? a->bytes() : 0, acc,
+                                         byte_offset);
 }
 } // namespace detail
 
