@@ -18,9 +18,9 @@ runtime   -
 storage   runtime
 memory    runtime storage
 array     runtime storage memory
-expr      runtime storage memory array
-codegen   runtime storage memory array expr
-reduce    runtime storage memory array expr codegen
+codegen   runtime storage memory array
+expr      runtime storage memory array codegen
+reduce    runtime storage memory array codegen expr
 host      runtime storage memory array
 umbrella  *
 '
