@@ -15,6 +15,6 @@
 #include "clarray/host/host_view.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/expr/operators.hpp"
-#include "clarray/codegen/assign.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/reduce/reduce.hpp"
 #include "clarray/reduce/user_kernels.hpp"

@@ -314,6 +314,6 @@ cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) c
 
 } // namespace clarray
 
-#include "clarray/codegen/assign.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/host/host_view.hpp"

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "clarray/codegen/assign.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/reduce/ops.hpp"
