@@ -17,7 +17,7 @@ namespace {
 
 // Memory of its own, or a block of the context's default pool: never a user's pool.
 bool not_from_user_pool(const ca::allocation& a) {
-    return a.pool() == nullptr || a.pool()->is_default_pool();
+    return a.pool() == nullptr || ca::detail::pool_of(a)->is_default_pool();
 }
 
 using pool_policies = std::tuple<ca::svm_coarse, ca::svm_fine, ca::buffer>;
@@ -596,7 +596,7 @@ TEMPLATE_LIST_TEST_CASE("every array comes from the context's default pool: cons
     const xt::xarray<float> h = test::random_array<float>({1000}, 3);
     auto a = ca::to_device<S>(q, h);
     REQUIRE(a.data()->pool() != nullptr);
-    ca::detail::pool_core& def = *a.data()->pool();
+    ca::detail::pool_core& def = *ca::detail::pool_of(*a.data());
     CHECK(def.is_default_pool());
     CHECK(def.kind() == S::kind);
     CHECK(def.max_held_bytes() == ca::default_pool_limit(ctx));

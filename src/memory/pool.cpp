@@ -346,6 +346,38 @@ pool_stats pool_core::stats() const {
     return stats_;
 }
 
+namespace {
+// A context's default pools, one per storage kind, made on first use (context_options::
+// use_default_pool; make_allocation_like). They hold a non-owning context: every allocation over
+// their blocks keeps the context alive itself.
+struct default_pools final : context_extension {
+    std::mutex mutex;
+    std::shared_ptr<pool_core> pools[3];
+
+    // The context's teardown: stops the pools holding; their held blocks are freed, or parked
+    // behind their uses before the context waits for its parked frees.
+    void release() noexcept override {
+        std::shared_ptr<pool_core> taken[3];
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            for (int k = 0; k < 3; ++k)
+                taken[k] = std::move(pools[k]);
+        }
+        for (auto& p : taken)
+            if (p) p->stop_holding();
+    }
+};
+
+// The default pools made so far (null where none), copied out under the lock.
+void existing_default_pools(context_state& st, std::shared_ptr<pool_core> (&out)[3]) noexcept {
+    default_pools* d = st.find_extension<default_pools>();
+    if (!d) return;
+    std::lock_guard<std::mutex> lock(d->mutex);
+    for (int k = 0; k < 3; ++k)
+        out[k] = d->pools[k];
+}
+} // namespace
+
 std::shared_ptr<pool_core> default_pool(const context& ctx, storage_kind kind) {
     if (!ctx.options().use_default_pool) return nullptr;
     const svm_capabilities caps = ctx.svm_caps();
@@ -353,8 +385,9 @@ std::shared_ptr<pool_core> default_pool(const context& ctx, storage_kind kind) {
         (kind == storage_kind::svm_fine && !caps.fine))
         return nullptr; // the plain allocation throws the usual unsupported error
     context_state& st = ctx.state();
-    std::lock_guard<std::mutex> lock(st.default_pool_mutex);
-    std::shared_ptr<pool_core>& p = st.default_pools[static_cast<int>(kind)];
+    default_pools& d = st.extension<default_pools>();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    std::shared_ptr<pool_core>& p = d.pools[static_cast<int>(kind)];
     if (!p) {
         p = std::make_shared<pool_core>(st.non_owning_handle(), kind,
                                         ctx.options().default_pool_allocator,
@@ -363,15 +396,6 @@ std::shared_ptr<pool_core> default_pool(const context& ctx, storage_kind kind) {
     }
     return p;
 }
-
-namespace {
-// The default pools made so far (null where none), copied out under the lock.
-void existing_default_pools(context_state& st, std::shared_ptr<pool_core> (&out)[3]) noexcept {
-    std::lock_guard<std::mutex> lock(st.default_pool_mutex);
-    for (int k = 0; k < 3; ++k)
-        out[k] = st.default_pools[k];
-}
-} // namespace
 
 std::size_t release_default_pools_for_oom(const context& ctx, const pool_core* except,
                                           bool wait) noexcept {
@@ -384,24 +408,14 @@ std::size_t release_default_pools_for_oom(const context& ctx, const pool_core* e
     return released;
 }
 
-void release_default_pools(context_state& st) noexcept {
-    std::shared_ptr<pool_core> pools[3];
-    {
-        std::lock_guard<std::mutex> lock(st.default_pool_mutex);
-        for (int k = 0; k < 3; ++k)
-            pools[k] = std::move(st.default_pools[k]);
-    }
-    for (auto& p : pools)
-        if (p) p->stop_holding(); // held blocks: freed, or parked behind their uses
-}
-
 std::shared_ptr<allocation> make_allocation_like(const queue& q, storage_kind kind,
                                                  std::size_t bytes, const allocation* like) {
     // Only user pools propagate: a result made like a default-pool block comes from the default
     // pool of its own kind anyway.
-    if (like && like->pool() && !like->pool()->is_default_pool() && like->pool()->kind() == kind &&
-        like->pool()->get_context() == q.context())
-        return like->pool()->allocate(q, bytes);
+    pool_core* pool = like ? pool_of(*like) : nullptr;
+    if (pool && !pool->is_default_pool() && pool->kind() == kind &&
+        pool->get_context() == q.context())
+        return pool->allocate(q, bytes);
     if (std::shared_ptr<pool_core> p = default_pool(q.context(), kind))
         return p->allocate(q, bytes);
     return std::make_shared<allocation>(q, kind, bytes);

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "clarray/error.hpp"
-#include "clarray/memory/pool.hpp"
 #include "clarray/runtime/context_state.hpp"
 
 namespace clarray {
@@ -47,18 +46,6 @@ void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], 
     for (cl_uint i = 0; i < n; ++i) clSVMFree(ctx, ptrs[i]);
 }
 } // namespace
-
-const char* storage_name(storage_kind k) noexcept {
-    switch (k) {
-    case storage_kind::svm_coarse:
-        return "svm_coarse";
-    case storage_kind::svm_fine:
-        return "svm_fine";
-    case storage_kind::buffer:
-        return "buffer";
-    }
-    return "?";
-}
 
 allocation_stats current_allocation_stats() noexcept {
     return {g_live_allocations.load(),        g_live_bytes.load(),       g_held_events.load(),

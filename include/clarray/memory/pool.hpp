@@ -63,7 +63,7 @@ struct pool_options {
 namespace detail {
 
 // The shared state of a pool; allocations over its blocks keep it alive (allocation::pool()).
-class pool_core : public std::enable_shared_from_this<pool_core> {
+class pool_core final : public block_recycler, public std::enable_shared_from_this<pool_core> {
 public:
     pool_core(const context& ctx, storage_kind kind, std::shared_ptr<raw_allocator> allocator,
               std::uint64_t max_held_bytes = ~std::uint64_t(0));
@@ -79,7 +79,7 @@ public:
     // holding it would pass max_held_bytes, the oldest held blocks are released first (they are
     // the least likely to be asked for again); a block larger than the limit is released itself.
     void give_back(void* svm, cl_mem mem, std::size_t block_bytes,
-                   std::vector<use_record> uses) noexcept;
+                   std::vector<use_record> uses) noexcept override;
 
     pool_stats stats() const;
     // Releases every held block: complete ones are freed at once, the others through the
@@ -128,6 +128,12 @@ private:
     bool default_ = false;
     pool_stats stats_;
 };
+
+// The pool `a`'s block came from (null for memory of its own). pool_core is the one
+// block_recycler, so the allocation's recycler is its pool.
+inline pool_core* pool_of(const allocation& a) noexcept {
+    return static_cast<pool_core*>(a.pool().get());
+}
 
 // The one way the library allocates an array, a result or a temporary: from `like`'s pool when
 // it has one of this kind and context (a user's pool), else from the context's default pool of

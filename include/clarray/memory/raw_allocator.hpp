@@ -1,6 +1,6 @@
 #pragma once
-// Where memory pools get their blocks from: clSVMAlloc / clCreateBuffer by default. Replaceable,
-// so that tests can make the k-th allocation fail (fault_injecting_allocator).
+// The allocators memory pools get their blocks from (raw_allocator, runtime/device_memory.hpp):
+// clSVMAlloc / clCreateBuffer by default; fault_injecting_allocator makes the k-th call fail.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -8,26 +8,9 @@
 #include <set>
 
 #include "clarray/runtime/context.hpp"
-#include "clarray/storage/allocation.hpp"
+#include "clarray/runtime/device_memory.hpp"
 
 namespace clarray {
-
-// A block of device memory: an SVM pointer or a cl_mem (one reference), or neither.
-struct raw_block {
-    void* svm = nullptr;
-    cl_mem mem = nullptr;
-    explicit operator bool() const noexcept { return svm != nullptr || mem != nullptr; }
-};
-
-class raw_allocator {
-public:
-    virtual ~raw_allocator() = default;
-    // A new block of `bytes` bytes of `kind`, or an empty block when the device is out of memory
-    // (clSVMAlloc returned NULL, CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES): the pool
-    // then releases what it holds and retries. Other failures throw. The block is released by the
-    // library's release path (clSVMFree behind pending work, clReleaseMemObject).
-    virtual raw_block allocate(const context& ctx, storage_kind kind, std::size_t bytes) = 0;
-};
 
 // clSVMAlloc (SVM kinds) or clCreateBuffer(CL_MEM_READ_WRITE).
 class opencl_allocator final : public raw_allocator {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "clarray/runtime/device.hpp"
+#include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/handle.hpp"
 
 namespace clarray {
@@ -12,7 +13,6 @@ namespace clarray {
 namespace detail {
 struct context_state;
 }
-class raw_allocator; // memory/raw_allocator.hpp
 
 struct context_options {
     // Coarse-SVM host views go through a staging copy at map/unmap, so that host access outside a

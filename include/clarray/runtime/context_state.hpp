@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/deferred_free.hpp"
@@ -12,11 +13,17 @@
 
 namespace clarray::detail {
 
-class pool_core;
-struct context_state;
-struct kernel_cache_entry;
-// Stops the default pools holding and releases their held blocks (memory/pool.cpp); teardown.
-void release_default_pools(context_state& st) noexcept;
+struct kernel_cache_entry; // runtime/kernel_cache.cpp
+
+// Per-context state of a higher layer (memory's default pools), kept in context_state::
+// extension<T>() so that this layer does not know its type.
+class context_extension {
+public:
+    virtual ~context_extension() = default;
+    // The context's teardown, before it waits for its parked SVM frees: let go of the device
+    // memory it holds (freed, or released behind its pending uses). Never throws.
+    virtual void release() noexcept = 0;
+};
 
 struct context_state {
     handle<cl_context> ctx;
@@ -28,17 +35,43 @@ struct context_state {
     context_state() = default;
     context_state(const context_state&) = delete;
     context_state& operator=(const context_state&) = delete;
-    // Teardown: the parked regions' commands must finish before the context goes.
+    // Teardown: the extensions release their memory (newest first), then the parked regions'
+    // commands must finish before the context goes.
     ~context_state() {
-        release_default_pools(*this);
+        for (auto it = extensions.rbegin(); it != extensions.rend(); ++it)
+            it->value->release();
         if (ctx) svm_frees.drain(ctx.get());
     }
 
-    // The default pools, one per storage kind, made on first use (context_options::
-    // use_default_pool; make_allocation_like). They hold a non-owning context: every allocation
-    // over their blocks keeps the context alive itself.
-    std::mutex default_pool_mutex;
-    std::shared_ptr<pool_core> default_pools[3];
+    // Higher layers' per-context state (extension<T>), in order of creation.
+    struct keyed_extension {
+        const void* key;
+        std::unique_ptr<context_extension> value;
+    };
+    std::mutex extensions_mutex;
+    std::vector<keyed_extension> extensions;
+    // The extension of type T (derived from context_extension), made by T() on first use; it
+    // lives as long as this state. Thread-safe.
+    template <class T> T& extension() {
+        std::lock_guard<std::mutex> lock(extensions_mutex);
+        if (T* found = find_extension_locked<T>()) return *found;
+        extensions.push_back({extension_key<T>(), std::make_unique<T>()});
+        return static_cast<T&>(*extensions.back().value);
+    }
+    // The extension of type T if it was made, else null.
+    template <class T> T* find_extension() noexcept {
+        std::lock_guard<std::mutex> lock(extensions_mutex);
+        return find_extension_locked<T>();
+    }
+    template <class T> T* find_extension_locked() noexcept {
+        for (const keyed_extension& e : extensions)
+            if (e.key == extension_key<T>()) return static_cast<T*>(e.value.get());
+        return nullptr;
+    }
+    template <class T> static const void* extension_key() noexcept {
+        static char key; // its address identifies T (writable: never merged with another)
+        return &key;
+    }
     // A handle to this context that does not keep it alive (for objects it owns).
     clarray::context non_owning_handle();
 

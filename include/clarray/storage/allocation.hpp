@@ -16,15 +16,13 @@
 #include <mutex>
 #include <vector>
 
+#include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/runtime/access.hpp"
 
 namespace clarray {
-
-enum class storage_kind : unsigned char { svm_coarse, svm_fine, buffer };
-const char* storage_name(storage_kind k) noexcept;
 
 // Counters for tests and diagnostics (process-wide).
 struct allocation_stats {
@@ -38,8 +36,6 @@ struct allocation_stats {
 allocation_stats current_allocation_stats() noexcept;
 
 namespace detail {
-class pool_core;
-
 // One recorded use of device memory: the command's event and its queue.
 struct use_record {
     handle<cl_command_queue> q;
@@ -47,11 +43,22 @@ struct use_record {
     event ev;
 };
 
+// Where the block of a pooled allocation goes when the allocation is released: back to its
+// pool with the uses of its last owner, whose commands the next owner's must follow. The memory
+// layer's pool (memory/pool.hpp) is the one implementation.
+class block_recycler {
+public:
+    virtual ~block_recycler() = default;
+    // Takes the block over (keeps or releases it). Never throws.
+    virtual void give_back(void* svm, cl_mem mem, std::size_t block_bytes,
+                           std::vector<use_record> uses) noexcept = 0;
+};
+
 // A pool block handed to a new allocation, with the uses of its previous owners: the new
 // allocation starts with them as earlier writers, so its first command on any queue waits for
 // whatever a queue order does not already imply (memory/pool.hpp).
 struct pool_lease {
-    std::shared_ptr<pool_core> pool;
+    std::shared_ptr<block_recycler> pool;
     void* svm = nullptr;
     cl_mem mem = nullptr;
     std::size_t block_bytes = 0;
@@ -85,8 +92,8 @@ public:
     const queue& home_queue() const noexcept { return home_; }
     const clarray::context& context() const noexcept { return home_.context(); }
     // The pool the memory came from (null for memory of its own). Temporaries made "like" this
-    // allocation come from the same pool (detail::make_allocation_like).
-    const std::shared_ptr<detail::pool_core>& pool() const noexcept { return pool_; }
+    // allocation come from the same pool (detail::make_allocation_like, detail::pool_of).
+    const std::shared_ptr<detail::block_recycler>& pool() const noexcept { return pool_; }
     // Bytes of the underlying block: bytes() rounded up to the pool's size bin, or bytes().
     std::size_t block_bytes() const noexcept { return block_bytes_; }
 
@@ -126,7 +133,7 @@ private:
     bool emulate_coarse_;
     std::size_t bytes_;
     std::size_t block_bytes_;
-    std::shared_ptr<detail::pool_core> pool_;
+    std::shared_ptr<detail::block_recycler> pool_;
     void* svm_ = nullptr;
     cl_mem mem_ = nullptr;
     mutable std::mutex mutex_;
