@@ -1,8 +1,30 @@
 #include "clarray/codegen/source_builder.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace clarray::detail {
+
+void extension_set::add(const char* extension) {
+    if (extension && !contains(extension)) names_.push_back(extension);
+}
+
+void extension_set::add(const extension_set& other) {
+    for (const char* e : other.names_)
+        add(e);
+}
+
+bool extension_set::contains(const char* extension) const noexcept {
+    return extension && std::any_of(names_.begin(), names_.end(),
+                                    [&](const char* e) { return std::strcmp(e, extension) == 0; });
+}
+
+std::string extension_set::pragmas() const {
+    std::string s;
+    for (const char* e : names_)
+        s += std::string("#pragma OPENCL EXTENSION ") + e + " : enable\n";
+    return s;
+}
 
 std::string cl_cast(dtype d, const std::string& text) {
     if (d == dtype::bool_) return "((uchar)((" + text + ") != 0))";
@@ -88,10 +110,10 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool con
     const std::size_t n_arrays = outs.size() + params_arrays_;
     const std::size_t r = rank == 0 ? 1 : rank;
     std::string s;
-    bool fp64 = fp64_;
+    extension_set extensions = extensions_;
     for (dtype d : outs)
-        fp64 = fp64 || d == dtype::float64;
-    if (fp64) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+        extensions.add(d);
+    s += extensions.pragmas();
     // NumPy rounds every operation: a * b + c must not become one fma (OpenCL C contracts by
     // default). Memory-bound kernels lose nothing by it.
     s += "#pragma OPENCL FP_CONTRACT OFF\n";

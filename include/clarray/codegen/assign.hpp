@@ -375,9 +375,9 @@ template <class T, class S, class E> void assign(const cl_array<T, S>& out, cons
 
 template <class To, class From>
 inline constexpr bool same_kind_castable_v =
-    std::is_same_v<To, From> || std::is_floating_point_v<To> ||
-    (std::is_integral_v<To> && !std::is_same_v<To, bool> && std::is_integral_v<From>) ||
-    (std::is_same_v<To, bool> && std::is_same_v<From, bool>);
+    std::is_same_v<To, From> || is_floating_v<To> ||
+    (is_integer_v<To> && (is_integer_v<From> || is_boolean_v<From>)) ||
+    (is_boolean_v<To> && is_boolean_v<From>);
 
 } // namespace detail
 

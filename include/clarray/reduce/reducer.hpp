@@ -148,7 +148,7 @@ void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
     const bool coop = plan.stage2_cooperative;
     kernel k = cached_kernel<reduce_stage2_tag<Op, V, S>>(
         ctx, coop ? 1u : 0u, "clarray_reduce_final",
-        [&] { return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop, false); });
+        [&] { return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop); });
     wait_list deps;
     parts->add_dependencies(q, access::read, deps);
     const std::size_t local = plan.stage2_local;

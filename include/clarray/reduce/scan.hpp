@@ -57,7 +57,7 @@ template <class Op, class Node> struct scanner {
             // Pass 2: exclusive scan of the totals of each line.
             kernel k =
                 cached_kernel<scan_parts_tag<Op, V, S>>(q.context(), 0, "clarray_scan_parts", [&] {
-                    return scan_parts_source(impl::text(), false);
+                    return scan_parts_source(impl::text());
                 });
             wait_list deps;
             parts->add_dependencies(q, access::read_write, deps);
