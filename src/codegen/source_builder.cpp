@@ -27,7 +27,8 @@ std::string extension_set::pragmas() const {
 }
 
 std::string cl_cast(dtype d, const std::string& text) {
-    if (d == dtype::bool_) return "((uchar)((" + text + ") != 0))";
+    if (dtype_kind_of(d) == dtype_kind::boolean)
+        return std::string("((") + cl_type_name(d) + ")((" + text + ") != 0))";
     return std::string("((") + cl_type_name(d) + ")(" + text + "))";
 }
 

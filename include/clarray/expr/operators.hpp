@@ -251,7 +251,7 @@ struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
         static_assert(!is_floating_v<A>, "~ needs integer or bool operands");
         if constexpr (is_boolean_v<A>)
-            return "((uchar)((" + a + ") == 0))";
+            return std::string("((") + dtype_traits<bool>::cl_name + ")((" + a + ") == 0))";
         else
             return cast_to<A>(g, "~" + cast_to<A>(g, a));
     }
@@ -291,10 +291,11 @@ template <class U> struct cast_op : lanewise_op { // the identity when lanewise
 #define CLARRAY_FLOAT_FUNCTIONS(X)                                                                 \
     X(sin)                                                                                         \
     X(cos)                                                                                         \
-    X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(exp)       \
-        X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(cbrt)        \
-            X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma)  \
-                X(sinpi) X(cospi) X(tanpi) X(logb)
+    X(tan)                                                                                         \
+    X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(exp) X(exp2)      \
+        X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(cbrt) X(ceil)        \
+            X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma) X(sinpi) \
+                X(cospi) X(tanpi) X(logb)
 #define CLARRAY_DEFINE_FLOAT_UNARY(F) CLARRAY_FLOAT_UNARY(F##_op, #F)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 #undef CLARRAY_DEFINE_FLOAT_UNARY
