@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "clarray/array/dtype.hpp"
 #include "clarray/array/slice.hpp"
 #include "clarray/error.hpp"
 
@@ -236,21 +235,6 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
     for (std::size_t k = ni; k < nn; ++k)
         out[k] = 1;
     return true;
-}
-
-const char* dtype_name(dtype d) noexcept {
-    static const char* const names[] = {"bool",   "int8",  "uint8",  "int16",   "uint16", "int32",
-                                        "uint32", "int64", "uint64", "float32", "float64"};
-    return names[static_cast<int>(d)];
-}
-const char* cl_type_name(dtype d) noexcept {
-    static const char* const names[] = {"uchar", "char", "uchar", "short", "ushort", "int",
-                                        "uint",  "long", "ulong", "float", "double"};
-    return names[static_cast<int>(d)];
-}
-std::size_t dtype_size(dtype d) noexcept {
-    static const std::size_t sizes[] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
-    return sizes[static_cast<int>(d)];
 }
 
 namespace detail {

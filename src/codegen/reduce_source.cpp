@@ -18,10 +18,16 @@ std::vector<std::size_t> input_arrays(const source_builder& b) {
     return js;
 }
 
-std::string fp64_pragma(bool fp64) {
-    // FP_CONTRACT OFF: the mapped values round as NumPy's (no fma of d * d + acc).
-    return std::string(fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "") +
-           "#pragma OPENCL FP_CONTRACT OFF\n";
+// The pragmas of every kernel: the extensions the types need (`extensions` and the
+// accumulator's), FP_CONTRACT OFF so that the mapped values round as NumPy's (no fma of
+// d * d + acc).
+std::string kernel_prelude(const reduce_text& op, extension_set extensions) {
+    extensions.add(op.acc_extension);
+    return extensions.pragmas() + "#pragma OPENCL FP_CONTRACT OFF\n";
+}
+extension_set with_output(extension_set extensions, dtype out_type) {
+    extensions.add(out_type);
+    return extensions;
 }
 
 // The operation's helper functions: clarray_from / clarray_combine / clarray_finish.
@@ -321,9 +327,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     const std::vector<std::size_t> js = input_arrays(b);
     const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
     const std::size_t kr = spec.kept_rank, rr = spec.red_rank, U = spec.lanes;
-    const bool fp64 =
-        b.uses_fp64() || out_type == dtype::float64 || op.acc.find("double") != std::string::npos;
-    std::string s = fp64_pragma(fp64);
+    std::string s = kernel_prelude(op, with_output(b.required_extensions(), out_type));
     s += b.helpers_text();
     s += "inline " + vt + " clarray_map(" + b.input_parameters();
     for (std::size_t j : js)
@@ -494,10 +498,9 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     return s;
 }
 
-std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative,
-                                 bool fp64) {
+std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative) {
     const std::string ot = cl_type_name(out_type);
-    std::string s = fp64_pragma(fp64 || out_type == dtype::float64);
+    std::string s = kernel_prelude(op, with_output({}, out_type));
     // clarray_from is not used here; declare it over the accumulator type to keep one text.
     s += op.prelude;
     s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
@@ -526,9 +529,7 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer) {
     std::vector<std::size_t> js = input_arrays(b);
     const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
-    const bool fp64 =
-        b.uses_fp64() || out_type == dtype::float64 || op.acc.find("double") != std::string::npos;
-    std::string s = fp64_pragma(fp64);
+    std::string s = kernel_prelude(op, with_output(b.required_extensions(), out_type));
     s += b.helpers_text();
     s += "inline " + vt + " clarray_map(" + b.input_parameters();
     for (std::size_t j : js)
@@ -559,8 +560,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     return s;
 }
 
-std::string scan_parts_source(const reduce_text& op, bool fp64) {
-    std::string s = fp64_pragma(fp64 || op.acc.find("double") != std::string::npos);
+std::string scan_parts_source(const reduce_text& op) {
+    std::string s = kernel_prelude(op, {});
     s += op.prelude;
     s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
          op.combine + "\n}\n";

@@ -1,11 +1,36 @@
 #include "clarray/codegen/source_builder.hpp"
 
+#include "clarray/runtime/kernel_cache.hpp"
+
 #include <algorithm>
+#include <cstring>
 
 namespace clarray::detail {
 
+void extension_set::add(const char* extension) {
+    if (extension && !contains(extension)) names_.push_back(extension);
+}
+
+void extension_set::add(const extension_set& other) {
+    for (const char* e : other.names_)
+        add(e);
+}
+
+bool extension_set::contains(const char* extension) const noexcept {
+    return extension && std::any_of(names_.begin(), names_.end(),
+                                    [&](const char* e) { return std::strcmp(e, extension) == 0; });
+}
+
+std::string extension_set::pragmas() const {
+    std::string s;
+    for (const char* e : names_)
+        s += std::string("#pragma OPENCL EXTENSION ") + e + " : enable\n";
+    return s;
+}
+
 std::string cl_cast(dtype d, const std::string& text) {
-    if (d == dtype::bool_) return "((uchar)((" + text + ") != 0))";
+    if (dtype_kind_of(d) == dtype_kind::boolean)
+        return std::string("((") + cl_type_name(d) + ")((" + text + ") != 0))";
     return std::string("((") + cl_type_name(d) + ")(" + text + "))";
 }
 
@@ -88,10 +113,10 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool con
     const std::size_t n_arrays = outs.size() + params_arrays_;
     const std::size_t r = rank == 0 ? 1 : rank;
     std::string s;
-    bool fp64 = fp64_;
+    extension_set extensions = extensions_;
     for (dtype d : outs)
-        fp64 = fp64 || d == dtype::float64;
-    if (fp64) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+        extensions.add(d);
+    s += extensions.pragmas();
     // NumPy rounds every operation: a * b + c must not become one fma (OpenCL C contracts by
     // default). Memory-bound kernels lose nothing by it.
     s += "#pragma OPENCL FP_CONTRACT OFF\n";
@@ -228,6 +253,11 @@ std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
     s += "        }\n    }\n}\n";
     if (layout_in_buffer) s += "#undef L\n";
     return s;
+}
+
+void require_extensions(const context& ctx, const extension_set& needs, const std::string& what) {
+    for (const char* e : needs.names())
+        require_extension(ctx, e, what);
 }
 
 } // namespace clarray::detail

@@ -83,8 +83,8 @@ template <class A> detail::array_arg<A, access::read_write> inout(const A& a) {
 }
 
 template <class T, class Storage> class cl_array {
-    static_assert(is_dtype_v<T>, "cl_array: unsupported element type (use bool, int8..uint64, "
-                                 "float or double)");
+    static_assert(is_dtype_v<T>, "cl_array: unsupported element type (the dtypes are listed in "
+                                 "clarray/array/dtype.hpp, CLARRAY_DTYPES)");
     static_assert(is_storage_policy_v<Storage>,
                   "cl_array: Storage must be svm_coarse, svm_fine or buffer");
 

@@ -1,35 +1,99 @@
 #pragma once
-// Element types clarray stores, with their OpenCL C spelling. bool is stored as uchar (OpenCL C
-// has no storable bool).
+// Element types clarray stores. Everything a layer needs to know about a type comes from here:
+// its kind, size, OpenCL C spelling, the OpenCL extension it needs and the type its sums
+// accumulate in. bool is stored as uchar (OpenCL C has no storable bool).
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace clarray {
 
-enum class dtype : unsigned char {
-    bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64
+// How a dtype computes: NumPy's kinds. The order is NumPy's "same kind" order (a value converts
+// without changing kind towards a later one).
+enum class dtype_kind : unsigned char { boolean, signed_integer, unsigned_integer, floating };
+
+// The one list of dtypes; each row is
+//   X(C++ type, dtype id, NumPy name, OpenCL C name, stored type, kind, OpenCL extension,
+//     sum/prod accumulator (NumPy's: bool and signed integers in int64, unsigned in uint64))
+// The order is the enum's. A new dtype is a row here plus its rules in expr/promotion.hpp.
+#define CLARRAY_DTYPES(X)                                                                          \
+    X(bool, bool_, "bool", "uchar", std::uint8_t, boolean, nullptr, std::int64_t)                  \
+    X(std::int8_t, int8, "int8", "char", std::int8_t, signed_integer, nullptr, std::int64_t)       \
+    X(std::uint8_t, uint8, "uint8", "uchar", std::uint8_t, unsigned_integer, nullptr,              \
+      std::uint64_t)                                                                               \
+    X(std::int16_t, int16, "int16", "short", std::int16_t, signed_integer, nullptr, std::int64_t)  \
+    X(std::uint16_t, uint16, "uint16", "ushort", std::uint16_t, unsigned_integer, nullptr,         \
+      std::uint64_t)                                                                               \
+    X(std::int32_t, int32, "int32", "int", std::int32_t, signed_integer, nullptr, std::int64_t)    \
+    X(std::uint32_t, uint32, "uint32", "uint", std::uint32_t, unsigned_integer, nullptr,           \
+      std::uint64_t)                                                                               \
+    X(std::int64_t, int64, "int64", "long", std::int64_t, signed_integer, nullptr, std::int64_t)   \
+    X(std::uint64_t, uint64, "uint64", "ulong", std::uint64_t, unsigned_integer, nullptr,          \
+      std::uint64_t)                                                                               \
+    X(float, float32, "float32", "float", float, floating, nullptr, float)                         \
+    X(double, float64, "float64", "double", double, floating, "cl_khr_fp64", double)
+
+#define CLARRAY_DTYPE_ID(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM) ID,
+enum class dtype : unsigned char { CLARRAY_DTYPES(CLARRAY_DTYPE_ID) };
+#undef CLARRAY_DTYPE_ID
+
+// The runtime view of one row.
+struct dtype_info {
+    dtype id;
+    dtype_kind kind;
+    std::size_t size; // bytes stored per element
+    const char* name;
+    const char* cl_name;
+    const char* extension; // nullptr: core OpenCL C
 };
+
+namespace detail {
+#define CLARRAY_DTYPE_INFO(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM)                            \
+    dtype_info{dtype::ID, dtype_kind::KIND, sizeof(STORED), NAME, CLNAME, EXT},
+inline constexpr dtype_info dtype_table[] = {CLARRAY_DTYPES(CLARRAY_DTYPE_INFO)};
+#undef CLARRAY_DTYPE_INFO
+} // namespace detail
+
+inline constexpr std::size_t dtype_count = sizeof(detail::dtype_table) / sizeof(dtype_info);
+
+constexpr const dtype_info& dtype_info_of(dtype d) noexcept {
+    return detail::dtype_table[static_cast<std::size_t>(d)];
+}
+constexpr const char* dtype_name(dtype d) noexcept {
+    return dtype_info_of(d).name;
+} // "float32"
+constexpr const char* cl_type_name(dtype d) noexcept {
+    return dtype_info_of(d).cl_name;
+} // "float"
+constexpr std::size_t dtype_size(dtype d) noexcept {
+    return dtype_info_of(d).size;
+}
+constexpr dtype_kind dtype_kind_of(dtype d) noexcept {
+    return dtype_info_of(d).kind;
+}
+// The OpenCL extension a kernel touching d must enable, or nullptr.
+constexpr const char* required_extension(dtype d) noexcept {
+    return dtype_info_of(d).extension;
+}
+constexpr bool is_floating(dtype d) noexcept {
+    return dtype_kind_of(d) == dtype_kind::floating;
+}
 
 template <class T> struct dtype_traits; // only the supported types are defined
 
-#define CLARRAY_DTYPE(T, ID, CLNAME, STORED)                                                     \
-    template <> struct dtype_traits<T> {                                                          \
-        static constexpr dtype id = dtype::ID;                                                    \
-        static constexpr const char* cl_name = CLNAME;                                            \
-        using stored_type = STORED;                                                               \
-    }
-CLARRAY_DTYPE(bool, bool_, "uchar", std::uint8_t);
-CLARRAY_DTYPE(std::int8_t, int8, "char", std::int8_t);
-CLARRAY_DTYPE(std::uint8_t, uint8, "uchar", std::uint8_t);
-CLARRAY_DTYPE(std::int16_t, int16, "short", std::int16_t);
-CLARRAY_DTYPE(std::uint16_t, uint16, "ushort", std::uint16_t);
-CLARRAY_DTYPE(std::int32_t, int32, "int", std::int32_t);
-CLARRAY_DTYPE(std::uint32_t, uint32, "uint", std::uint32_t);
-CLARRAY_DTYPE(std::int64_t, int64, "long", std::int64_t);
-CLARRAY_DTYPE(std::uint64_t, uint64, "ulong", std::uint64_t);
-CLARRAY_DTYPE(float, float32, "float", float);
-CLARRAY_DTYPE(double, float64, "double", double);
-#undef CLARRAY_DTYPE
+#define CLARRAY_DTYPE_TRAITS(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM)                          \
+    template <> struct dtype_traits<T> {                                                           \
+        static constexpr dtype id = dtype::ID;                                                     \
+        static constexpr dtype_kind kind = dtype_kind::KIND;                                       \
+        static constexpr std::size_t size = sizeof(STORED);                                        \
+        static constexpr const char* name = NAME;                                                  \
+        static constexpr const char* cl_name = CLNAME;                                             \
+        static constexpr const char* extension = EXT;                                              \
+        using stored_type = STORED;                                                                \
+        using sum_accumulator = SUM;                                                               \
+    };
+CLARRAY_DTYPES(CLARRAY_DTYPE_TRAITS)
+#undef CLARRAY_DTYPE_TRAITS
 
 // `long long` and `long` are distinct C++ types of the same width on LP64; map the one that is not
 // std::int64_t onto it so either spelling works.
@@ -42,15 +106,22 @@ struct dtype_traits<std::conditional_t<std::is_same_v<unsigned long, std::uint64
     : dtype_traits<std::uint64_t> {};
 
 template <class T, class = void> struct is_dtype : std::false_type {};
-template <class T> struct is_dtype<T, std::void_t<decltype(dtype_traits<T>::id)>> : std::true_type {};
+template <class T>
+struct is_dtype<T, std::void_t<decltype(dtype_traits<T>::id)>> : std::true_type {};
 template <class T> inline constexpr bool is_dtype_v = is_dtype<T>::value;
 
 // The type the device memory holds for T.
 template <class T> using stored_t = typename dtype_traits<T>::stored_type;
 
-const char* dtype_name(dtype d) noexcept;  // "float32", "int8", ...
-const char* cl_type_name(dtype d) noexcept; // "float", "char", ...
-std::size_t dtype_size(dtype d) noexcept;
-inline bool is_floating(dtype d) noexcept { return d == dtype::float32 || d == dtype::float64; }
+// Kind tests on dtypes (T must be one).
+template <class T> inline constexpr dtype_kind kind_of_v = dtype_traits<T>::kind;
+template <class T> inline constexpr bool is_boolean_v = kind_of_v<T> == dtype_kind::boolean;
+template <class T>
+inline constexpr bool is_signed_integer_v = kind_of_v<T> == dtype_kind::signed_integer;
+template <class T>
+inline constexpr bool is_unsigned_integer_v = kind_of_v<T> == dtype_kind::unsigned_integer;
+template <class T>
+inline constexpr bool is_integer_v = is_signed_integer_v<T> || is_unsigned_integer_v<T>;
+template <class T> inline constexpr bool is_floating_v = kind_of_v<T> == dtype_kind::floating;
 
 } // namespace clarray

@@ -78,20 +78,20 @@ template <class T, class S> cl_array<T, S> ones_like(const cl_array<T, S>& a) {
 // Values start, start+step, ... before stop (NumPy's arange).
 template <class T, class S = svm_coarse>
 cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
-    static_assert(!std::is_same_v<T, bool>, "arange: bool is not a numeric range type");
+    static_assert(!is_boolean_v<T>, "arange: bool is not a numeric range type");
     if (step == T(0)) throw usage_error("arange: step must not be zero");
     std::size_t n = 0;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_floating_v<T>) {
         double c = std::ceil((static_cast<double>(stop) - start) / step);
         // NaN/inf bounds, or more elements than a size_t holds: the cast below would be undefined.
         if (std::isnan(c))
             throw shape_error("arange: cannot compute the length from start " +
-                              std::to_string(start) + ", stop " + std::to_string(stop) +
-                              ", step " + std::to_string(step));
+                              std::to_string(start) + ", stop " + std::to_string(stop) + ", step " +
+                              std::to_string(step));
         if (c >= 9.2e18) // below 2^63: checked_size rejects such extents anyway
             throw shape_error("arange: " + std::to_string(c) + " elements (start " +
-                              std::to_string(start) + ", stop " + std::to_string(stop) +
-                              ", step " + std::to_string(step) + ") is too many");
+                              std::to_string(start) + ", stop " + std::to_string(stop) + ", step " +
+                              std::to_string(step) + ") is too many");
         n = c > 0 ? static_cast<std::size_t>(c) : 0;
     } else {
         // In 64-bit unsigned arithmetic: stop - start + step - 1 overflowed T for wide ranges
@@ -101,7 +101,7 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
             n = static_cast<std::size_t>((static_cast<u64>(stop) - static_cast<u64>(start) - 1) /
                                              static_cast<u64>(step) +
                                          1);
-        if constexpr (std::is_signed_v<T>)
+        if constexpr (is_signed_integer_v<T>)
             if (step < 0 && stop < start)
                 n = static_cast<std::size_t>(
                     (static_cast<u64>(start) - static_cast<u64>(stop) - 1) /
@@ -121,7 +121,7 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
 // num values evenly spaced over [start, stop] (or [start, stop) without endpoint), as NumPy.
 template <class T, class S = svm_coarse>
 cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool endpoint = true) {
-    static_assert(std::is_floating_point_v<T>, "linspace: T must be float or double");
+    static_assert(is_floating_v<T>, "linspace: T must be float or double");
     cl_array<T, S> a(q, shape_type{num});
     if (num == 0) return a;
     std::size_t div = endpoint ? num - 1 : num;

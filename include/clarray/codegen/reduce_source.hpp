@@ -6,7 +6,7 @@
 // reduced axes (inner), each group coalesced on its own. M outputs, L reduced elements each, cut
 // into P parts of `chunk` elements; P > 1 leaves [M, P] partials for a second kernel.
 //
-// Two kernel shapes (docs/reductions.md):
+// Three kernel shapes (docs/reductions.md):
 //  * chunks:  one unit per (output, part). On GPUs a unit is a work-group whose items read
 //             interleaved (coalesced) and meet in a local-memory tree; on CPUs a unit is one
 //             work-item reading its contiguous chunk with `lanes` independent accumulators.
@@ -29,7 +29,9 @@ namespace clarray::detail {
 //   combine: ACC from two accumulators `x`, `y` (must be associative and commutative)
 //   finish:  the output value from accumulator `x` and the count `n` (long; e.g. mean's divisor)
 struct reduce_text {
-    std::string acc;     // accumulator type
+    std::string acc; // accumulator type
+    // The OpenCL extension the accumulator type needs (its dtype's required_extension).
+    const char* acc_extension = nullptr;
     std::string prelude; // definitions the bodies need (e.g. an index/value struct)
     std::string from, combine, finish;
     // Kahan-compensated accumulation in the sequential part (float sums: combine is x + y).
@@ -79,8 +81,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                                  const reduce_kernel_spec& spec);
 // Stage 2: (global const ACC* parts, global OUT* r, ulong M, ulong P, long n, ACC neutral,
 // [local ACC* scratch]): output m from parts[m*P .. m*P+P).
-std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative,
-                                 bool fp64);
+std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative);
 
 // Scans along the reduced axis (one reduced group), output operand 0 in the layout.
 // Parameters: (global OUT* r, inputs..., global const ACC* carry, ACC neutral, layout).
@@ -90,7 +91,7 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer);
 // Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong M, ulong P,
 // ACC neutral).
-std::string scan_parts_source(const reduce_text& op, bool fp64);
+std::string scan_parts_source(const reduce_text& op);
 
 // Words (8 bytes) of the layout struct: M, L, P, chunk, kin, nblk, n, shapes, offsets, strides.
 inline std::size_t reduce_layout_words(std::size_t operands, std::size_t kept_rank,

@@ -8,11 +8,32 @@
 #include <vector>
 
 #include "clarray/array/dtype.hpp"
+#include "clarray/runtime/context.hpp"
 
 namespace clarray::detail {
 
 // Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar.
 std::string cl_cast(dtype d, const std::string& text);
+
+// The OpenCL extensions a kernel needs, each once, from the dtypes it touches
+// (required_extension).
+class extension_set {
+public:
+    void add(const char* extension); // nullptr: none
+    void add(dtype d) { add(required_extension(d)); }
+    void add(const extension_set& other);
+    bool contains(const char* extension) const noexcept;
+    bool empty() const noexcept { return names_.empty(); }
+    const std::vector<const char*>& names() const noexcept { return names_; }
+    // "#pragma OPENCL EXTENSION <name> : enable" lines.
+    std::string pragmas() const;
+
+private:
+    std::vector<const char*> names_;
+};
+
+// Throws unsupported, naming `what`, when ctx's device lacks one of the extensions in `needs`.
+void require_extensions(const context& ctx, const extension_set& needs, const std::string& what);
 
 class source_builder {
 public:
@@ -31,10 +52,8 @@ public:
     void set_inner_broadcast(std::uint32_t mask) { inner_broadcast_ = mask; }
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
-    void need_fp64() { fp64_ = true; }
-    void note_type(dtype d) {
-        if (d == dtype::float64) fp64_ = true;
-    }
+    // A value of type d appears in the kernel (operands are noted by array_input/scalar_input).
+    void note_type(dtype d) { extensions_.add(d); }
 
     // A kernel assigning `values[k]` (already converted) to output k of type outs[k].
     // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
@@ -71,7 +90,11 @@ public:
     // argument list ("a1, s0"), for kernels that evaluate the expression in a helper function.
     std::string input_parameters() const;
     std::string input_arguments() const;
-    bool uses_fp64() const noexcept { return fp64_; }
+    // The extensions of every type noted so far (the kernels' outputs add theirs).
+    const extension_set& required_extensions() const noexcept { return extensions_; }
+    bool uses_fp64() const noexcept {
+        return extensions_.contains(dtype_traits<double>::extension);
+    }
 
     // Kernel parameters of the inputs, in visit order (outputs come first and are added by
     // assign_kernel), and the number of array operands among them.
@@ -92,7 +115,7 @@ private:
     std::size_t scalars_ = 0;
     std::size_t width_ = 1;
     std::uint32_t inner_broadcast_ = 0;
-    bool fp64_ = false;
+    extension_set extensions_;
 
     std::string kernel_head(const std::vector<dtype>& outs, bool contiguous, std::size_t rank,
                             bool layout_in_buffer) const;

@@ -282,14 +282,15 @@ private:
                 b.set_output_count(n_out);
                 std::vector<std::string> values = expr_list<E...>::emit(b);
                 std::vector<dtype> out_types{dtype_traits<OT>::id...};
-                bool fp64 = b.uses_fp64();
+                extension_set needs = b.required_extensions();
                 for (dtype d : out_types)
-                    fp64 = fp64 || d == dtype::float64;
-                if (fp64 && !ctx.device().has_fp64())
+                    needs.add(d);
+                if (needs.contains(dtype_traits<double>::extension) && !ctx.device().has_fp64())
                     throw unsupported("this expression computes in float64, which device '" +
                                       ctx.device().name() +
                                       "' does not support (cl_khr_fp64); convert operands with "
                                       "astype<float>()");
+                require_extensions(ctx, needs, "this expression");
                 std::vector<std::string> vector_values;
                 if (width > 1) {
                     source_builder vb; // the same inputs in the same order, as vectors
@@ -319,9 +320,9 @@ template <class T, class S, class E> void assign(const cl_array<T, S>& out, cons
 
 template <class To, class From>
 inline constexpr bool same_kind_castable_v =
-    std::is_same_v<To, From> || std::is_floating_point_v<To> ||
-    (std::is_integral_v<To> && !std::is_same_v<To, bool> && std::is_integral_v<From>) ||
-    (std::is_same_v<To, bool> && std::is_same_v<From, bool>);
+    std::is_same_v<To, From> || is_floating_v<To> ||
+    (is_integer_v<To> && (is_integer_v<From> || is_boolean_v<From>)) ||
+    (is_boolean_v<To> && is_boolean_v<From>);
 
 } // namespace detail
 

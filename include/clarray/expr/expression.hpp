@@ -65,7 +65,7 @@ template <class Op> struct op_vector_traits<Op, std::void_t<decltype(Op::lanewis
     static constexpr bool lanewise = Op::lanewise, calls_function = Op::calls_function;
 };
 template <class V, class T>
-inline constexpr bool lanewise_terminal_v = std::is_same_v<V, T>&& std::is_floating_point_v<T>;
+inline constexpr bool lanewise_terminal_v = std::is_same_v<V, T>&& is_floating_v<T>;
 
 // An array operand. A is cl_array<T,S> or const cl_array<T,S>&.
 template <class A> class array_terminal : public expression<array_terminal<A>> {
@@ -104,10 +104,10 @@ public:
     launch_arg kernel_argument() const noexcept { return launch_arg::value(&stored_, sizeof stored_); }
 
 private:
-    // NumPy 2 refuses a Python int that does not fit the array's integer type; so do we.
+    // NumPy 2 refuses a Python int that does not fit the array's integer type; so do we. W is
+    // any C++ value (e.g. a reduction's initial), so its kind is the C++ type's.
     template <class W> static T checked_cast(W w) {
-        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_integral_v<W> &&
-                      !std::is_same_v<W, bool>) {
+        if constexpr (is_integer_v<T> && std::is_integral_v<W> && !std::is_same_v<W, bool>) {
             bool fits = std::is_signed_v<W>
                             ? (static_cast<long long>(w) >=
                                    static_cast<long long>(std::numeric_limits<T>::min()) &&
@@ -116,7 +116,7 @@ private:
                                     static_cast<unsigned long long>(std::numeric_limits<T>::max())))
                             : static_cast<unsigned long long>(w) <=
                                   static_cast<unsigned long long>(std::numeric_limits<T>::max());
-            if constexpr (std::is_unsigned_v<T> && std::is_signed_v<W>) fits = fits && w >= 0;
+            if constexpr (is_unsigned_integer_v<T> && std::is_signed_v<W>) fits = fits && w >= 0;
             if (!fits)
                 throw dtype_error("scalar " + std::to_string(w) + " is out of range for the " +
                                   dtype_name(dtype_of<T>()) + " operand it is combined with");

@@ -14,10 +14,16 @@ namespace detail {
 template <class T> std::string cast_to(const source_builder& g, const std::string& text) {
     return g.cast(dtype_of<T>(), text);
 }
-template <class T> inline constexpr bool is_float_v = std::is_floating_point_v<T>;
-template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
-template <class T> const char* cl_name() {
-    return cl_type_name(dtype_of<T>());
+// An OpenCL helper function from its text: $T stands for the type, $F for the function's name.
+inline std::string cl_helper(const char* text, const std::string& type, const std::string& name) {
+    std::string s;
+    for (const char* c = text; *c; ++c) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'F'))
+            s += *++c == 'T' ? type : name;
+        else
+            s += *c;
+    }
+    return s;
 }
 
 // ---- binary arithmetic: result = promote(A, B), computed in the result type ----
@@ -33,22 +39,19 @@ template <class T> const char* cl_name() {
     };
 CLARRAY_ARITH_OP(plus_op, "+", , : lanewise_op)
 CLARRAY_ARITH_OP(minus_op, "-",
-                 static_assert(!is_bool_v<R>, "boolean subtract is not supported (as in NumPy); "
-                                              "use logical_xor or ^"),
+                 static_assert(!is_boolean_v<R>, "boolean subtract is not supported (as in NumPy); "
+                                                 "use logical_xor or ^"),
                  : lanewise_op)
 CLARRAY_ARITH_OP(multiplies_op, "*", , : lanewise_op)
 CLARRAY_ARITH_OP(bit_and_op, "&",
-                 static_assert(!is_float_v<R>, "& needs integer or bool operands"), )
+                 static_assert(!is_floating_v<R>, "& needs integer or bool operands"), )
 CLARRAY_ARITH_OP(bit_or_op, "|",
-                 static_assert(!is_float_v<R>, "| needs integer or bool operands"), )
+                 static_assert(!is_floating_v<R>, "| needs integer or bool operands"), )
 CLARRAY_ARITH_OP(bit_xor_op, "^",
-                 static_assert(!is_float_v<R>, "^ needs integer or bool operands"), )
-CLARRAY_ARITH_OP(shift_left_op, "<<",
-                 static_assert(std::is_integral_v<R> && !is_bool_v<R>,
-                               "<< needs integer operands"), )
+                 static_assert(!is_floating_v<R>, "^ needs integer or bool operands"), )
+CLARRAY_ARITH_OP(shift_left_op, "<<", static_assert(is_integer_v<R>, "<< needs integer operands"), )
 CLARRAY_ARITH_OP(shift_right_op, ">>",
-                 static_assert(std::is_integral_v<R> && !is_bool_v<R>,
-                               ">> needs integer operands"), )
+                 static_assert(is_integer_v<R>, ">> needs integer operands"), )
 #undef CLARRAY_ARITH_OP
 
 // True division: integers divide as double (NumPy's true_divide).
@@ -68,40 +71,33 @@ struct floor_divide_op {
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        static_assert(!is_bool_v<R>, "floor_divide needs numeric operands");
-        std::string t = cl_name<R>(), f = std::string("clarray_floordiv_") + t;
-        if constexpr (is_float_v<R>) {
+        static_assert(!is_boolean_v<R>, "floor_divide needs numeric operands");
+        const std::string t = dtype_traits<R>::cl_name, f = "clarray_floordiv_" + t;
+        if constexpr (is_floating_v<R>) {
             // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
             // division correctly).
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) {\n"
-                            "    if (b == 0) return a / b;\n    " +
-                            t +
-                            " m = fmod(a, b);\n"
-                            "    " +
-                            t +
-                            " d = (a - m) / b;\n"
-                            "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
-                            "    if (d == 0) return copysign((" +
-                            t +
-                            ")0, a / b);\n"
-                            "    " +
-                            t + " f = floor(d);\n    if (d - f > (" + t +
-                            ")0.5) f += 1;\n"
-                            "    return f;\n}");
-        } else if constexpr (std::is_signed_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) {\n"
-                            "    if (b == 0) return 0;\n    if (b == -1) return (" +
-                            t + ")(0 - (u" + t +
-                            ")a);\n"
-                            "    " +
-                            t +
-                            " q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;\n"
-                            "    return q;\n}");
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
+    if (b == 0) return a / b;
+    $T m = fmod(a, b);
+    $T d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+    if (d == 0) return copysign(($T)0, a / b);
+    $T f = floor(d);
+    if (d - f > ($T)0.5) f += 1;
+    return f;
+})CLC",
+                                  t, f));
+        } else if constexpr (is_signed_integer_v<R>) {
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
+    if (b == 0) return 0;
+    if (b == -1) return ($T)(0 - (u$T)a);
+    $T q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+})CLC",
+                                  t, f));
         } else {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) { return b == 0 ? 0 : a / b; }");
+            g.helper(f, cl_helper("inline $T $F($T a, $T b) { return b == 0 ? 0 : a / b; }", t, f));
         }
         return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
     }
@@ -111,29 +107,26 @@ struct modulus_op {
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        static_assert(!is_bool_v<R>, "% needs numeric operands");
-        std::string t = cl_name<R>(), f = std::string("clarray_mod_") + t;
-        if constexpr (is_float_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) {\n"
-                            "    " +
-                            t +
-                            " r = fmod(a, b);\n"
-                            "    if (r != 0) { if ((r < 0) != (b < 0)) r += b; }\n"
-                            "    else if (b == b) r = copysign((" +
-                            t +
-                            ")0, b); // zero takes b's sign\n"
-                            "    return r;\n}");
-        } else if constexpr (std::is_signed_v<R>) {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) {\n"
-                            "    if (b == 0 || b == -1) return 0;\n    " +
-                            t +
-                            " r = a % b;\n"
-                            "    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n    return r;\n}");
+        static_assert(!is_boolean_v<R>, "% needs numeric operands");
+        const std::string t = dtype_traits<R>::cl_name, f = "clarray_mod_" + t;
+        if constexpr (is_floating_v<R>) {
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
+    $T r = fmod(a, b);
+    if (r != 0) { if ((r < 0) != (b < 0)) r += b; }
+    else if (b == b) r = copysign(($T)0, b); // zero takes b's sign
+    return r;
+})CLC",
+                                  t, f));
+        } else if constexpr (is_signed_integer_v<R>) {
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
+    if (b == 0 || b == -1) return 0;
+    $T r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+})CLC",
+                                  t, f));
         } else {
-            g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +
-                            " b) { return b == 0 ? 0 : a % b; }");
+            g.helper(f, cl_helper("inline $T $F($T a, $T b) { return b == 0 ? 0 : a % b; }", t, f));
         }
         return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
     }
@@ -146,18 +139,18 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        if constexpr (is_float_v<R>) {
+        if constexpr (is_floating_v<R>) {
             return "pow(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         } else {
-            std::string t = cl_name<R>(), f = std::string("clarray_ipow_") + t;
-            std::string neg =
-                std::is_signed_v<R>
-                    ? "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n"
-                    : "";
-            g.helper(f, "inline " + t + " " + f + "(" + t + " b, " + t + " e) {\n" + neg + "    " +
-                            t +
-                            " r = 1;\n    while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }\n"
-                            "    return r;\n}");
+            const std::string t = dtype_traits<R>::cl_name, f = "clarray_ipow_" + t;
+            std::string text = "inline $T $F($T b, $T e) {\n";
+            if constexpr (is_signed_integer_v<R>)
+                text += "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n";
+            text += R"CLC(    $T r = 1;
+    while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }
+    return r;
+})CLC";
+            g.helper(f, cl_helper(text.c_str(), t, f));
             return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         }
     }
@@ -170,15 +163,15 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
-            if constexpr (is_float_v<R> && PROPAGATE_NAN) {                                        \
-                std::string t = cl_name<R>(), f = std::string("clarray_" #NAME "_") + t;           \
-                g.helper(f, "inline " + t + " " + f + "(" + t + " a, " + t +                       \
-                                " b) {"                                                            \
-                                " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }");      \
+            if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
+                const std::string t = dtype_traits<R>::cl_name, f = "clarray_" #NAME "_" + t;      \
+                g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
+                                      " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }", \
+                                      t, f));                                                      \
                 return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";                 \
             } else {                                                                               \
-                return std::string(is_float_v<R> ? "f" FN : FN) + "(" + cast_to<R>(g, a) + ", " +  \
-                       cast_to<R>(g, b) + ")";                                                     \
+                return std::string(is_floating_v<R> ? "f" FN : FN) + "(" + cast_to<R>(g, a) +      \
+                       ", " + cast_to<R>(g, b) + ")";                                              \
             }                                                                                      \
         }                                                                                          \
     };
@@ -249,16 +242,16 @@ CLARRAY_FLOAT_BINARY(nextafter_op, "nextafter")
 struct negate_op : lanewise_op {
     template <class A> using result_t = A;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        static_assert(!is_bool_v<A>, "unary - on bool is not supported (as in NumPy); use !");
+        static_assert(!is_boolean_v<A>, "unary - on bool is not supported (as in NumPy); use !");
         return cast_to<A>(g, "-" + cast_to<A>(g, a));
     }
 };
 struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
     template <class A> using result_t = A;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        static_assert(!is_float_v<A>, "~ needs integer or bool operands");
-        if constexpr (is_bool_v<A>)
-            return "((uchar)((" + a + ") == 0))";
+        static_assert(!is_floating_v<A>, "~ needs integer or bool operands");
+        if constexpr (is_boolean_v<A>)
+            return std::string("((") + dtype_traits<bool>::cl_name + ")((" + a + ") == 0))";
         else
             return cast_to<A>(g, "~" + cast_to<A>(g, a));
     }
@@ -272,9 +265,9 @@ struct logical_not_op {
 struct abs_op : lanewise_op { // fabs for floats
     template <class A> using result_t = A;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        if constexpr (is_float_v<A>)
+        if constexpr (is_floating_v<A>)
             return "fabs(" + cast_to<A>(g, a) + ")";
-        else if constexpr (is_bool_v<A> || std::is_unsigned_v<A>)
+        else if constexpr (is_boolean_v<A> || is_unsigned_integer_v<A>)
             return cast_to<A>(g, a);
         else
             return cast_to<A>(g, "abs(" + cast_to<A>(g, a) + ")");
@@ -295,12 +288,13 @@ template <class U> struct cast_op : lanewise_op { // the identity when lanewise
             return std::string(FN "(") + cast_to<float_of_t<A>>(g, a) + ")";                       \
         }                                                                                          \
     };
+// clang-format off
 #define CLARRAY_FLOAT_FUNCTIONS(X)                                                                 \
-    X(sin)                                                                                         \
-    X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh)       \
-        X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(cbrt) \
-            X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma)  \
-                X(sinpi) X(cospi) X(tanpi) X(logb)
+    X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh)         \
+    X(atanh) X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt)    \
+    X(cbrt) X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma)  \
+    X(sinpi) X(cospi) X(tanpi) X(logb)
+// clang-format on
 #define CLARRAY_DEFINE_FLOAT_UNARY(F) CLARRAY_FLOAT_UNARY(F##_op, #F)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 #undef CLARRAY_DEFINE_FLOAT_UNARY
@@ -310,7 +304,7 @@ CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
     struct NAME {                                                                                  \
         template <class A> using result_t = bool;                                                  \
         template <class A> static std::string emit(source_builder&, const std::string& a) {        \
-            if constexpr (is_float_v<A>)                                                           \
+            if constexpr (is_floating_v<A>)                                                        \
                 return std::string("(" FN "(") + a + ") != 0)";                                    \
             else                                                                                   \
                 return INT_VALUE;                                                                  \

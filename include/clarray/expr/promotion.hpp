@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "clarray/array/dtype.hpp"
+
 namespace clarray {
 
 namespace detail {
@@ -16,7 +18,8 @@ template <> struct int_of_size<1, true> { using type = std::int8_t; };
 template <> struct int_of_size<2, true> { using type = std::int16_t; };
 template <> struct int_of_size<4, true> { using type = std::int32_t; };
 template <> struct int_of_size<8, true> { using type = std::int64_t; };
-template <> struct int_of_size<16, true> { using type = double; }; // uint64 with int64: NumPy's choice
+// uint64 with int64: NumPy's choice.
+template <> struct int_of_size<16, true> { using type = double; };
 template <> struct int_of_size<1, false> { using type = std::uint8_t; };
 template <> struct int_of_size<2, false> { using type = std::uint16_t; };
 template <> struct int_of_size<4, false> { using type = std::uint32_t; };
@@ -30,49 +33,61 @@ struct canonical<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T,
 };
 template <class T> using canonical_t = typename canonical<T>::type;
 
-template <class A, class B> struct promote2 {
-    static constexpr bool fa = std::is_floating_point_v<A>, fb = std::is_floating_point_v<B>;
-    static constexpr bool ba = std::is_same_v<A, bool>, bb = std::is_same_v<B, bool>;
-    template <class F, class I>
-    using float_int = std::conditional_t<std::is_same_v<F, double> || (sizeof(I) > 2), double, F>;
-    template <class S, class U>
-    using mixed_int =
-        std::conditional_t<(sizeof(S) > sizeof(U)), S, typename int_of_size<2 * sizeof(U), true>::type>;
-    using type =
-        std::conditional_t<std::is_same_v<A, B>, A,
-        std::conditional_t<ba, B,
-        std::conditional_t<bb, A,
-        std::conditional_t<fa && fb, std::conditional_t<(sizeof(A) > sizeof(B)), A, B>,
-        std::conditional_t<fa, float_int<A, B>,
-        std::conditional_t<fb, float_int<B, A>,
-        std::conditional_t<std::is_signed_v<A> == std::is_signed_v<B>,
-                           std::conditional_t<(sizeof(A) > sizeof(B)), A, B>,
-        std::conditional_t<std::is_signed_v<A>, mixed_int<A, B>, mixed_int<B, A>>>>>>>>>;
-};
+template <class T> struct type_holder { using type = T; };
+template <class X, class Y>
+using wider_t = std::conditional_t<(dtype_traits<X>::size > dtype_traits<Y>::size), X, Y>;
+// A float with an integer: float32 holds integers of up to 16 bits exactly.
+template <class F, class I>
+using float_int_t =
+    std::conditional_t<std::is_same_v<F, double> || (dtype_traits<I>::size > 2), double, F>;
+// A signed with an unsigned integer: the smallest signed type holding both.
+template <class S, class U>
+using mixed_int_t = std::conditional_t<(dtype_traits<S>::size > dtype_traits<U>::size), S,
+                                       typename int_of_size<2 * dtype_traits<U>::size, true>::type>;
+
+template <class A, class B> constexpr auto promote2() {
+    if constexpr (std::is_same_v<A, B>)
+        return type_holder<A>{};
+    else if constexpr (is_boolean_v<A>)
+        return type_holder<B>{};
+    else if constexpr (is_boolean_v<B>)
+        return type_holder<A>{};
+    else if constexpr (is_floating_v<A> && is_floating_v<B>)
+        return type_holder<wider_t<A, B>>{};
+    else if constexpr (is_floating_v<A>)
+        return type_holder<float_int_t<A, B>>{};
+    else if constexpr (is_floating_v<B>)
+        return type_holder<float_int_t<B, A>>{};
+    else if constexpr (is_signed_integer_v<A> == is_signed_integer_v<B>)
+        return type_holder<wider_t<A, B>>{};
+    else if constexpr (is_signed_integer_v<A>)
+        return type_holder<mixed_int_t<A, B>>{};
+    else
+        return type_holder<mixed_int_t<B, A>>{};
+}
 } // namespace detail
 
 // Promotion of two array (strong) element types.
 template <class A, class B>
-using promote_t = typename detail::promote2<detail::canonical_t<A>, detail::canonical_t<B>>::type;
+using promote_t =
+    typename decltype(detail::promote2<detail::canonical_t<A>, detail::canonical_t<B>>())::type;
 
 // Type of an array of element type A combined with a weak C++ scalar of type W.
 template <class A, class W>
 using weak_promote_t = std::conditional_t<
-    std::is_same_v<W, bool>, detail::canonical_t<A>,
-    std::conditional_t<std::is_integral_v<W>,
-                       std::conditional_t<std::is_same_v<A, bool>, std::int64_t,
-                                          detail::canonical_t<A>>,
-                       std::conditional_t<std::is_floating_point_v<A>, detail::canonical_t<A>,
-                                          double>>>;
+    is_boolean_v<detail::canonical_t<W>>, detail::canonical_t<A>,
+    std::conditional_t<is_integer_v<detail::canonical_t<W>>,
+                       std::conditional_t<is_boolean_v<A>, std::int64_t, detail::canonical_t<A>>,
+                       std::conditional_t<is_floating_v<A>, detail::canonical_t<A>, double>>>;
 
 // The floating type math functions compute in: floats keep theirs, small integers (and bool)
 // use float, 32/64-bit integers use double (NumPy would give float16 for 8-bit inputs; OpenCL has
 // no portable half).
 template <class T>
-using float_of_t = std::conditional_t<std::is_floating_point_v<T>, T,
-                                      std::conditional_t<(sizeof(T) <= 2), float, double>>;
+using float_of_t =
+    std::conditional_t<is_floating_v<T>, T,
+                       std::conditional_t<(dtype_traits<T>::size <= 2), float, double>>;
 // The result type of true division (`/`): integers divide as double, as NumPy does.
-template <class T>
-using true_divide_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+template <class T> using true_divide_t = std::conditional_t<is_floating_v<T>, T, double>;
 
 } // namespace clarray

@@ -16,27 +16,26 @@
 
 namespace clarray::detail {
 
-template <class T> std::string cl_of() { return cl_type_name(dtype_traits<T>::id); }
-template <class T> inline constexpr bool is_real_v = std::is_floating_point_v<T>;
-
-// NumPy's sum/prod accumulator: bool and signed integers -> int64, unsigned -> uint64, floats
-// keep their type.
-template <class V>
-using sum_acc_t = std::conditional_t<
-    std::is_floating_point_v<V>, V,
-    std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t,
-                       std::int64_t>>;
+// NumPy's sum/prod accumulator (dtype_traits).
+template <class V> using sum_acc_t = typename dtype_traits<V>::sum_accumulator;
 // mean/var/std/norm compute in the input's float type, integers in float64.
-template <class V> using mean_t = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+template <class V> using mean_t = std::conditional_t<is_floating_v<V>, V, double>;
+
+// A reduce_text whose accumulator is dtype A.
+template <class A> reduce_text text_accumulating() {
+    reduce_text t;
+    t.acc = dtype_traits<A>::cl_name;
+    t.acc_extension = dtype_traits<A>::extension;
+    return t;
+}
 
 // Accumulate `from` values by addition (compensated for floats).
 template <class A> reduce_text additive_text(std::string from, std::string finish) {
-    reduce_text t;
-    t.acc = cl_of<A>();
+    reduce_text t = text_accumulating<A>();
     t.from = std::move(from);
     t.combine = "return x + y;";
     t.finish = std::move(finish);
-    t.compensated = is_real_v<A>;
+    t.compensated = is_floating_v<A>;
     return t;
 }
 
@@ -48,7 +47,8 @@ struct sum_op {
         using acc_host = stored_t<acc>;
         using out = acc;
         static reduce_text text() {
-            return additive_text<acc>("return (" + cl_of<acc>() + ")v;", "return x;");
+            return additive_text<acc>(std::string("return (") + dtype_traits<acc>::cl_name + ")v;",
+                                      "return x;");
         }
         static acc_host neutral() { return 0; }
     };
@@ -62,8 +62,7 @@ struct prod_op {
         using acc_host = stored_t<acc>;
         using out = acc;
         static reduce_text text() {
-            reduce_text t;
-            t.acc = cl_of<acc>();
+            reduce_text t = text_accumulating<acc>();
             t.from = "return (" + t.acc + ")v;";
             t.combine = "return x * y;";
             t.finish = "return x;";
@@ -83,9 +82,8 @@ struct dot_sum_op {
         using acc_host = stored_t<V>;
         using out = V;
         static reduce_text text() {
-            if constexpr (std::is_same_v<V, bool>) {
-                reduce_text t;
-                t.acc = "uchar";
+            if constexpr (is_boolean_v<V>) {
+                reduce_text t = text_accumulating<bool>();
                 t.from = "return v != 0;";
                 t.combine = "return x | y;";
                 t.finish = "return x;";
@@ -108,11 +106,10 @@ template <bool Max> struct extremum_op {
         using acc_host = stored_t<V>;
         using out = V;
         static reduce_text text() {
-            reduce_text t;
-            t.acc = cl_of<V>();
+            reduce_text t = text_accumulating<V>();
             t.from = "return v;";
             const char* cmp = Max ? ">" : "<";
-            if constexpr (std::is_floating_point_v<V>)
+            if constexpr (is_floating_v<V>)
                 t.combine = std::string("return (isnan(x) || x ") + cmp + " y) ? x : y;";
             else
                 t.combine = std::string("return x ") + cmp + " y ? x : y;";
@@ -120,10 +117,10 @@ template <bool Max> struct extremum_op {
             return t;
         }
         static acc_host neutral() {
-            if constexpr (std::is_floating_point_v<V>)
+            if constexpr (is_floating_v<V>)
                 return Max ? -std::numeric_limits<V>::infinity()
                            : std::numeric_limits<V>::infinity();
-            else if constexpr (std::is_same_v<V, bool>)
+            else if constexpr (is_boolean_v<V>)
                 return Max ? 0 : 1;
             else
                 return Max ? std::numeric_limits<V>::lowest() : std::numeric_limits<V>::max();
@@ -141,8 +138,7 @@ template <bool Any> struct logical_op {
         using acc_host = std::uint8_t;
         using out = bool;
         static reduce_text text() {
-            reduce_text t;
-            t.acc = "uchar";
+            reduce_text t = text_accumulating<bool>();
             t.from = "return v != 0;";
             t.combine = Any ? "return x | y;" : "return x & y;";
             t.finish = "return x;";
@@ -166,18 +162,21 @@ template <bool Max> struct arg_op {
         };
         using acc = std::int64_t; // placeholder for the type lists; the device type is a struct
         using out = std::int64_t;
-        static std::string struct_name() { return "clarray_arg_" + cl_of<V>(); }
+        static std::string struct_name() {
+            return std::string("clarray_arg_") + dtype_traits<V>::cl_name;
+        }
         static reduce_text text() {
-            reduce_text t;
-            const std::string s = struct_name(), vt = cl_of<V>();
+            reduce_text t = text_accumulating<V>(); // a struct holding a V
+            const std::string s = struct_name(), vt = t.acc;
             t.acc = s;
             t.prelude = "typedef struct { " + vt + " v; long i; } " + s + ";\n";
             t.from = s + " r; r.v = v; r.i = (long)i; return r;";
             const char* cmp = Max ? ">" : "<";
             std::string body;
-            if constexpr (std::is_floating_point_v<V>)
+            if constexpr (is_floating_v<V>)
                 body = "const int xn = isnan(x.v), yn = isnan(y.v);\n"
-                       "    if (xn || yn) return (xn && yn) ? (x.i <= y.i ? x : y) : (xn ? x : y);\n    ";
+                       "    if (xn || yn) return (xn && yn) ? (x.i <= y.i ? x : y) : (xn ? x : "
+                       "y);\n    ";
             body += std::string("if (x.v ") + cmp + " y.v) return x;\n    if (y.v " + cmp +
                     " x.v) return y;\n    return x.i <= y.i ? x : y;";
             t.combine = body;
@@ -198,17 +197,17 @@ using argmin_op = arg_op<false>;
 // Sums in the float type F of the map value v, finished by f(x, n).
 enum class float_sum_kind { mean, sum_squares_var, sum_squares_std, l1, l2 };
 template <float_sum_kind K> struct float_sum_op {
-    static constexpr const char* name = K == float_sum_kind::mean ? "mean"
+    static constexpr const char* name = K == float_sum_kind::mean              ? "mean"
                                         : K == float_sum_kind::sum_squares_var ? "var"
                                         : K == float_sum_kind::sum_squares_std ? "std"
-                                        : "norm";
+                                                                               : "norm";
     static constexpr bool needs_elements = false;
     template <class V> struct impl {
         using acc = mean_t<V>;
         using acc_host = acc;
         using out = acc;
         static reduce_text text() {
-            const std::string f = cl_of<acc>();
+            const std::string f = dtype_traits<acc>::cl_name;
             const std::string v = "(" + f + ")v";
             switch (K) {
             case float_sum_kind::mean:
@@ -244,8 +243,7 @@ struct norm_inf_op {
         using acc_host = acc;
         using out = acc;
         static reduce_text text() {
-            reduce_text t;
-            t.acc = cl_of<acc>();
+            reduce_text t = text_accumulating<acc>();
             t.from = "return fabs((" + t.acc + ")v);";
             t.combine = "return (isnan(x) || x > y) ? x : y;";
             t.finish = "return x;";

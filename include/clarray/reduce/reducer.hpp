@@ -17,19 +17,17 @@
 namespace clarray::detail {
 
 
-// Whether a reduction over V with accumulator Acc and output Out needs cl_khr_fp64 (the map
-// expression's own types are noted by its source_builder).
-template <class... T> inline constexpr bool any_float64_v = (std::is_same_v<T, double> || ...);
-
-// A generated reduction or scan kernel from the context's cache, built from make_source() on
-// first use. fp64: whether its types need cl_khr_fp64.
+// A generated reduction or scan kernel from the context's cache. On a miss make_source(needs)
+// returns the source and adds to `needs` the extensions of the types it uses (the map
+// expression's, the accumulator's, the output's); the device must have them.
 template <class Tag, class F>
-kernel generated_kernel(const context& ctx, std::uint32_t signature, const char* name, bool fp64,
+kernel generated_kernel(const context& ctx, std::uint32_t signature, const char* name,
                         F&& make_source) {
     return cached_source_kernel(ctx, {&type_tag<Tag>::id, signature}, name, [&] {
-        if (fp64)
-            require_extension(ctx, "cl_khr_fp64", std::string(name) + " computing in float64");
-        return program_source{make_source(), ""};
+        extension_set needs;
+        std::string src = make_source(needs);
+        require_extensions(ctx, needs, std::string("kernel ") + name + " (its element types)");
+        return program_source{std::move(src), ""};
     });
 }
 
@@ -74,8 +72,12 @@ void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
     const context& ctx = q.context();
     const bool coop = plan.stage2_cooperative;
     kernel k = generated_kernel<reduce_stage2_tag<Op, V, S>>(
-        ctx, coop ? 1u : 0u, "clarray_reduce_final", any_float64_v<typename impl::acc, Out>,
-        [&] { return reduce_stage2_source(impl::text(), dtype_traits<Out>::id, coop, false); });
+        ctx, coop ? 1u : 0u, "clarray_reduce_final", [&](extension_set& needs) {
+            const reduce_text text = impl::text();
+            needs.add(text.acc_extension);
+            needs.add(dtype_traits<Out>::id);
+            return reduce_stage2_source(text, dtype_traits<Out>::id, coop);
+        });
     const std::size_t local = plan.stage2_local;
     const cl_ulong outputs = M, parts_per_output = plan.parts;
     const cl_long count = n;
@@ -169,15 +171,17 @@ template <class Op, class Node> struct reducer {
             layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes, sizeof(acc_host), words);
         const std::vector<cl_long> lay = reduce_layout(g, plan, ops.offsets, n);
         kernel k = generated_kernel<reducer>(
-            q.context(), plan.signature(), "clarray_reduce",
-            any_float64_v<V, typename impl::acc, out_type>, [&] {
+            q.context(), plan.signature(), "clarray_reduce", [&](extension_set& needs) {
                 source_builder b;
                 b.set_output_count(1);
                 const std::string map = Node::emit(b);
-                if (b.uses_fp64())
-                    require_extension(q.context(), "cl_khr_fp64", "a reduction computing in float64");
+                const reduce_text text = impl::text();
+                needs.add(b.required_extensions());
+                needs.add(text.acc_extension);
+                needs.add(dtype_traits<V>::id);
+                needs.add(dtype_traits<out_type>::id);
                 return reduce_stage1_source(b, map, dtype_traits<V>::id,
-                                            dtype_traits<out_type>::id, impl::text(), plan.spec);
+                                            dtype_traits<out_type>::id, text, plan.spec);
             });
         std::vector<launch_arg> args;
         args.reserve(ops.strides.size() + 6);

@@ -56,8 +56,11 @@ template <class Op, class Node> struct scanner {
             R::enqueue_stage1(node, q, gin, p1, ops, parts.get(), neutral, 0);
             // Pass 2: exclusive scan of the totals of each line.
             kernel k = generated_kernel<scan_parts_tag<Op, V, S>>(
-                q.context(), 0, "clarray_scan_parts", any_float64_v<typename impl::acc>,
-                [&] { return scan_parts_source(impl::text(), false); });
+                q.context(), 0, "clarray_scan_parts", [&](extension_set& needs) {
+                    const reduce_text text = impl::text();
+                    needs.add(text.acc_extension);
+                    return scan_parts_source(text);
+                });
             const cl_ulong lines = g.M, parts_per_line = plan.parts;
             const launch_arg args[] = {memory_arg<S>(parts.get(), access::read_write),
                                        launch_arg::value(&lines, sizeof lines),
@@ -78,21 +81,22 @@ template <class Op, class Node> struct scanner {
         const std::uint32_t sig = static_cast<std::uint32_t>(plan.spec.kept_rank) |
                                   static_cast<std::uint32_t>(plan.spec.red_rank) << 5 |
                                   (in_buffer ? 1u << 10 : 0u);
-        auto make = [&] {
+        auto make = [&](extension_set& needs) {
             source_builder b;
             b.set_output_count(1);
             const std::string map = Node::emit(b);
-            if (b.uses_fp64())
-                require_extension(q.context(), "cl_khr_fp64", "a scan computing in float64");
-            return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
-                               impl::text(), plan.spec.kept_rank, plan.spec.red_rank, exclusive,
-                               in_buffer);
+            const reduce_text text = impl::text();
+            needs.add(b.required_extensions());
+            needs.add(text.acc_extension);
+            needs.add(dtype_traits<V>::id);
+            needs.add(dtype_traits<out_type>::id);
+            return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id, text,
+                               plan.spec.kept_rank, plan.spec.red_rank, exclusive, in_buffer);
         };
-        constexpr bool fp64 = any_float64_v<V, typename impl::acc, out_type>;
         kernel k = exclusive ? generated_kernel<scan_tag<Op, Node, true>>(q.context(), sig,
-                                                                          "clarray_scan", fp64, make)
-                             : generated_kernel<scan_tag<Op, Node, false>>(
-                                   q.context(), sig, "clarray_scan", fp64, make);
+                                                                          "clarray_scan", make)
+                             : generated_kernel<scan_tag<Op, Node, false>>(q.context(), sig,
+                                                                           "clarray_scan", make);
         std::vector<launch_arg> args;
         args.reserve(ops.strides.size() + 5);
         args.push_back(memory_arg<S>(out.data().get(), access::write));
