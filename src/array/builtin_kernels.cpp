@@ -52,11 +52,10 @@ kernel builtin_kernel(const context& ctx, builtin which, dtype d, bool svm_bindi
     const std::uint64_t pkey = static_cast<unsigned>(d);
     auto pit = st.builtin_programs.find(pkey);
     if (pit == st.builtin_programs.end()) {
-        std::string opts = std::string("-DT=") + cl_type_name(d) +
-                           " -DCLARRAY_MAX_DIMS=" + std::to_string(max_dims) +
-                           (d == dtype::float64 ? " -DCLARRAY_FP64" : "");
-        pit = st.builtin_programs.emplace(pkey, build_program(ctx, kernel_source_strided, opts))
-                  .first;
+        std::string opts =
+            std::string("-DT=") + cl_type_name(d) + (d == dtype::float64 ? " -DCLARRAY_FP64" : "");
+        static const std::string source = nd_pair::cl_declaration() + kernel_source_strided;
+        pit = st.builtin_programs.emplace(pkey, build_program(ctx, source, opts)).first;
     }
     cl_int rc = CL_SUCCESS;
     handle<cl_kernel> k(clCreateKernel(pit->second.get(), builtin_name(which), &rc));
