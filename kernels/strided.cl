@@ -1,20 +1,10 @@
 // Library kernels for copies, fills and ranges over strided n-d views.
-// Built once per element type with -DT=<OpenCL C type> (-DCLARRAY_FP64 for double).
-// Shape and strides travel in one struct argument (8-byte fields only, so the host and device
-// layouts agree); all index math is 64-bit integer.
+// Built once per element type with -DT=<OpenCL C type> (-DCLARRAY_FP64 for double), after the
+// declaration of nd_pair (shape and strides in one struct argument), which comes from its one
+// description in array/builtin_kernels.hpp. All index math is 64-bit integer.
 #ifdef CLARRAY_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-
-typedef struct {
-    ulong n;                         // elements in the (coalesced) index space
-    ulong rank;                      // number of axes used below
-    ulong shape[CLARRAY_MAX_DIMS];
-    long dst_strides[CLARRAY_MAX_DIMS];
-    long src_strides[CLARRAY_MAX_DIMS];
-    long dst_offset;
-    long src_offset;
-} nd_pair;
 
 // dst[view] = src[view] (src may be broadcast: stride 0).
 kernel void strided_copy(global T* dst, global const T* src, nd_pair L) {

@@ -53,11 +53,12 @@ kernel builtin_kernel(const context& ctx, builtin which, dtype d) {
                              return cached_program(
                                  ctx, {&type_tag<strided_program_tag>::id, static_cast<unsigned>(d)},
                                  [&] {
+                                     // The struct declarations come from their C++ field lists.
+                                     static const std::string source =
+                                         nd_pair::cl_declaration() + kernel_source_strided;
                                      return program_source{
-                                         kernel_source_strided,
-                                         std::string("-DT=") + cl_type_name(d) +
-                                             " -DCLARRAY_MAX_DIMS=" + std::to_string(max_dims) +
-                                             (d == dtype::float64 ? " -DCLARRAY_FP64" : "")};
+                                         source, std::string("-DT=") + cl_type_name(d) +
+                                                     (d == dtype::float64 ? " -DCLARRAY_FP64" : "")};
                                  });
                          });
 }

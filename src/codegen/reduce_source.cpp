@@ -43,52 +43,34 @@ std::string op_functions(const reduce_text& op, const std::string& value_type,
     return s;
 }
 
-std::string layout_struct(std::size_t operands, std::size_t kr, std::size_t rr) {
-    const std::string n = str(operands);
-    return "typedef struct {\n    ulong M, L, P, chunk, kin, nblk;\n    long n;\n"
-           "    ulong ksh[" +
-           str(kr) + "];\n    ulong rsh[" + str(rr) +
-           "];\n"
-           "    long off[" +
-           n + "];\n    long kst[" + n + "][" + str(kr) +
-           "];\n"
-           "    long rst[" +
-           n + "][" + str(rr) + "];\n} clarray_rlayout;\n\n";
-}
-
-std::string layout_param(bool in_buffer) {
-    return in_buffer ? "constant clarray_rlayout* Lp" : "clarray_rlayout L";
-}
-std::string layout_open(bool in_buffer) {
-    return in_buffer ? "#define L (*Lp)\n" : "";
-}
-std::string layout_close(bool in_buffer) {
-    return in_buffer ? "#undef L\n" : "";
-}
-
-// Base offsets b{j} of the operands at kept flat index `m` (layout row = j - first).
-std::string kept_offsets(const std::vector<std::size_t>& js, std::size_t first, std::size_t kr,
-                         const std::string& m) {
+// Base offsets b{j} of the operands at kept flat index `m` over the first kr kept axes (layout
+// row = j - first).
+std::string kept_offsets(const reduce_layout_schema& lay, const std::vector<std::size_t>& js,
+                         std::size_t first, std::size_t kr, const std::string& m) {
     std::string s;
     for (std::size_t j : js)
-        s += "    long b" + str(j) + " = L.off[" + str(j - first) + "];\n";
+        s += "    long b" + str(j) + " = " + lay.offset_ref(j - first) + ";\n";
     if (kr == 1) {
         for (std::size_t j : js)
-            s += "    b" + str(j) + " += (long)(" + m + ") * L.kst[" + str(j - first) + "][0];\n";
+            s += "    b" + str(j) + " += (long)(" + m + ") * " +
+                 lay.kept_stride_ref(j - first, "0") + ";\n";
         return s;
     }
     s += "    {\n        ulong rem = " + m + ";\n";
     s += "        for (int k = " + str(kr - 1) + "; k >= 0; --k) {\n";
-    s += "            ulong c = rem % L.ksh[k];\n            rem /= L.ksh[k];\n";
+    s += "            ulong c = rem % " + lay.kept_shape_ref("k") +
+         ";\n            rem /= " + lay.kept_shape_ref("k") + ";\n";
     for (std::size_t j : js)
-        s += "            b" + str(j) + " += (long)c * L.kst[" + str(j - first) + "][k];\n";
+        s += "            b" + str(j) + " += (long)c * " + lay.kept_stride_ref(j - first, "k") +
+             ";\n";
     s += "        }\n    }\n";
     return s;
 }
 
 // Declares r{j}: operand j's offset of reduced flat index `idx`.
-std::string reduced_offsets(const std::vector<std::size_t>& js, std::size_t first, std::size_t rr,
-                            bool contiguous, const std::string& idx, const std::string& indent) {
+std::string reduced_offsets(const reduce_layout_schema& lay, const std::vector<std::size_t>& js,
+                            std::size_t first, std::size_t rr, bool contiguous,
+                            const std::string& idx, const std::string& indent) {
     std::string s;
     if (contiguous) {
         for (std::size_t j : js)
@@ -97,17 +79,19 @@ std::string reduced_offsets(const std::vector<std::size_t>& js, std::size_t firs
     }
     if (rr == 1) {
         for (std::size_t j : js)
-            s += indent + "long r" + str(j) + " = (long)(" + idx + ") * L.rst[" + str(j - first) +
-                 "][0];\n";
+            s += indent + "long r" + str(j) + " = (long)(" + idx + ") * " +
+                 lay.reduced_stride_ref(j - first, "0") + ";\n";
         return s;
     }
     for (std::size_t j : js)
         s += indent + "long r" + str(j) + " = 0;\n";
     s += indent + "{\n" + indent + "    ulong rem = " + idx + ";\n";
     s += indent + "    for (int k = " + str(rr - 1) + "; k >= 0; --k) {\n";
-    s += indent + "        ulong c = rem % L.rsh[k];\n" + indent + "        rem /= L.rsh[k];\n";
+    s += indent + "        ulong c = rem % " + lay.reduced_shape_ref("k") + ";\n" + indent +
+         "        rem /= " + lay.reduced_shape_ref("k") + ";\n";
     for (std::size_t j : js)
-        s += indent + "        r" + str(j) + " += (long)c * L.rst[" + str(j - first) + "][k];\n";
+        s += indent + "        r" + str(j) + " += (long)c * " +
+             lay.reduced_stride_ref(j - first, "k") + ";\n";
     s += indent + "    }\n" + indent + "}\n";
     return s;
 }
@@ -197,15 +181,15 @@ std::string lane_fold(const reduce_text& op, std::size_t lanes, const std::strin
 // Walks `l` (declared by the caller) up to `end` in steps of `stride` ("1" or a variable): while
 // `lanes` steps fit, one step into each lane (that many loads in flight), then single steps into
 // lane 0; then folds the lanes into acc0. `shift` as for lane_step.
-std::string lane_walk(const std::vector<std::size_t>& js, const std::string& args,
-                      const reduce_text& op, std::size_t red_rank, bool red_contiguous,
-                      std::size_t lanes, const std::string& stride, const std::string& shift,
-                      const std::string& indent) {
+std::string lane_walk(const reduce_layout_schema& lay, const std::vector<std::size_t>& js,
+                      const std::string& args, const reduce_text& op, std::size_t red_rank,
+                      bool red_contiguous, std::size_t lanes, const std::string& stride,
+                      const std::string& shift, const std::string& indent) {
     const auto times = [&](std::size_t k) {
         return stride == "1" ? str(k) : str(k) + " * " + stride;
     };
     const auto step = [&](std::size_t k, const std::string& idx, const std::string& in) {
-        return reduced_offsets(js, 1, red_rank, red_contiguous, idx, in) +
+        return reduced_offsets(lay, js, 1, red_rank, red_contiguous, idx, in) +
                lane_step(js, args, op, k, idx, shift, in);
     };
     std::string s = lane_init(op, lanes, indent);
@@ -334,15 +318,16 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += ", long o" + str(j);
     s += ") {\n    return " + map_text + ";\n}\n";
     s += op_functions(op, vt, ot);
-    s += layout_struct(js.size(), kr, rr);
+    const reduce_layout_schema lay(js.size(), kr, rr);
+    s += lay.layout().declaration() + "\n";
     if (spec.one_pass) s += load_part_function(op);
     const std::string result_type = spec.finish_here || spec.one_pass ? ot : op.acc;
     s += "kernel void clarray_reduce(global " + result_type +
          (spec.shape == reduce_shape::rows ? "* restrict r, " : "* r, ") + b.input_parameters() +
-         ", " + op.acc + " neutral, " + layout_param(spec.layout_in_buffer);
+         ", " + op.acc + " neutral, " + lay.layout().parameter(spec.layout_in_buffer);
     if (spec.cooperative) s += ", local " + op.acc + "* scratch";
     if (spec.one_pass) s += ", global " + op.acc + "* parts, global int* counters";
-    s += ") {\n" + layout_open(spec.layout_in_buffer);
+    s += ") {\n" + word_struct::open(spec.layout_in_buffer);
     const std::string args = b.input_arguments();
 
     if (spec.short_axis) {
@@ -350,13 +335,13 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         // registers, so neighbouring items (along the innermost kept axis) vectorise together.
         s += "    const ulong i = get_global_id(0), o = get_global_id(1);\n";
         s += "    if (i >= L.kin || o >= L.M / L.kin) return;\n";
-        s += kept_offsets(js, 1, kr > 1 ? kr - 1 : 1, kr > 1 ? "o" : "0");
+        s += kept_offsets(lay, js, 1, kr > 1 ? kr - 1 : 1, kr > 1 ? "o" : "0");
         for (std::size_t j : js)
-            s += "    b" + str(j) + " += (long)i * L.kst[" + str(j - 1) + "][" + str(kr - 1) +
-                 "];\n";
+            s += "    b" + str(j) + " += (long)i * " + lay.kept_stride_ref(j - 1, str(kr - 1)) +
+                 ";\n";
         s += "    " + op.acc + " acc0 = neutral;\n";
         s += "    for (ulong t = 0; t < L.L; ++t) {\n";
-        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "t", "        ");
+        s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "t", "        ");
         s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
              ", t));\n";
         s += "    }\n";
@@ -367,7 +352,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         else
             s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
         s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
-        s += kept_offsets(js, 1, kr, "m");
+        s += kept_offsets(lay, js, 1, kr, "m");
         s += "    const ulong begin = p * L.chunk;\n"
              "    const ulong end = min(begin + L.chunk, L.L);\n";
         if (spec.cooperative) {
@@ -375,7 +360,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             // load instruction of the group stays coalesced), then folds its lanes.
             s += "    const ulong ls = get_local_size(0);\n";
             s += "    ulong l = begin + get_local_id(0);\n";
-            s += lane_walk(js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
+            s += lane_walk(lay, js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
             s += group_tree("    ");
             if (spec.one_pass) {
                 s += finish_last_group(op, ot);
@@ -394,7 +379,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             for (std::size_t k = 0; k < U; ++k) {
                 const std::string idx = U > 1 ? "l + " + str(k) : "l";
                 s += "            {\n";
-                s += reduced_offsets(js, 1, rr, spec.red_contiguous, idx, "                ");
+                s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, idx, "                ");
                 s += lane_step(js, args, op, k, idx, "", "                ", true);
                 s += "            }\n";
             }
@@ -403,7 +388,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    }\n";
             if (U > 1) {
                 s += "    for (; l < end; ++l) {\n";
-                s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+                s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "l", "        ");
                 s += lane_step(js, args, op, 0, "l", "", "        ", true);
                 s += "    }\n";
                 s += lane_flush(op, 1, "    ");
@@ -424,11 +409,11 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    const ulong i0 = (rest % L.nblk) * " + W + ";\n";
         s += "    const ulong m0 = (rest / L.nblk) * L.kin + i0;\n";
         s += "    const ulong cols = min((ulong)" + W + ", L.kin - i0);\n";
-        s += kept_offsets(js, 1, kr, "m0");
+        s += kept_offsets(lay, js, 1, kr, "m0");
         for (std::size_t j : js)
             s += "    const long ks" + str(j) + " = " +
                  (spec.kept_contiguous ? std::string("1")
-                                       : "L.kst[" + str(j - 1) + "][" + str(kr - 1) + "]") +
+                                       : lay.kept_stride_ref(j - 1, str(kr - 1))) +
                  ";\n";
         s += "    global " + op.acc + "* restrict A = r + L.M * L.P + p * L.M + m0;\n";
         if (op.compensated)
@@ -439,7 +424,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    const ulong begin = p * L.chunk;\n"
              "    const ulong end = min(begin + L.chunk, L.L);\n";
         s += "    for (ulong l = begin; l < end; ++l) {\n";
-        s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "        ");
+        s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "l", "        ");
         s += "        for (ulong c = 0; c < cols; ++c) {\n";
         s += "            const " + op.acc + " v = clarray_from(" + map_call(js, args, "c") +
              ", l);\n";
@@ -459,10 +444,10 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    const ulong p = g / per_part, rest = g % per_part;\n";
         s += "    const ulong i0 = (rest % L.nblk) * " + str(U) + ";\n";
         s += "    const ulong m0 = (rest / L.nblk) * L.kin + i0;\n";
-        s += kept_offsets(js, 1, kr, "m0");
+        s += kept_offsets(lay, js, 1, kr, "m0");
         for (std::size_t j : js)
-            s += "    const long ks" + str(j) + " = L.kst[" + str(j - 1) + "][" + str(kr - 1) +
-                 "];\n";
+            s += "    const long ks" + str(j) + " = " + lay.kept_stride_ref(j - 1, str(kr - 1)) +
+                 ";\n";
         s += "    const ulong begin = p * L.chunk;\n"
              "    const ulong end = min(begin + L.chunk, L.L);\n";
         if (U > 1) {
@@ -472,7 +457,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "        for (ulong l = begin; l < end;) {\n";
             s += "            const ulong stop = min(l + " + str(block_len) + ", end);\n";
             s += "            for (; l < stop; ++l) {\n";
-            s += reduced_offsets(js, 1, rr, spec.red_contiguous, "l", "                ");
+            s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "l", "                ");
             for (std::size_t k = 0; k < U; ++k)
                 s += lane_step(js, args, op, k, "l", str(k), "                ", true);
             s += "            }\n";
@@ -490,11 +475,12 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         }
         // One output per item: spec.steps reduced steps in flight (GPUs), else one.
         s += "        ulong l = begin;\n";
-        s += lane_walk(js, args, op, rr, spec.red_contiguous, spec.steps, "1", "q", "        ");
+        s +=
+            lane_walk(lay, js, args, op, rr, spec.red_contiguous, spec.steps, "1", "q", "        ");
         s += write_result(spec, op, ot, "m0 + q", "p", "acc0", "        ");
         s += "    }\n";
     }
-    s += "}\n" + layout_close(spec.layout_in_buffer);
+    s += "}\n" + word_struct::close(spec.layout_in_buffer);
     return s;
 }
 
@@ -538,25 +524,26 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     s += op_functions(op, vt, ot);
     std::vector<std::size_t> all = js;
     all.insert(all.begin(), 0); // the output is operand 0 of the layout
-    s += layout_struct(all.size(), kept_rank, red_rank);
+    const reduce_layout_schema lay(all.size(), kept_rank, red_rank);
+    s += lay.layout().declaration() + "\n";
     s += "kernel void clarray_scan(global " + ot + "* a0, " + b.input_parameters() +
          ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
-         layout_param(layout_in_buffer) + ") {\n" + layout_open(layout_in_buffer);
+         lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
     s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
-    s += kept_offsets(all, 0, kept_rank, "m");
+    s += kept_offsets(lay, all, 0, kept_rank, "m");
     s += "    const ulong begin = p * L.chunk;\n"
          "    const ulong end = min(begin + L.chunk, L.L);\n";
     s += "    " + op.acc + " acc = L.P > 1 ? carry[unit] : neutral;\n";
     s += "    for (ulong l = begin; l < end; ++l) {\n";
-    s += reduced_offsets(all, 0, red_rank, false, "l", "        ");
+    s += reduced_offsets(lay, all, 0, red_rank, false, "l", "        ");
     s += "        " + op.acc + " y = clarray_from(" + map_call(js, b.input_arguments(), "") +
          ", l);\n";
     const std::string store = "        a0[b0 + r0] = (" + ot + ")clarray_finish(acc, 0);\n";
     if (exclusive) s += store;
     s += "        acc = clarray_combine(acc, y);\n";
     if (!exclusive) s += store;
-    s += "    }\n}\n" + layout_close(layout_in_buffer);
+    s += "    }\n}\n" + word_struct::close(layout_in_buffer);
     return s;
 }
 

@@ -94,24 +94,30 @@ void source_builder::helper(const std::string& name, const std::string& definiti
 namespace {
 // Adds the offsets of outer position m (an index over axes 0..rank-2) to prefix<j>: axes
 // rank-2..1 by division, axis 0 by what remains (m < the product of the outer extents).
-std::string unravel_rows(const std::string& prefix, std::size_t n_arrays, std::size_t rank) {
+std::string unravel_rows(const assign_layout_schema& lay, const std::string& prefix,
+                         std::size_t n_arrays, std::size_t rank) {
     const auto J = [](std::size_t j) { return std::to_string(j); };
     std::string s = "    ulong rem = m;\n";
     s += "    for (int k = " + J(rank - 2) + "; k >= 1; --k) {\n";
-    s += "        const ulong c = rem % L.shape[k];\n        rem /= L.shape[k];\n";
+    s += "        const ulong c = rem % " + lay.shape_ref("k") +
+         ";\n        rem /= " + lay.shape_ref("k") + ";\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
-        s += "        " + prefix + J(j) + " += (long)c * L.st[" + J(j) + "][k];\n";
+        s += "        " + prefix + J(j) + " += (long)c * " + lay.stride_ref(j, "k") + ";\n";
     s += "    }\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
-        s += "    " + prefix + J(j) + " += (long)rem * L.st[" + J(j) + "][0];\n";
+        s += "    " + prefix + J(j) + " += (long)rem * " + lay.stride_ref(j, "0") + ";\n";
     return s;
 }
 } // namespace
 
-std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool contiguous,
-                                        std::size_t rank, bool layout_in_buffer) const {
-    const std::size_t n_arrays = outs.size() + params_arrays_;
-    const std::size_t r = rank == 0 ? 1 : rank;
+assign_layout_schema source_builder::layout_schema(std::size_t outputs, std::size_t rank,
+                                                   bool contiguous) const {
+    return assign_layout_schema(outputs + params_arrays_, rank == 0 ? 1 : rank, contiguous);
+}
+
+std::string source_builder::kernel_head(const std::vector<dtype>& outs,
+                                        const assign_layout_schema& lay,
+                                        bool layout_in_buffer) const {
     std::string s;
     extension_set extensions = extensions_;
     for (dtype d : outs)
@@ -121,16 +127,7 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool con
     // default). Memory-bound kernels lose nothing by it.
     s += "#pragma OPENCL FP_CONTRACT OFF\n";
     s += helpers_;
-    // n: the element count; for strided rank >= 2, the count of outer positions (n / inner).
-    s += "typedef struct {\n    ulong n;\n";
-    if (contiguous) {
-        s += "    long off[" + std::to_string(n_arrays) + "];\n";
-    } else {
-        s += "    ulong shape[" + std::to_string(r) + "];\n";
-        s += "    long off[" + std::to_string(n_arrays) + "];\n";
-        s += "    long st[" + std::to_string(n_arrays) + "][" + std::to_string(r) + "];\n";
-    }
-    s += "} clarray_layout;\n\n";
+    s += lay.layout().declaration() + "\n";
     s += "kernel void clarray_assign(";
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += std::string("global ") + cl_type_name(outs[k]) + "* a" + std::to_string(k) + ", ";
@@ -141,8 +138,7 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs, bool con
         else
             s += std::string(cl_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
     }
-    s += layout_in_buffer ? "constant clarray_layout* Lp) {\n#define L (*Lp)\n"
-                          : "clarray_layout L) {\n";
+    s += lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     return s;
 }
 
@@ -150,13 +146,14 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
                                           const std::vector<std::string>& values, std::size_t rank,
                                           bool contiguous, bool layout_in_buffer) const {
     const std::size_t n_arrays = outs.size() + params_arrays_;
-    std::string s = kernel_head(outs, contiguous, rank, layout_in_buffer);
+    const assign_layout_schema lay = layout_schema(outs.size(), rank, contiguous);
+    std::string s = kernel_head(outs, lay, layout_in_buffer);
     const auto J = [](std::size_t j) { return std::to_string(j); };
     if (contiguous || rank <= 1) {
-        s += "    ulong gid = get_global_id(0);\n    if (gid >= L.n) return;\n";
+        s += "    ulong gid = get_global_id(0);\n    if (gid >= " + lay.count_ref() + ") return;\n";
         for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "    long o" + J(j) + " = L.off[" + J(j) + "] + (long)gid" +
-                 (contiguous ? std::string() : " * L.st[" + J(j) + "][0]") + ";\n";
+            s += "    long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)gid" +
+                 (contiguous ? std::string() : " * " + lay.stride_ref(j, "0")) + ";\n";
     } else {
         // Dimension 0 walks the innermost axis, dimensions 1 and 2 the flattened rest
         // (dimension 2 only past a driver's group-count limit: strided_launch in assign.hpp).
@@ -165,18 +162,17 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
         const std::string in = J(rank - 1);
         s += "    const ulong i = get_global_id(0);\n";
         s += "    const ulong m = get_global_id(1) + get_global_id(2) * get_global_size(1);\n";
-        s += "    if (i >= L.shape[" + in + "] || m >= L.n) return;\n";
+        s += "    if (i >= " + lay.shape_ref(in) + " || m >= " + lay.count_ref() + ") return;\n";
         for (std::size_t j = 0; j < n_arrays; ++j)
-            s += "    long o" + J(j) + " = L.off[" + J(j) + "] + (long)i * L.st[" + J(j) + "][" +
-                 in + "]" + (rank == 2 ? " + (long)m * L.st[" + J(j) + "][0]" : std::string()) +
-                 ";\n";
-        if (rank > 2) s += unravel_rows("o", n_arrays, rank);
+            s += "    long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i * " +
+                 lay.stride_ref(j, in) +
+                 (rank == 2 ? " + (long)m * " + lay.stride_ref(j, "0") : std::string()) + ";\n";
+        if (rank > 2) s += unravel_rows(lay, "o", n_arrays, rank);
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += "    a" + std::to_string(k) + "[o" + std::to_string(k) +
              "] = " + cl_cast(outs[k], values[k]) + ";\n";
-    s += "}\n";
-    if (layout_in_buffer) s += "#undef L\n";
+    s += "}\n" + word_struct::close(layout_in_buffer);
     return s;
 }
 
@@ -189,16 +185,17 @@ std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
     const std::size_t n_arrays = outs.size() + params_arrays_;
     const auto J = [](std::size_t j) { return std::to_string(j); };
     const std::string W = J(width), in = J(rank - 1);
-    std::string s = kernel_head(outs, false, rank, layout_in_buffer);
+    const assign_layout_schema lay = layout_schema(outs.size(), rank, false);
+    std::string s = kernel_head(outs, lay, layout_in_buffer);
     s += "    const ulong i0 = get_global_id(0)" + (width > 1 ? " * " + W : std::string()) + ";\n";
     s += "    const ulong m = get_global_id(1) + get_global_id(2) * get_global_size(1);\n";
-    s += "    const ulong inner = L.shape[" + in + "];\n";
-    s += "    if (i0 >= inner || m >= L.n) return;\n";
+    s += "    const ulong inner = " + lay.shape_ref(in) + ";\n";
+    s += "    if (i0 >= inner || m >= " + lay.count_ref() + ") return;\n";
     // Row bases: rank 1 is one row, rank 2 one multiply, higher ranks unravel m once.
     for (std::size_t j = 0; j < n_arrays; ++j)
-        s += "    long b" + J(j) + " = L.off[" + J(j) + "]" +
-             (rank == 2 ? " + (long)m * L.st[" + J(j) + "][0]" : std::string()) + ";\n";
-    if (rank > 2) s += unravel_rows("b", n_arrays, rank);
+        s += "    long b" + J(j) + " = " + lay.offset_ref(j) +
+             (rank == 2 ? " + (long)m * " + lay.stride_ref(j, "0") : std::string()) + ";\n";
+    if (rank > 2) s += unravel_rows(lay, "b", n_arrays, rank);
     auto offsets = [&](const std::string& indent, const std::string& i) {
         std::string t;
         for (std::size_t j = 0; j < n_arrays; ++j)
@@ -224,8 +221,7 @@ std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
                 "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
         s += "        }\n    }\n";
     }
-    s += "}\n";
-    if (layout_in_buffer) s += "#undef L\n";
+    s += "}\n" + word_struct::close(layout_in_buffer);
     return s;
 }
 
@@ -236,22 +232,23 @@ std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
     const std::size_t n_arrays = outs.size() + params_arrays_;
     const auto J = [](std::size_t j) { return std::to_string(j); };
     const std::string W = J(width);
-    std::string s = kernel_head(outs, true, 1, layout_in_buffer);
+    const assign_layout_schema lay = layout_schema(outs.size(), 1, true);
+    std::string s = kernel_head(outs, lay, layout_in_buffer);
+    const std::string n = lay.count_ref();
     s += "    const ulong i0 = get_global_id(0) * " + W + ";\n";
-    s += "    if (i0 + " + W + " <= L.n) {\n";
+    s += "    if (i0 + " + W + " <= " + n + ") {\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
-        s += "        const long o" + J(j) + " = L.off[" + J(j) + "] + (long)i0;\n";
+        s += "        const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i0;\n";
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += "        vstore" + W + "(" + vector_values[k] + ", 0, a" + J(k) + " + o" + J(k) +
              ");\n";
     s += "    } else {\n";
-    s += "        for (ulong i = i0; i < L.n; ++i) {\n";
+    s += "        for (ulong i = i0; i < " + n + "; ++i) {\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
-        s += "            const long o" + J(j) + " = L.off[" + J(j) + "] + (long)i;\n";
+        s += "            const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i;\n";
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
-    s += "        }\n    }\n}\n";
-    if (layout_in_buffer) s += "#undef L\n";
+    s += "        }\n    }\n}\n" + word_struct::close(layout_in_buffer);
     return s;
 }
 

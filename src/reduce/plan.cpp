@@ -1,6 +1,7 @@
 #include "clarray/reduce/plan.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <limits>
 
@@ -292,27 +293,29 @@ reduce_plan plan_scan(const device& dev, const reduce_geometry& g) {
 
 std::vector<cl_long> reduce_layout(const reduce_geometry& g, const reduce_plan& p,
                                    const std::vector<std::ptrdiff_t>& offsets, long n) {
-    std::vector<cl_long> w;
-    auto u = [&](std::size_t v) { w.push_back(static_cast<cl_long>(v)); };
-    u(g.M);
-    u(g.L);
-    u(p.parts);
-    u(p.chunk);
-    u(p.kin);
-    u(p.nblk);
-    w.push_back(n);
-    for (std::size_t e : g.kept)
-        u(e);
-    for (std::size_t e : g.reduced)
-        u(e);
-    for (std::ptrdiff_t o : offsets)
-        w.push_back(o);
-    for (const auto& s : g.kept_strides)
-        for (std::ptrdiff_t v : s)
-            w.push_back(v);
-    for (const auto& s : g.reduced_strides)
-        for (std::ptrdiff_t v : s)
-            w.push_back(v);
+    const std::size_t operands = offsets.size();
+    assert(g.kept_strides.size() == operands && g.reduced_strides.size() == operands);
+    const reduce_layout_schema s(operands, g.kept.size(), g.reduced.size());
+    std::vector<cl_long> w(s.words());
+    auto u = [](std::size_t v) { return static_cast<cl_long>(v); };
+    w[s.outputs_word()] = u(g.M);
+    w[s.reduced_count_word()] = u(g.L);
+    w[s.parts_word()] = u(p.parts);
+    w[s.chunk_word()] = u(p.chunk);
+    w[s.kept_inner_word()] = u(p.kin);
+    w[s.blocks_word()] = u(p.nblk);
+    w[s.count_word()] = n;
+    for (std::size_t i = 0; i < g.kept.size(); ++i)
+        w[s.kept_shape_word(i)] = u(g.kept[i]);
+    for (std::size_t i = 0; i < g.reduced.size(); ++i)
+        w[s.reduced_shape_word(i)] = u(g.reduced[i]);
+    for (std::size_t j = 0; j < operands; ++j) {
+        w[s.offset_word(j)] = offsets[j];
+        for (std::size_t i = 0; i < g.kept.size(); ++i)
+            w[s.kept_stride_word(j, i)] = g.kept_strides[j][i];
+        for (std::size_t i = 0; i < g.reduced.size(); ++i)
+            w[s.reduced_stride_word(j, i)] = g.reduced_strides[j][i];
+    }
     return w;
 }
 

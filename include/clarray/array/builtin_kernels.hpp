@@ -5,6 +5,7 @@
 
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
+#include "clarray/array/shared_struct.hpp"
 #include "clarray/runtime/kernel.hpp"
 
 namespace clarray::detail {
@@ -27,16 +28,18 @@ enum class builtin : unsigned char {
 // unsupported for float64 on a device without fp64.
 kernel builtin_kernel(const context& ctx, builtin which, dtype d);
 
-// Mirrors `nd_pair` in kernels/strided.cl.
-struct nd_pair {
-    cl_ulong n = 0;
-    cl_ulong rank = 0;
-    cl_ulong shape[max_dims] = {};
-    cl_long dst_strides[max_dims] = {};
-    cl_long src_strides[max_dims] = {};
-    cl_long dst_offset = 0;
-    cl_long src_offset = 0;
-};
+// The shape and strides argument of the kernels of kernels/strided.cl, whose program begins with
+// nd_pair::cl_declaration(). n: elements in the (coalesced) index space, or rows for the row
+// kernels; rank: the axes used.
+#define CLARRAY_ND_PAIR_FIELDS(F)                                                                  \
+    F(cl_ulong, n, 0)                                                                              \
+    F(cl_ulong, rank, 0)                                                                           \
+    F(cl_ulong, shape, ::clarray::max_dims)                                                        \
+    F(cl_long, dst_strides, ::clarray::max_dims)                                                   \
+    F(cl_long, src_strides, ::clarray::max_dims)                                                   \
+    F(cl_long, dst_offset, 0)                                                                      \
+    F(cl_long, src_offset, 0)
+CLARRAY_SHARED_STRUCT(nd_pair, CLARRAY_ND_PAIR_FIELDS);
 
 // Work-group size for one-element-per-work-item kernels: fixed (never NULL: pocl then picks
 // awkward sizes, e.g. 1 for prime n), capped by the device.

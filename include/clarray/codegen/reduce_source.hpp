@@ -20,6 +20,7 @@
 #include <string>
 
 #include "clarray/array/dtype.hpp"
+#include "clarray/array/shared_struct.hpp"
 #include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {
@@ -93,10 +94,56 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
 // ACC neutral).
 std::string scan_parts_source(const reduce_text& op);
 
-// Words (8 bytes) of the layout struct: M, L, P, chunk, kin, nblk, n, shapes, offsets, strides.
-inline std::size_t reduce_layout_words(std::size_t operands, std::size_t kept_rank,
-                                       std::size_t red_rank) {
-    return 7 + kept_rank + red_rank + operands * (1 + kept_rank + red_rank);
-}
+// The layout argument of reduction and scan kernels (clarray_rlayout), for `operands` arrays
+// over kept_rank kept and red_rank reduced axes: M outputs, L reduced elements per output, P
+// parts of `chunk` elements, kin (the innermost kept extent), nblk (blocks of that axis per
+// item), n (the count finish divides by), the kept and reduced shapes, the operands' offsets,
+// their kept and reduced strides [operand][axis]. The host fills the words at the *_word indices
+// (reduce_layout), the generator declares declaration() and reads the indexed fields through the
+// *_ref texts; it names the scalar fields (L.M, L.P...) directly, which fails every kernel build
+// rather than misreading words should a name change here.
+class reduce_layout_schema {
+public:
+    reduce_layout_schema(std::size_t operands, std::size_t kept_rank, std::size_t red_rank) noexcept
+        : s_("clarray_rlayout"), M_(s_.scalar("M", false)), L_(s_.scalar("L", false)),
+          P_(s_.scalar("P", false)), chunk_(s_.scalar("chunk", false)),
+          kin_(s_.scalar("kin", false)), nblk_(s_.scalar("nblk", false)), n_(s_.scalar("n", true)),
+          ksh_(s_.array("ksh", false, kept_rank)), rsh_(s_.array("rsh", false, red_rank)),
+          off_(s_.array("off", true, operands)), kst_(s_.matrix("kst", true, operands, kept_rank)),
+          rst_(s_.matrix("rst", true, operands, red_rank)) {}
+
+    std::size_t words() const noexcept { return s_.words(); }
+    std::size_t outputs_word() const noexcept { return s_.word(M_); }
+    std::size_t reduced_count_word() const noexcept { return s_.word(L_); }
+    std::size_t parts_word() const noexcept { return s_.word(P_); }
+    std::size_t chunk_word() const noexcept { return s_.word(chunk_); }
+    std::size_t kept_inner_word() const noexcept { return s_.word(kin_); }
+    std::size_t blocks_word() const noexcept { return s_.word(nblk_); }
+    std::size_t count_word() const noexcept { return s_.word(n_); }
+    std::size_t kept_shape_word(std::size_t i) const noexcept { return s_.word(ksh_, i); }
+    std::size_t reduced_shape_word(std::size_t i) const noexcept { return s_.word(rsh_, i); }
+    std::size_t offset_word(std::size_t j) const noexcept { return s_.word(off_, j); }
+    std::size_t kept_stride_word(std::size_t j, std::size_t i) const noexcept {
+        return s_.word(kst_, j, i);
+    }
+    std::size_t reduced_stride_word(std::size_t j, std::size_t i) const noexcept {
+        return s_.word(rst_, j, i);
+    }
+
+    const word_struct& layout() const noexcept { return s_; }
+    std::string kept_shape_ref(const std::string& i) const { return s_.ref(ksh_, i); }
+    std::string reduced_shape_ref(const std::string& i) const { return s_.ref(rsh_, i); }
+    std::string offset_ref(std::size_t j) const { return s_.ref(off_, std::to_string(j)); }
+    std::string kept_stride_ref(std::size_t j, const std::string& i) const {
+        return s_.ref(kst_, std::to_string(j), i);
+    }
+    std::string reduced_stride_ref(std::size_t j, const std::string& i) const {
+        return s_.ref(rst_, std::to_string(j), i);
+    }
+
+private:
+    word_struct s_;
+    word_struct::field_id M_, L_, P_, chunk_, kin_, nblk_, n_, ksh_, rsh_, off_, kst_, rst_;
+};
 
 } // namespace clarray::detail

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clarray/array/dtype.hpp"
+#include "clarray/array/shared_struct.hpp"
 #include "clarray/runtime/context.hpp"
 
 namespace clarray::detail {
@@ -34,6 +35,40 @@ private:
 
 // Throws unsupported, naming `what`, when ctx's device lacks one of the extensions in `needs`.
 void require_extensions(const context& ctx, const extension_set& needs, const std::string& what);
+
+// The layout argument of assignment kernels (clarray_layout), for `operands` arrays (outputs
+// first) over `rank` axes (at least 1): n, the elements (or, for 2-d launches, the outer
+// positions n / inner extent); unless contiguous the shape; the operands' offsets; unless
+// contiguous their strides [operand][axis]. The launch fills the words at the *_word indices,
+// the kernel source declares declaration() and reads the *_ref texts.
+class assign_layout_schema {
+public:
+    assign_layout_schema(std::size_t operands, std::size_t rank, bool contiguous) noexcept
+        : s_("clarray_layout"), n_(s_.scalar("n", false)),
+          shape_(contiguous ? word_struct::no_field : s_.array("shape", false, rank)),
+          off_(s_.array("off", true, operands)),
+          st_(contiguous ? word_struct::no_field : s_.matrix("st", true, operands, rank)) {}
+
+    std::size_t words() const noexcept { return s_.words(); }
+    std::size_t count_word() const noexcept { return s_.word(n_); }
+    std::size_t shape_word(std::size_t i) const noexcept { return s_.word(shape_, i); }
+    std::size_t offset_word(std::size_t j) const noexcept { return s_.word(off_, j); }
+    std::size_t stride_word(std::size_t j, std::size_t i) const noexcept {
+        return s_.word(st_, j, i);
+    }
+
+    const word_struct& layout() const noexcept { return s_; }
+    std::string count_ref() const { return s_.ref(n_); }
+    std::string shape_ref(const std::string& i) const { return s_.ref(shape_, i); }
+    std::string offset_ref(std::size_t j) const { return s_.ref(off_, std::to_string(j)); }
+    std::string stride_ref(std::size_t j, const std::string& i) const {
+        return s_.ref(st_, std::to_string(j), i);
+    }
+
+private:
+    word_struct s_;
+    word_struct::field_id n_, shape_, off_, st_;
+};
 
 class source_builder {
 public:
@@ -117,13 +152,10 @@ private:
     std::uint32_t inner_broadcast_ = 0;
     extension_set extensions_;
 
-    std::string kernel_head(const std::vector<dtype>& outs, bool contiguous, std::size_t rank,
+    assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
+                                       bool contiguous) const;
+    std::string kernel_head(const std::vector<dtype>& outs, const assign_layout_schema& lay,
                             bool layout_in_buffer) const;
 };
-
-// Number of 64-bit words in the layout struct for `arrays` operands (outputs included).
-inline std::size_t layout_words(std::size_t arrays, std::size_t rank, bool contiguous) {
-    return contiguous ? 1 + arrays : 1 + rank + arrays * (1 + rank);
-}
 
 } // namespace clarray::detail

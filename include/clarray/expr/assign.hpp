@@ -192,9 +192,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 rows = false;
         }
         const std::size_t inner = rank == 0 ? 1 : shape[rank - 1];
-        const std::size_t words = layout_words(ops.size(), rank == 0 ? 1 : rank, contiguous);
+        const assign_layout_schema schema(ops.size(), rank == 0 ? 1 : rank, contiguous);
         const device& dev = q.context().device();
-        const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, words * 8);
+        const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, schema.words() * 8);
         // Vector kernels on rows shorter than a vector would run their scalar tails only.
         const std::size_t vector_width = dev.quirks().function_vector_width;
         const std::size_t width =
@@ -207,22 +207,18 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         kernel k = lookup(q.context(), signature, rank, contiguous, rows, inner_broadcast,
                           by_buffer, width);
 
-        // Layout words (mirrors clarray_layout in source_builder.cpp).
+        // Layout words at the schema's positions (the kernel's clarray_layout comes from it).
         const bool two_d = !contiguous && (rows || rank >= 2);
-        xt::svector<cl_long, 64> lay;
-        lay.push_back(static_cast<cl_long>(two_d ? n / inner : n));
-        if (contiguous) {
-            for (auto& v : ops)
-                lay.push_back(v.offset);
-        } else {
-            const std::size_t r = rank == 0 ? 1 : rank;
-            for (std::size_t i = 0; i < r; ++i)
-                lay.push_back(rank == 0 ? 1 : static_cast<cl_long>(shape[i]));
-            for (auto& v : ops)
-                lay.push_back(v.offset);
-            for (auto& v : ops)
-                for (std::size_t i = 0; i < r; ++i)
-                    lay.push_back(rank == 0 ? 0 : v.strides[i]);
+        xt::svector<cl_long, 64> lay(schema.words(), 0);
+        lay[schema.count_word()] = static_cast<cl_long>(two_d ? n / inner : n);
+        for (std::size_t j = 0; j < ops.size(); ++j)
+            lay[schema.offset_word(j)] = ops[j].offset;
+        if (!contiguous) { // rank >= 1 (rank 0 is contiguous)
+            for (std::size_t i = 0; i < rank; ++i)
+                lay[schema.shape_word(i)] = static_cast<cl_long>(shape[i]);
+            for (std::size_t j = 0; j < ops.size(); ++j)
+                for (std::size_t i = 0; i < rank; ++i)
+                    lay[schema.stride_word(j, i)] = ops[j].strides[i];
         }
 
         const std::size_t g = elementwise_group_size(dev);

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "clarray/array/dtype.hpp"
+#include "clarray/array/shared_struct.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/expr/promotion.hpp"
 
@@ -156,20 +157,20 @@ template <bool Max> struct arg_op {
     static constexpr const char* name = Max ? "argmax" : "argmin";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        struct acc_host {
-            stored_t<V> v;
-            std::int64_t i;
-        };
+#define CLARRAY_ARG_ACC_FIELDS(F) F(stored_t<V>, v, 0) F(std::int64_t, i, 0)
+        // The device accumulator (value, index) and its host layout, from one field list.
+        CLARRAY_SHARED_STRUCT(acc_host, CLARRAY_ARG_ACC_FIELDS);
+#undef CLARRAY_ARG_ACC_FIELDS
         using acc = std::int64_t; // placeholder for the type lists; the device type is a struct
         using out = std::int64_t;
         static std::string struct_name() {
             return std::string("clarray_arg_") + dtype_traits<V>::cl_name;
         }
         static reduce_text text() {
-            reduce_text t = text_accumulating<V>(); // a struct holding a V
-            const std::string s = struct_name(), vt = t.acc;
+            reduce_text t = text_accumulating<V>(); // the extension of the V it holds
+            const std::string s = struct_name();
             t.acc = s;
-            t.prelude = "typedef struct { " + vt + " v; long i; } " + s + ";\n";
+            t.prelude = acc_host::cl_declaration(s.c_str());
             t.from = s + " r; r.v = v; r.i = (long)i; return r;";
             const char* cmp = Max ? ">" : "<";
             std::string body;

@@ -61,7 +61,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
 // Scans: units are (line, chunk) work-items; parts > 1 needs the three-pass scheme.
 reduce_plan plan_scan(const device& dev, const reduce_geometry& g);
 
-// The clarray_rlayout words (codegen/reduce_source.hpp) for operands at `offsets`.
+// The clarray_rlayout words (reduce_layout_schema) for operands at `offsets`.
 std::vector<cl_long> reduce_layout(const reduce_geometry& g, const reduce_plan& p,
                                    const std::vector<std::ptrdiff_t>& offsets, long n);
 

@@ -165,11 +165,9 @@ template <class Op, class Node> struct reducer {
                                allocation* target, const acc_host& neutral, long n,
                                allocation* parts = nullptr, cl_mem counters = nullptr) {
         const device& dev = q.context().device();
-        const std::size_t words =
-            reduce_layout_words(ops.strides.size(), plan.spec.kept_rank, plan.spec.red_rank);
-        plan.spec.layout_in_buffer =
-            layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes, sizeof(acc_host), words);
         const std::vector<cl_long> lay = reduce_layout(g, plan, ops.offsets, n);
+        plan.spec.layout_in_buffer = layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes,
+                                                         sizeof(acc_host), lay.size());
         kernel k = generated_kernel<reducer>(
             q.context(), plan.signature(), "clarray_reduce", [&](extension_set& needs) {
                 source_builder b;

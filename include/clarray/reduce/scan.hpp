@@ -73,11 +73,9 @@ template <class Op, class Node> struct scanner {
         // Pass 3 (or the only pass): scan every chunk from its carry.
         std::vector<std::ptrdiff_t> offsets = ops.offsets;
         offsets.insert(offsets.begin(), 0);
-        const std::size_t words =
-            reduce_layout_words(all.size(), plan.spec.kept_rank, plan.spec.red_rank);
-        const bool in_buffer =
-            layout_needs_buffer(dev, all.size(), ops.scalar_bytes, sizeof(acc_host), words);
         const std::vector<cl_long> lay = reduce_layout(g, plan, offsets, 0);
+        const bool in_buffer =
+            layout_needs_buffer(dev, all.size(), ops.scalar_bytes, sizeof(acc_host), lay.size());
         const std::uint32_t sig = static_cast<std::uint32_t>(plan.spec.kept_rank) |
                                   static_cast<std::uint32_t>(plan.spec.red_rank) << 5 |
                                   (in_buffer ? 1u << 10 : 0u);
