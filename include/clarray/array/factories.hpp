@@ -1,11 +1,10 @@
 #pragma once
-// Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device.
+// Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device from a
+// std::vector (to_device from an xtensor expression is in host/conversions.hpp).
 #include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <xtensor/xexpression.hpp>
 
 #include "clarray/array/cl_array.hpp"
 
@@ -86,12 +85,12 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
         // NaN/inf bounds, or more elements than a size_t holds: the cast below would be undefined.
         if (std::isnan(c))
             throw shape_error("arange: cannot compute the length from start " +
-                              std::to_string(start) + ", stop " + std::to_string(stop) +
-                              ", step " + std::to_string(step));
+                              std::to_string(start) + ", stop " + std::to_string(stop) + ", step " +
+                              std::to_string(step));
         if (c >= 9.2e18) // below 2^63: checked_size rejects such extents anyway
             throw shape_error("arange: " + std::to_string(c) + " elements (start " +
-                              std::to_string(start) + ", stop " + std::to_string(stop) +
-                              ", step " + std::to_string(step) + ") is too many");
+                              std::to_string(start) + ", stop " + std::to_string(stop) + ", step " +
+                              std::to_string(step) + ") is too many");
         n = c > 0 ? static_cast<std::size_t>(c) : 0;
     } else {
         // In 64-bit unsigned arithmetic: stop - start + step - 1 overflowed T for wide ranges
@@ -111,7 +110,7 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
     cl_array<T, S> a(q, shape_type{n});
     if (n == 0) return a;
     kernel k = detail::builtin_kernel(q.context(), detail::builtin::arange, dtype_traits<T>::id,
-                                           S::is_svm);
+                                      S::is_svm);
     std::size_t g = detail::elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
     k.launch(q, {detail::round_up(n, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
@@ -128,7 +127,7 @@ cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool e
     std::size_t div = endpoint ? num - 1 : num;
     T step = div > 0 ? static_cast<T>((static_cast<double>(stop) - start) / div) : T(0);
     kernel k = detail::builtin_kernel(q.context(), detail::builtin::linspace, dtype_traits<T>::id,
-                                           S::is_svm);
+                                      S::is_svm);
     std::size_t g = detail::elementwise_group_size(q.context().device());
     using A = cl_array<T, S>;
     k.launch(q, {detail::round_up(num, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
@@ -137,15 +136,7 @@ cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool e
     return a;
 }
 
-// Copies a host xtensor expression (any shape) to a new C-order device array.
-template <class S = svm_coarse, class E>
-cl_array<typename E::value_type, S> to_device(const queue& q, const xt::xexpression<E>& e) {
-    using T = typename E::value_type;
-    const auto& de = e.derived_cast();
-    cl_array<T, S> a(q, shape_type(de.shape().begin(), de.shape().end()));
-    a.set(de);
-    return a;
-}
+// Copies a host vector to a new 1-d device array.
 template <class S = svm_coarse, class T>
 cl_array<T, S> to_device(const queue& q, const std::vector<T>& v) {
     cl_array<T, S> a(q, shape_type{v.size()});

@@ -131,8 +131,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const cl_context cctx = q.context().get();
 
         // Operand views: outputs first, then the inputs in emit order.
-        std::vector<operand_view>
-            ops; // operand_view holds svectors, which cannot live in an svector
+        std::vector<operand_view> ops; // one per operand: their count has no bound
         ops.reserve(8);
         std::apply(
             [&](const auto&... o) {
@@ -172,7 +171,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         if (n == 0) return;
 
         shape_type shape = shape0;
-        xt::svector<strides_type*, 8> sp;
+        std::vector<strides_type*> sp;
+        sp.reserve(ops.size());
         for (auto& v : ops)
             sp.push_back(&v.strides);
         coalesce(shape, sp.data(), sp.size());
@@ -212,7 +212,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
 
         // Layout words (mirrors clarray_layout in source_builder.cpp).
         const bool two_d = !contiguous && (rows || rank >= 2);
-        xt::svector<cl_long, 64> lay;
+        std::vector<cl_long> lay;
+        lay.reserve(words);
         lay.push_back(static_cast<cl_long>(two_d ? n / inner : n));
         if (contiguous) {
             for (auto& v : ops)
