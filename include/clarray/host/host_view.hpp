@@ -86,8 +86,7 @@ public:
     view_base& view() noexcept { return *this; }
     const view_base& view() const noexcept { return *this; }
 
-    // Host address of the mapped covering range (element 0 of the view is at data() +
-    // data_offset()).
+    // Host address of the mapped covering range; the view's element 0 is at data() + data_offset().
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }
 
 private:
