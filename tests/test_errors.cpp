@@ -18,8 +18,12 @@ TEST_CASE("invalid shapes", "[errors]") {
     // Zero elements, but the other extents' strides still overflow 64-bit offsets.
     REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, {0, std::size_t(1) << 40, std::size_t(1) << 40})),
                         Contains("strides overflow"));
-    ca::shape_type too_many(ca::max_dims + 1, 1);
-    REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, too_many)), Contains("dimensions"));
+    // A shape of max_dims + 1 extents cannot even be built.
+    REQUIRE_THROWS_WITH((ca::empty<float, ca::buffer>(q, ca::shape_type(ca::max_dims + 1, 1))),
+                        Contains("dimensions"));
+    REQUIRE_THROWS_WITH(
+        (ca::cl_array<float, ca::buffer>(q, std::vector<std::size_t>(ca::max_dims + 1, 1))),
+        Contains("17 dimensions"));
     CHECK(ca::current_allocation_stats().live_allocations == before.live_allocations);
 }
 

@@ -12,6 +12,7 @@
 #include "clarray/storage/policies.hpp"
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
+#include "clarray/host/conversions.hpp"
 #include "clarray/host/host_view.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/expr/operators.hpp"

@@ -113,7 +113,7 @@ covering_range(const shape_type& shape, const strides_type& strides, std::ptrdif
 
 bool is_dense(const shape_type& shape, const strides_type& strides) {
     // Sort the non-unit axes by |stride|: dense iff they nest exactly.
-    xt::svector<std::pair<std::ptrdiff_t, std::size_t>, 4> axes;
+    fixed_vector<std::pair<std::ptrdiff_t, std::size_t>, max_dims> axes;
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == 0) return true;
         if (shape[i] != 1) axes.push_back({strides[i] < 0 ? -strides[i] : strides[i], shape[i]});
@@ -129,7 +129,7 @@ bool is_dense(const shape_type& shape, const strides_type& strides) {
 
 void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count) {
     shape_type s;
-    std::vector<strides_type> st(count); // not svector: its inline buffer cannot be relocated
+    std::vector<strides_type> st(count); // one per operand: count has no bound
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == 1) continue;
         s.push_back(shape[i]);
@@ -239,6 +239,11 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
 
 namespace detail {
 
+void throw_rank_exceeded(std::size_t requested, std::size_t capacity) {
+    throw shape_error("a shape or strides of " + std::to_string(requested) +
+                      " dimensions: at most " + std::to_string(capacity) + " are supported");
+}
+
 void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offset,
                   const slice_arg* args, std::size_t count) {
     std::size_t consuming = 0, ellipses = 0;
@@ -327,7 +332,8 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
             std::ptrdiff_t new_stride;
             if (__builtin_mul_overflow(strides[axis], step, &new_stride)) {
                 if (len > 1)
-                    throw index_error("range step " + std::to_string(step) + " overflows the stride");
+                    throw index_error("range step " + std::to_string(step) +
+                                      " overflows the stride");
                 new_stride = strides[axis];
             }
             ns.push_back(static_cast<std::size_t>(len));

@@ -19,10 +19,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xbroadcast.hpp>
-#include <xtensor/xexpression.hpp>
-
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
@@ -34,14 +30,21 @@
 #include "clarray/storage/allocation.hpp"
 #include "clarray/storage/policies.hpp"
 
+// The host side (get, set, map, to_device with xtensor) is in host/: this header names xtensor's
+// expression base only, so that set() keeps its signature without including xtensor.
+namespace xt {
+template <class D> class xexpression;
+} // namespace xt
+
 namespace clarray {
 
 template <class T, class Storage = svm_coarse> class cl_array;
-template <class T, class Storage> class host_view;
-template <class D> struct expression;
 
 namespace detail {
-template <class E> inline constexpr bool is_expression_node_v = std::is_base_of_v<expression<E>, E>;
+// The base of every expression node (expr/expression.hpp): cl_array's expression constructor and
+// assignment recognise nodes by it without naming a type of the layer above.
+struct expression_base {};
+template <class E> inline constexpr bool is_expression_node_v = std::is_base_of_v<expression_base, E>;
 }
 
 namespace detail {
@@ -136,6 +139,9 @@ public:
         : q_(q), alloc_(std::move(alloc)), shape_(std::move(shape)), strides_(std::move(strides)),
           offset_(offset) {}
 
+    // The members that take expressions (this constructor, assignment from an expression and the
+    // compound assignments) are defined in codegen/assign.hpp, which needs the expression layer;
+    // include <clarray/clarray.hpp> (or expr/operators.hpp and codegen/assign.hpp) to use them.
     // Evaluates an expression (one kernel) into a new array of its shape.
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
     cl_array(const E& e); // NOLINT: implicit, so that `cl_array<float> c = a + b;` works
@@ -224,8 +230,10 @@ public:
     }
 
     // ---- host transfer ----
-    // Copy to the host (blocks until the data is there). Works on any view.
-    xt::xarray<T> get() const;
+    // Copy to the host as an xt::xarray<T> (blocks until the data is there). Works on any view.
+    // Defined with set(xexpression) and map() in host/ (clarray.hpp includes it); the deduced
+    // return type keeps xtensor out of this header.
+    auto get() const;
     // The single element of a size-1 array (0-d reduction results); blocks until it is there.
     T item() const {
         if (size() != 1)
@@ -243,8 +251,8 @@ public:
     cl_array copy(layout l = layout::c) const;
     // Every element = value. Enqueued, does not block.
     void fill(const T& value);
-    // A typed, strided xtensor view of this array on the host; see host_view.
-    host_view<T, Storage> map(access a = access::read_write) const;
+    // A typed, strided xtensor view of this array on the host; see host/host_view.hpp.
+    auto map(access a = access::read_write) const; // host_view<T, Storage>
 
     // ---- views (share storage) ----
     template <class... A> cl_array operator()(const A&... args) const {
@@ -266,6 +274,10 @@ public:
     cl_array transpose(const std::vector<std::size_t>& axes) const;
 
 private:
+    // Host transfer of the elements in C order (blocks); host holds size() stored_type values.
+    void read_c_order(void* host) const;
+    void write_c_order(const void* host);
+
     cl_array& write_values(const cl_array& src) {
         if (!bound()) {
             if (src.bound()) *this = src.copy();

@@ -2,8 +2,7 @@
 // Member definitions of cl_array and the strided copy/fill behind them (included by cl_array.hpp).
 #include <algorithm>
 #include <string>
-
-#include <xtensor/xadapt.hpp>
+#include <vector>
 
 namespace clarray {
 
@@ -155,41 +154,23 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
 
 } // namespace detail
 
-template <class T, class S> xt::xarray<T> cl_array<T, S>::get() const {
-    const queue& q = get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
-    xt::xarray<T> out = xt::xarray<T>::from_shape(shape_);
-    if (size() == 0) return out;
+template <class T, class S> void cl_array<T, S>::read_c_order(void* host) const {
+    const queue& q = get_queue();
     if (is_c_contiguous()) {
-        alloc_->read(q, byte_offset(), nbytes(), out.data());
+        alloc_->read(q, byte_offset(), nbytes(), host);
     } else {
         cl_array tmp = copy(layout::c);
-        tmp.alloc_->read(q, 0, nbytes(), out.data());
+        tmp.alloc_->read(q, 0, nbytes(), host);
     }
-    return out;
 }
 
-template <class T, class S>
-template <class E>
-void cl_array<T, S>::set(const xt::xexpression<E>& e) {
-    const queue& q = get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
-    const auto& de = e.derived_cast();
-    shape_type es(de.shape().begin(), de.shape().end());
-    bool ok = true;
-    try {
-        ok = broadcast_shapes(es, shape_) == shape_;
-    } catch (const shape_error&) {
-        ok = false;
-    }
-    if (!ok)
-        throw shape_error("set: host shape " + shape_to_string(es) +
-                          " does not broadcast to the array's shape " + shape_to_string(shape_));
-    if (size() == 0) return;
-    xt::xarray<T> host = xt::broadcast(de, shape_);
+template <class T, class S> void cl_array<T, S>::write_c_order(const void* host) {
+    const queue& q = get_queue();
     if (is_c_contiguous()) {
-        alloc_->write(q, byte_offset(), nbytes(), host.data());
+        alloc_->write(q, byte_offset(), nbytes(), host);
     } else {
         cl_array tmp(q, shape_, layout::c, alloc_.get());
-        tmp.alloc_->write(q, 0, nbytes(), host.data());
+        tmp.alloc_->write(q, 0, nbytes(), host);
         detail::strided_copy(*this, tmp);
     }
 }
@@ -199,9 +180,14 @@ template <class T, class S> void cl_array<T, S>::set(const std::vector<T>& v) {
         throw shape_error("set: vector of " + std::to_string(v.size()) +
                           " elements for an array of shape " + shape_to_string(shape_) + " (" +
                           std::to_string(size()) + " elements)");
-    xt::xarray<T> host = xt::xarray<T>::from_shape(shape_);
-    std::copy(v.begin(), v.end(), host.begin());
-    set(host);
+    (void)get_queue(); // unbound: usage_error before alloc_ (NULL) is touched
+    if (size() == 0) return;
+    if constexpr (std::is_same_v<T, stored_type>) {
+        write_c_order(v.data());
+    } else { // bool: std::vector<bool> is packed, the device holds one byte per element
+        const std::vector<stored_type> stored(v.begin(), v.end());
+        write_c_order(stored.data());
+    }
 }
 
 template <class T, class S> cl_array<T, S> cl_array<T, S>::copy(layout l) const {
@@ -313,7 +299,3 @@ cl_array<T, S> cl_array<T, S>::transpose(const std::vector<std::size_t>& axes) c
 }
 
 } // namespace clarray
-
-#include "clarray/expr/assign.hpp"
-#include "clarray/expr/operators.hpp"
-#include "clarray/host/host_view.hpp"

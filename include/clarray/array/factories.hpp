@@ -1,11 +1,10 @@
 #pragma once
-// Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device.
+// Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device from a
+// std::vector (to_device from an xtensor expression is in host/conversions.hpp).
 #include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <xtensor/xexpression.hpp>
 
 #include "clarray/array/cl_array.hpp"
 
@@ -135,15 +134,7 @@ cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool e
     return a;
 }
 
-// Copies a host xtensor expression (any shape) to a new C-order device array.
-template <class S = svm_coarse, class E>
-cl_array<typename E::value_type, S> to_device(const queue& q, const xt::xexpression<E>& e) {
-    using T = typename E::value_type;
-    const auto& de = e.derived_cast();
-    cl_array<T, S> a(q, shape_type(de.shape().begin(), de.shape().end()));
-    a.set(de);
-    return a;
-}
+// Copies a host vector to a new 1-d device array.
 template <class S = svm_coarse, class T>
 cl_array<T, S> to_device(const queue& q, const std::vector<T>& v) {
     cl_array<T, S> a(q, shape_type{v.size()});

@@ -5,19 +5,20 @@
 #include <string>
 #include <utility>
 
-#include <xtensor/xstorage.hpp>
+#include "clarray/array/fixed_vector.hpp"
 
 namespace clarray {
-
-using shape_type = xt::svector<std::size_t, 4>;
-using strides_type = xt::svector<std::ptrdiff_t, 4>;
-
-// Memory order of a new array.
-enum class layout { c, f };
 
 // Arrays have at most this many dimensions (generated kernels pack shape and strides into one
 // argument; pocl allows only 1024 bytes of parameters).
 inline constexpr std::size_t max_dims = 16;
+
+// Inline storage of max_dims: a longer shape throws shape_error when it is built.
+using shape_type = fixed_vector<std::size_t, max_dims>;
+using strides_type = fixed_vector<std::ptrdiff_t, max_dims>;
+
+// Memory order of a new array.
+enum class layout { c, f };
 
 // A shape extent that reshape() infers, like NumPy's -1.
 inline constexpr std::size_t infer = static_cast<std::size_t>(-1);
@@ -29,9 +30,8 @@ bool is_c_contiguous(const shape_type& shape, const strides_type& strides);
 bool is_f_contiguous(const shape_type& shape, const strides_type& strides);
 
 // Elements [first, last) of the allocation that a view touches (first == last when empty).
-std::pair<std::ptrdiff_t, std::ptrdiff_t> covering_range(const shape_type& shape,
-                                                         const strides_type& strides,
-                                                         std::ptrdiff_t offset);
+std::pair<std::ptrdiff_t, std::ptrdiff_t>
+covering_range(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset);
 // True when the view touches each element of its covering range exactly once (any order).
 bool is_dense(const shape_type& shape, const strides_type& strides);
 

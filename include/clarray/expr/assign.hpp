@@ -129,8 +129,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         const cl_context cctx = q.context().get();
 
         // Operand views: outputs first, then the inputs in emit order.
-        std::vector<operand_view>
-            ops; // operand_view holds svectors, which cannot live in an svector
+        std::vector<operand_view> ops; // one per operand: their count has no bound
         ops.reserve(8);
         std::apply(
             [&](const auto&... o) {
@@ -170,7 +169,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         if (n == 0) return;
 
         shape_type shape = shape0;
-        xt::svector<strides_type*, 8> sp;
+        std::vector<strides_type*> sp;
+        sp.reserve(ops.size());
         for (auto& v : ops)
             sp.push_back(&v.strides);
         coalesce(shape, sp.data(), sp.size());
@@ -209,7 +209,11 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
 
         // Layout words at the schema's positions (the kernel's clarray_layout comes from it).
         const bool two_d = !contiguous && (rows || rank >= 2);
-        xt::svector<cl_long, 64> lay(schema.words(), 0);
+        // On the stack unless the layout is large (many operands of high rank).
+        cl_long small_layout[256] = {};
+        std::vector<cl_long> large_layout;
+        if (schema.words() > 256) large_layout.resize(schema.words());
+        cl_long* lay = schema.words() > 256 ? large_layout.data() : small_layout;
         lay[schema.count_word()] = static_cast<cl_long>(two_d ? n / inner : n);
         for (std::size_t j = 0; j < ops.size(); ++j)
             lay[schema.offset_word(j)] = ops[j].offset;
@@ -234,7 +238,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... o) { (args.push_back(output_arg(o)), ...); }, outs);
         auto bind = [&](const auto& t) { args.push_back(t.kernel_argument()); };
         std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
-        args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), by_buffer));
+        args.push_back(launch_arg::layout(lay, schema.words() * sizeof(cl_long), by_buffer));
         launch(q, k, global, &local, args.data(), args.size());
     }
 

@@ -24,7 +24,7 @@
 
 namespace clarray {
 
-template <class D> struct expression {
+template <class D> struct expression : detail::expression_base {
     const D& derived_cast() const noexcept { return static_cast<const D&>(*this); }
 };
 

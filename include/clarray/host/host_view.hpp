@@ -17,6 +17,7 @@
 #include <xtensor/xstrided_view.hpp>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/host/conversions.hpp"
 
 namespace clarray {
 
@@ -27,8 +28,8 @@ using flat_adaptor_t = decltype(xt::adapt(std::declval<U*>(), std::size_t(), xt:
                                           std::declval<std::array<std::size_t, 1>>()));
 template <class U>
 using strided_host_view_t =
-    decltype(xt::strided_view(std::declval<flat_adaptor_t<U>>(), std::declval<shape_type>(),
-                              std::declval<strides_type>(), std::size_t(),
+    decltype(xt::strided_view(std::declval<flat_adaptor_t<U>>(), std::declval<host_shape_type>(),
+                              std::declval<host_strides_type>(), std::size_t(),
                               xt::layout_type::dynamic));
 
 // Holds one active map of a byte range; the base that is constructed first and destroyed last.
@@ -60,8 +61,7 @@ private:
 } // namespace detail
 
 template <class T, class S>
-class host_view : private detail::map_guard,
-                  public detail::strided_host_view_t<stored_t<T>> {
+class host_view : private detail::map_guard, public detail::strided_host_view_t<stored_t<T>> {
     using U = stored_t<T>;
     using view_base = detail::strided_host_view_t<U>;
 
@@ -72,13 +72,13 @@ public:
         : detail::map_guard(a.bound() ? std::optional<queue>(a.get_queue()) : std::nullopt,
                             a.data(), acc, range.first * sizeof(U),
                             (range.second - range.first) * sizeof(U)),
-          view_base(xt::adapt(static_cast<U*>(mapped_host_pointer()),
-                              static_cast<std::size_t>(range.second - range.first),
-                              xt::no_ownership(),
-                              std::array<std::size_t, 1>{
-                                  static_cast<std::size_t>(range.second - range.first)}),
-                    shape_type(a.shape()), host_strides(a),
-                    static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
+          view_base(
+              xt::adapt(
+                  static_cast<U*>(mapped_host_pointer()),
+                  static_cast<std::size_t>(range.second - range.first), xt::no_ownership(),
+                  std::array<std::size_t, 1>{static_cast<std::size_t>(range.second - range.first)}),
+              detail::to_host_shape(a.shape()), host_strides(a),
+              static_cast<std::size_t>(a.offset() - range.first), xt::layout_type::dynamic) {}
     host_view(const host_view&) = delete;
     host_view& operator=(const host_view&) = delete;
 
@@ -86,19 +86,20 @@ public:
     view_base& view() noexcept { return *this; }
     const view_base& view() const noexcept { return *this; }
 
-    // Host address of the mapped covering range (element 0 of the view is at data() + data_offset()).
+    // Host address of the mapped covering range; the view's element 0 is at data() + data_offset().
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }
 
 private:
     // A zero-size view maps nothing, so its data pointer is NULL; xtensor still computes the end
     // of the data as data + stride * (extent - 1), a non-zero offset on NULL (undefined, UBSan
     // halts). Zero strides keep every such offset 0; no element is ever addressed.
-    static strides_type host_strides(const cl_array<T, S>& a) {
-        return a.size() == 0 ? strides_type(a.dimension(), 0) : a.strides();
+    static detail::host_strides_type host_strides(const cl_array<T, S>& a) {
+        return a.size() == 0 ? detail::host_strides_type(a.dimension(), 0)
+                             : detail::to_host_strides(a.strides());
     }
 };
 
-template <class T, class S> host_view<T, S> cl_array<T, S>::map(access a) const {
+template <class T, class S> auto cl_array<T, S>::map(access a) const {
     // An unbound array is 0-d with one element but no memory: its view would wrap NULL.
     (void)get_queue(); // throws usage_error when unbound
     auto range = covering_range(shape_, strides_, offset_);
