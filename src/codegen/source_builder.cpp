@@ -156,7 +156,7 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
                  (contiguous ? std::string() : " * " + lay.stride_ref(j, "0")) + ";\n";
     } else {
         // Dimension 0 walks the innermost axis, dimensions 1 and 2 the flattened rest
-        // (dimension 2 only past a driver's group-count limit: strided_launch in assign.hpp).
+        // (dimension 2 only past a driver's group-count limit: strided_launch in src/expr/assign_plan.cpp).
         // Rank 2 needs no division; higher ranks unravel only the outer index. No loop in the
         // body, so pocl vectorises across dimension 0.
         const std::string in = J(rank - 1);

@@ -15,13 +15,6 @@ inline std::string strides_to_string(const strides_type& st) {
     return s + ")";
 }
 
-inline bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
-                           const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob) {
-    auto [al, ah] = covering_range(sa, ta, oa);
-    auto [bl, bh] = covering_range(sb, tb, ob);
-    return al < ah && bl < bh && al < bh && bl < ah;
-}
-
 inline void fill_pair(nd_pair& L, const shape_type& shape, const strides_type& ds,
                       const strides_type* ss, std::ptrdiff_t doff, std::ptrdiff_t soff) {
     L.n = 1;

@@ -42,7 +42,8 @@ template <class Node> struct node_operands {
             if constexpr (std::decay_t<decltype(t)>::is_array) {
                 if (t.array().get_context().get() != cctx)
                     throw usage_error("reduction: operands from different contexts");
-                operand_view v = input_view(t.array(), shape);
+                const auto& a = t.array();
+                operand_view v = input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
                 strides.push_back(v.strides);
                 offsets.push_back(v.offset);
             } else {

@@ -1,0 +1,72 @@
+#pragma once
+// The non-template part of evaluating an assignment: operand views, alias analysis, the kernel
+// shape (contiguous, row, strided, vector width), its cache signature, the layout words and the
+// launch sizes, and building its source. The assigner template only collects its operands,
+// emits the expression text and binds the arguments, so each expression type instantiates little.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clarray/array/dtype.hpp"
+#include "clarray/array/layout.hpp"
+#include "clarray/codegen/source_builder.hpp"
+#include "clarray/runtime/function_ref.hpp"
+#include "clarray/runtime/kernel.hpp"
+#include "clarray/storage/allocation.hpp"
+
+namespace clarray::detail {
+
+// The strides/offset/memory of one array operand, broadcast to the iteration shape.
+struct operand_view {
+    strides_type strides;
+    std::ptrdiff_t offset;
+    allocation* alloc;
+    const shape_type* shape; // the operand's own shape and strides (alias analysis)
+    const strides_type* own_strides;
+};
+
+// An input operand's view broadcast to `target`; throws shape_error naming both shapes.
+operand_view input_view(const shape_type& shape, const strides_type& strides,
+                        std::ptrdiff_t offset, allocation* alloc, const shape_type& target);
+
+// Whether an input shares memory with one of the first n_out operands (the outputs) at a
+// different mapping, so that it would be overwritten before other work-items read it.
+// Same-index aliasing (a = a * 2) is safe.
+bool has_harmful_alias(const std::vector<operand_view>& ops, std::size_t n_out);
+
+// One assignment's kernel shape, signature, layout words and launch sizes.
+struct assign_plan {
+    std::size_t n = 0; // elements; 0: nothing to launch
+    std::size_t rank = 0;
+    bool contiguous = false;
+    bool rows = false;
+    bool by_buffer = false;
+    std::uint32_t inner_broadcast = 0;
+    std::size_t width = 1;
+    std::uint32_t signature = 0;
+    ndrange global, local;
+    // Layout words: on the stack unless the layout is large (many operands of high rank).
+    std::size_t words = 0;
+    cl_long small_words[256] = {};
+    std::vector<cl_long> large_words;
+    const cl_long* layout() const noexcept {
+        return words > 256 ? large_words.data() : small_words;
+    }
+};
+
+// Plans the assignment of the expression over `ops` (outputs first, coalesced in place) to
+// outputs of shape `shape`. vectorizable: the expression may run on OpenCL vector types.
+void plan_assignment(const shape_type& shape, std::vector<operand_view>& ops, std::size_t n_out,
+                     std::size_t scalar_bytes, bool vectorizable, const device& dev,
+                     assign_plan& plan);
+
+// The kernel of an assignment plan for the expression type whose static tag is `tag`, from the
+// context's cache. On a miss, emit(b) gives the values of the outputs in b (called again with a
+// vector builder for vector kernels). Throws unsupported when the device lacks an extension its
+// types need.
+kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& plan,
+                     const std::vector<dtype>& out_types,
+                     function_ref<std::vector<std::string>(source_builder&)> emit);
+
+} // namespace clarray::detail

@@ -1,0 +1,166 @@
+#include "clarray/expr/assign_plan.hpp"
+
+#include <cstdlib>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/error.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
+#include "clarray/runtime/launch.hpp"
+
+namespace clarray::detail {
+
+namespace {
+// Launch sizes of a strided assignment of rank >= 2 (source_builder::assign_kernel): dimension
+// 0 over the innermost axis, 1 and 2 over the rest. When some operand is laid out across the
+// iteration order (a transpose: its inner stride exceeds its outer one) groups are 16 x 16
+// tiles, so both the rows written and the columns read share cache lines; otherwise a group
+// spans up to g consecutive inner positions.
+void strided_launch(const shape_type& shape, std::size_t n, const std::vector<operand_view>& ops,
+                    std::size_t g, ndrange& global, ndrange& local) {
+    const std::size_t r = shape.size(), inner = shape[r - 1], outer = n / inner;
+    bool across = false; // a zero outer stride is a broadcast, not a transpose
+    for (const auto& v : ops)
+        across = across ||
+                 (v.strides[r - 2] != 0 && std::abs(v.strides[r - 1]) > std::abs(v.strides[r - 2]));
+    row_launch(inner, outer, g, across && g >= 256 ? 16 : g, global, local);
+}
+} // namespace
+
+operand_view input_view(const shape_type& shape, const strides_type& strides,
+                        std::ptrdiff_t offset, allocation* alloc, const shape_type& target) {
+    operand_view v{{}, offset, alloc, &shape, &strides};
+    try {
+        v.strides = broadcast_strides(shape, strides, target);
+    } catch (const shape_error&) {
+        throw shape_error("expression: operand of shape " + shape_to_string(shape) +
+                          " does not broadcast to shape " + shape_to_string(target));
+    }
+    return v;
+}
+
+bool has_harmful_alias(const std::vector<operand_view>& ops, std::size_t n_out) {
+    for (std::size_t o = 0; o < n_out; ++o)
+        for (std::size_t i = n_out; i < ops.size(); ++i) {
+            if (!ops[o].alloc || ops[o].alloc != ops[i].alloc) continue;
+            if (ops[o].strides == ops[i].strides && ops[o].offset == ops[i].offset) continue;
+            if (ranges_overlap(*ops[o].shape, *ops[o].own_strides, ops[o].offset, *ops[i].shape,
+                               *ops[i].own_strides, ops[i].offset))
+                return true;
+        }
+    return false;
+}
+
+void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, std::size_t n_out,
+                     std::size_t scalar_bytes, bool vectorizable, const device& dev,
+                     assign_plan& p) {
+    std::size_t n = 1;
+    for (std::size_t e : shape0)
+        n *= e;
+    p.n = n;
+    if (n == 0) return;
+
+    shape_type shape = shape0;
+    strides_type* small_sp[32];
+    std::vector<strides_type*> large_sp;
+    if (ops.size() > 32) large_sp.resize(ops.size());
+    strides_type** sp = ops.size() > 32 ? large_sp.data() : small_sp;
+    for (std::size_t j = 0; j < ops.size(); ++j)
+        sp[j] = &ops[j].strides;
+    coalesce(shape, sp, ops.size());
+    const std::size_t rank = shape.size();
+    bool contiguous = rank <= 1;
+    if (rank == 1)
+        for (auto& v : ops)
+            contiguous = contiguous && v.strides[0] == 1;
+    // Row kernel: every operand steps the inner axis by 1 (inputs also by 0: broadcast along the
+    // row), so a work-item finds its row once and walks it with unit steps. The mask of
+    // inner-broadcast inputs is part of the signature (16 operands fit).
+    bool rows = !contiguous && rank >= 1 && ops.size() <= 16;
+    std::uint32_t inner_broadcast = 0;
+    for (std::size_t j = 0; rows && j < ops.size(); ++j) {
+        const std::ptrdiff_t s = ops[j].strides[rank - 1];
+        if (s == 0 && j >= n_out)
+            inner_broadcast |= 1u << j;
+        else if (s != 1)
+            rows = false;
+    }
+    if (!rows) inner_broadcast = 0;
+    const std::size_t inner = rank == 0 ? 1 : shape[rank - 1];
+    const assign_layout_schema schema(ops.size(), rank == 0 ? 1 : rank, contiguous);
+    const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, schema.words() * 8);
+    // Vector kernels on rows shorter than a vector would run their scalar tails only.
+    const std::size_t vector_width = dev.quirks().function_vector_width;
+    const std::size_t width =
+        vectorizable && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;
+    p.rank = rank;
+    p.contiguous = contiguous;
+    p.rows = rows;
+    p.by_buffer = by_buffer;
+    p.inner_broadcast = inner_broadcast;
+    p.width = width;
+    p.signature = static_cast<std::uint32_t>(rank) | (contiguous ? 1u << 8 : 0u) |
+                  (by_buffer ? 1u << 9 : 0u) | static_cast<std::uint32_t>(width << 10) |
+                  (rows ? 1u << 15 : 0u) | inner_broadcast << 16;
+
+    // Layout words at the schema's positions (the kernel's clarray_layout comes from it).
+    const bool two_d = !contiguous && (rows || rank >= 2);
+    p.words = schema.words();
+    if (p.words > 256) p.large_words.assign(p.words, 0);
+    cl_long* lay = p.words > 256 ? p.large_words.data() : p.small_words;
+    lay[schema.count_word()] = static_cast<cl_long>(two_d ? n / inner : n);
+    for (std::size_t j = 0; j < ops.size(); ++j)
+        lay[schema.offset_word(j)] = ops[j].offset;
+    if (!contiguous) { // rank >= 1 (rank 0 is contiguous)
+        for (std::size_t i = 0; i < rank; ++i)
+            lay[schema.shape_word(i)] = static_cast<cl_long>(shape[i]);
+        for (std::size_t j = 0; j < ops.size(); ++j)
+            for (std::size_t i = 0; i < rank; ++i)
+                lay[schema.stride_word(j, i)] = ops[j].strides[i];
+    }
+
+    const std::size_t g = elementwise_group_size(dev);
+    p.global = ndrange{round_up((n + width - 1) / width, g)};
+    p.local = ndrange{g};
+    if (rows)
+        row_launch((inner + width - 1) / width, n / inner, g, g, p.global, p.local);
+    else if (two_d)
+        strided_launch(shape, n, ops, g, p.global, p.local);
+}
+
+kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
+                     const std::vector<dtype>& out_types,
+                     function_ref<std::vector<std::string>(source_builder&)> emit) {
+    return cached_source_kernel(ctx, {tag, p.signature}, "clarray_assign", [&] {
+        source_builder b;
+        b.set_output_count(out_types.size());
+        std::vector<std::string> values = emit(b);
+        extension_set needs = b.required_extensions();
+        for (dtype d : out_types)
+            needs.add(d);
+        if (needs.contains(dtype_traits<double>::extension) && !ctx.device().has_fp64())
+            throw unsupported("this expression computes in float64, which device '" +
+                              ctx.device().name() +
+                              "' does not support (cl_khr_fp64); convert operands with "
+                              "astype<float>()");
+        require_extensions(ctx, needs, "this expression");
+        std::vector<std::string> vector_values;
+        if (p.width > 1) {
+            source_builder vb; // the same inputs in the same order, as vectors
+            vb.set_output_count(out_types.size());
+            vb.set_vector_width(p.width);
+            vb.set_inner_broadcast(p.inner_broadcast);
+            vector_values = emit(vb);
+        }
+        std::string src;
+        if (p.rows)
+            src = b.assign_kernel_rows(out_types, values, vector_values, p.width, p.rank,
+                                       p.inner_broadcast, p.by_buffer);
+        else if (p.width > 1)
+            src = b.assign_kernel_vector(out_types, values, vector_values, p.width, p.by_buffer);
+        else
+            src = b.assign_kernel(out_types, values, p.rank, p.contiguous, p.by_buffer);
+        return program_source{std::move(src), ""};
+    });
+}
+
+} // namespace clarray::detail
