@@ -1,10 +1,8 @@
 // Library kernels for copies, fills and ranges over strided n-d views.
-// Built once per element type with -DT=<OpenCL C type> (-DCLARRAY_FP64 for double), after the
-// declaration of nd_pair (shape and strides in one struct argument), which comes from its one
-// description in array/builtin_kernels.hpp. All index math is 64-bit integer.
-#ifdef CLARRAY_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
+// Built once per element type with -DT=<OpenCL C type>, after the element type's extension pragma
+// (from its dtype) and the declaration of nd_pair (shape and strides in one struct argument),
+// which comes from its one description in array/builtin_kernels.hpp. All index math is 64-bit
+// integer.
 
 // dst[view] = src[view] (src may be broadcast: stride 0).
 kernel void strided_copy(global T* dst, global const T* src, nd_pair L) {

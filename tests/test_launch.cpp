@@ -50,7 +50,7 @@ TEMPLATE_TEST_CASE("layouts too large for the parameter space reuse their buffer
     xt::xarray<float> want = xt::zeros<float>(base);
     // Rank 10 that does not coalesce, 9 operands (8 array terminals and the output): 1 + 10 +
     // 9 * 11 words of layout plus the pointers exceed pocl's 1024 parameter bytes.
-    const std::size_t layout_bytes = ca::detail::layout_words(9, 10, false) * sizeof(cl_long);
+    const std::size_t layout_bytes = ca::detail::assign_layout_schema(9, 10, false).words() * sizeof(cl_long);
     const bool by_buffer =
         !ca::detail::layout_fits(q.context().device(), 9, sizeof(float), layout_bytes);
     auto& layouts = test::ctx().state().layouts;

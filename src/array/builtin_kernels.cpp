@@ -45,22 +45,24 @@ struct strided_kernel_tag {};
 } // namespace
 
 kernel builtin_kernel(const context& ctx, builtin which, dtype d) {
-    const auto kernel_signature = (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
-    return cached_kernel(ctx, {&type_tag<strided_kernel_tag>::id, kernel_signature},
-                         builtin_name(which), [&] {
-                             if (d == dtype::float64)
-                                 require_extension(ctx, "cl_khr_fp64", "float64 arrays");
-                             return cached_program(
-                                 ctx, {&type_tag<strided_program_tag>::id, static_cast<unsigned>(d)},
-                                 [&] {
-                                     // The struct declarations come from their C++ field lists.
-                                     static const std::string source =
-                                         nd_pair::cl_declaration() + kernel_source_strided;
-                                     return program_source{
-                                         source, std::string("-DT=") + cl_type_name(d) +
-                                                     (d == dtype::float64 ? " -DCLARRAY_FP64" : "")};
-                                 });
-                         });
+    const auto signature = (static_cast<std::uint64_t>(which) << 8) | static_cast<unsigned>(d);
+    return cached_kernel(
+        ctx, {&type_tag<strided_kernel_tag>::id, signature}, builtin_name(which), [&] {
+            const char* extension = required_extension(d);
+            if (extension)
+                require_extension(ctx, extension, std::string("an array of ") + dtype_name(d));
+            return cached_program(
+                ctx, {&type_tag<strided_program_tag>::id, static_cast<unsigned>(d)}, [&] {
+                    // The element type's extension and the struct declarations (from their C++
+                    // field lists) precede the library source, which is written for any T.
+                    std::string source = extension ? std::string("#pragma OPENCL EXTENSION ") +
+                                                         extension + " : enable\n"
+                                                   : std::string();
+                    source += nd_pair::cl_declaration();
+                    source += kernel_source_strided;
+                    return program_source{std::move(source), std::string("-DT=") + cl_type_name(d)};
+                });
+        });
 }
 
 std::size_t elementwise_group_size(const device& dev) {
