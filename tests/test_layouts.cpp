@@ -184,7 +184,7 @@ TEST_CASE("reduction layouts: the kernel reads each word where the launch writes
                          << v.red_rank);
         const reduce_layout_schema s(v.operands, v.kept_rank, v.red_rank);
         std::vector<probe_point> points{
-            {s.outputs_word(), "L.M"},      {s.reduced_count_word(), "L.L"},
+            {s.outputs_word(), "L.M"},      {s.reduced_count_word(), "L.len"},
             {s.parts_word(), "L.P"},        {s.chunk_word(), "L.chunk"},
             {s.kept_inner_word(), "L.kin"}, {s.blocks_word(), "L.nblk"},
             {s.count_word(), "L.n"}};

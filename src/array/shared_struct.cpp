@@ -14,8 +14,8 @@ std::string cl_struct_declaration(const char* name, const cl_struct_member* memb
         const bool joins = i > 0 && m.rows == 0 && members[i - 1].rows == 0 &&
                            std::strcmp(m.type, members[i - 1].type) == 0;
         if (joins) {
-            s.back() = ',';
-            s += std::string(" ") + m.name + ";\n";
+            s.resize(s.size() - 2); // the previous ";\n"
+            s += std::string(", ") + m.name + ";\n";
             continue;
         }
         s += std::string("    ") + m.type + " " + m.name;

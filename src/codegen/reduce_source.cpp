@@ -340,7 +340,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    b" + str(j) + " += (long)i * " + lay.kept_stride_ref(j - 1, str(kr - 1)) +
                  ";\n";
         s += "    " + op.acc + " acc0 = neutral;\n";
-        s += "    for (ulong t = 0; t < L.L; ++t) {\n";
+        s += "    for (ulong t = 0; t < L.len; ++t) {\n";
         s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "t", "        ");
         s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
              ", t));\n";
@@ -354,7 +354,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
         s += kept_offsets(lay, js, 1, kr, "m");
         s += "    const ulong begin = p * L.chunk;\n"
-             "    const ulong end = min(begin + L.chunk, L.L);\n";
+             "    const ulong end = min(begin + L.chunk, L.len);\n";
         if (spec.cooperative) {
             // U lanes: each item keeps U loads in flight per step (group-strided, so every
             // load instruction of the group stays coalesced), then folds its lanes.
@@ -422,7 +422,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         if (op.compensated) s += "        C[c] = 0;\n";
         s += "    }\n";
         s += "    const ulong begin = p * L.chunk;\n"
-             "    const ulong end = min(begin + L.chunk, L.L);\n";
+             "    const ulong end = min(begin + L.chunk, L.len);\n";
         s += "    for (ulong l = begin; l < end; ++l) {\n";
         s += reduced_offsets(lay, js, 1, rr, spec.red_contiguous, "l", "        ");
         s += "        for (ulong c = 0; c < cols; ++c) {\n";
@@ -449,7 +449,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += "    const long ks" + str(j) + " = " + lay.kept_stride_ref(j - 1, str(kr - 1)) +
                  ";\n";
         s += "    const ulong begin = p * L.chunk;\n"
-             "    const ulong end = min(begin + L.chunk, L.L);\n";
+             "    const ulong end = min(begin + L.chunk, L.len);\n";
         if (U > 1) {
             s += "    const ulong valid = min((ulong)" + str(U) + ", L.kin - i0);\n";
             s += "    if (valid == " + str(U) + ") {\n";
@@ -533,7 +533,7 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
     s += kept_offsets(lay, all, 0, kept_rank, "m");
     s += "    const ulong begin = p * L.chunk;\n"
-         "    const ulong end = min(begin + L.chunk, L.L);\n";
+         "    const ulong end = min(begin + L.chunk, L.len);\n";
     s += "    " + op.acc + " acc = L.P > 1 ? carry[unit] : neutral;\n";
     s += "    for (ulong l = begin; l < end; ++l) {\n";
     s += reduced_offsets(lay, all, 0, red_rank, false, "l", "        ");

@@ -158,7 +158,8 @@ private:
         std::size_t rows, cols, first;
     };
     field_id add(const char* name, bool is_signed, std::size_t rows, std::size_t cols) noexcept {
-        assert(count_ < max_fields);
+        // A field named L would be rewritten by `#define L (*Lp)` too.
+        assert(count_ < max_fields && !(name[0] == 'L' && name[1] == '\0'));
         fields_[count_] = field{name, is_signed, rows, cols, words_};
         words_ += (rows ? rows : 1) * (cols ? cols : 1);
         return count_++;

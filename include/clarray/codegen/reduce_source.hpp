@@ -95,17 +95,18 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
 std::string scan_parts_source(const reduce_text& op);
 
 // The layout argument of reduction and scan kernels (clarray_rlayout), for `operands` arrays
-// over kept_rank kept and red_rank reduced axes: M outputs, L reduced elements per output, P
+// over kept_rank kept and red_rank reduced axes: M outputs, len reduced elements per output (L
+// in docs/reductions.md; a field L would break the `#define L (*Lp)` of a layout in a buffer), P
 // parts of `chunk` elements, kin (the innermost kept extent), nblk (blocks of that axis per
 // item), n (the count finish divides by), the kept and reduced shapes, the operands' offsets,
 // their kept and reduced strides [operand][axis]. The host fills the words at the *_word indices
 // (reduce_layout), the generator declares declaration() and reads the indexed fields through the
-// *_ref texts; it names the scalar fields (L.M, L.P...) directly, which fails every kernel build
+// *_ref texts; it names the scalar fields (L.M, L.len...) directly, which fails every kernel build
 // rather than misreading words should a name change here.
 class reduce_layout_schema {
 public:
     reduce_layout_schema(std::size_t operands, std::size_t kept_rank, std::size_t red_rank) noexcept
-        : s_("clarray_rlayout"), M_(s_.scalar("M", false)), L_(s_.scalar("L", false)),
+        : s_("clarray_rlayout"), M_(s_.scalar("M", false)), len_(s_.scalar("len", false)),
           P_(s_.scalar("P", false)), chunk_(s_.scalar("chunk", false)),
           kin_(s_.scalar("kin", false)), nblk_(s_.scalar("nblk", false)), n_(s_.scalar("n", true)),
           ksh_(s_.array("ksh", false, kept_rank)), rsh_(s_.array("rsh", false, red_rank)),
@@ -114,7 +115,7 @@ public:
 
     std::size_t words() const noexcept { return s_.words(); }
     std::size_t outputs_word() const noexcept { return s_.word(M_); }
-    std::size_t reduced_count_word() const noexcept { return s_.word(L_); }
+    std::size_t reduced_count_word() const noexcept { return s_.word(len_); }
     std::size_t parts_word() const noexcept { return s_.word(P_); }
     std::size_t chunk_word() const noexcept { return s_.word(chunk_); }
     std::size_t kept_inner_word() const noexcept { return s_.word(kin_); }
@@ -143,7 +144,7 @@ public:
 
 private:
     word_struct s_;
-    word_struct::field_id M_, L_, P_, chunk_, kin_, nblk_, n_, ksh_, rsh_, off_, kst_, rst_;
+    word_struct::field_id M_, len_, P_, chunk_, kin_, nblk_, n_, ksh_, rsh_, off_, kst_, rst_;
 };
 
 } // namespace clarray::detail
