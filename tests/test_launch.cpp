@@ -24,8 +24,8 @@ TEST_CASE("a failing argument names the kernel and the argument", "[launch]") {
                        .kernel("scale");
     auto a = ca::ones<float, ca::buffer>(test::q(), {16});
     // A double where the kernel takes a float: clSetKernelArg rejects the size.
-    CHECK_THROWS_WITH(k(test::q(), {16}, a, 2.0), Contains("kernel 'scale', argument 1") &&
-                                                      Contains("CL_INVALID_ARG_SIZE"));
+    CHECK_THROWS_WITH(k(test::q(), {16}, a, 2.0),
+                      Contains("kernel 'scale', argument 1") && Contains("CL_INVALID_ARG_SIZE"));
     k(test::q(), {16}, a, 2.0f); // the kernel object is still usable
     CHECK((a.get() == xt::xarray<float>(xt::ones<float>({16}) * 2.0f)));
 }
@@ -39,7 +39,9 @@ TEMPLATE_TEST_CASE("layouts too large for the parameter space reuse their buffer
     const auto h2 = ca::range(0, 2);
     auto view = [&](const auto& a) { return a(h2, h2, h2, h2, h2, h2, h2, h2, h2, ca::all()); };
     auto x2 = xt::range(0, 2);
-    auto hview = [&](auto& a) { return xt::view(a, x2, x2, x2, x2, x2, x2, x2, x2, x2, xt::all()); };
+    auto hview = [&](auto& a) {
+        return xt::view(a, x2, x2, x2, x2, x2, x2, x2, x2, x2, xt::all());
+    };
     xt::xarray<float> hs[4];
     ca::cl_array<float, S> ds[4];
     for (unsigned i = 0; i < 4; ++i) {
@@ -50,7 +52,8 @@ TEMPLATE_TEST_CASE("layouts too large for the parameter space reuse their buffer
     xt::xarray<float> want = xt::zeros<float>(base);
     // Rank 10 that does not coalesce, 9 operands (8 array terminals and the output): 1 + 10 +
     // 9 * 11 words of layout plus the pointers exceed pocl's 1024 parameter bytes.
-    const std::size_t layout_bytes = ca::detail::assign_layout_schema(9, 10, false).words() * sizeof(cl_long);
+    const std::size_t layout_bytes =
+        ca::detail::assign_layout_schema(9, 10, false).words() * sizeof(cl_long);
     const bool by_buffer =
         !ca::detail::layout_fits(q.context().device(), 9, sizeof(float), layout_bytes);
     auto& layouts = test::ctx().state().layouts;
@@ -61,8 +64,8 @@ TEMPLATE_TEST_CASE("layouts too large for the parameter space reuse their buffer
                     view(ds[1]) + view(ds[2]) * view(ds[3]);
         if (round % 10 == 9) q.finish();
     }
-    hview(want) = hview(hs[0]) * 49.0f + hview(hs[1]) - hview(hs[2]) * hview(hs[3]) +
-                  hview(hs[0]) - hview(hs[1]) + hview(hs[2]) * hview(hs[3]);
+    hview(want) = hview(hs[0]) * 49.0f + hview(hs[1]) - hview(hs[2]) * hview(hs[3]) + hview(hs[0]) -
+                  hview(hs[1]) + hview(hs[2]) * hview(hs[3]);
     CHECK(xt::allclose(out.get(), want, 1e-5, 1e-5));
     // At most one buffer per launch in flight (10 between waits), never one per launch.
     if (by_buffer) {
@@ -91,8 +94,7 @@ TEST_CASE("one kernel object launched from several threads", "[launch]") {
     for (auto& th : pool)
         th.join();
     for (int t = 0; t < threads; ++t)
-        CHECK((arrays[t].get() ==
-               xt::xarray<int>(xt::ones<int>({256}) * ((t + 1) * per_thread))));
+        CHECK((arrays[t].get() == xt::xarray<int>(xt::ones<int>({256}) * ((t + 1) * per_thread))));
 }
 
 TEST_CASE("the kernel cache builds each generated kernel once", "[launch]") {

@@ -26,8 +26,8 @@ void strided_launch(const shape_type& shape, std::size_t n, const std::vector<op
 }
 } // namespace
 
-operand_view input_view(const shape_type& shape, const strides_type& strides,
-                        std::ptrdiff_t offset, allocation* alloc, const shape_type& target) {
+operand_view input_view(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset,
+                        allocation* alloc, const shape_type& target) {
     operand_view v{{}, offset, alloc, &shape, &strides};
     try {
         v.strides = broadcast_strides(shape, strides, target);

@@ -60,9 +60,7 @@ handle<cl_program> cached_program(const context& ctx, kernel_key key,
 kernel cached_kernel(const context& ctx, kernel_key key, const char* name,
                      function_ref<handle<cl_program>()> make) {
     std::shared_ptr<kernel_cache_entry> e = entry_for(ctx, key);
-    build_once(*e, [&] {
-        e->k.emplace(create_kernel(ctx, make(), name));
-    });
+    build_once(*e, [&] { e->k.emplace(create_kernel(ctx, make(), name)); });
     return *e->k;
 }
 
@@ -86,7 +84,8 @@ std::size_t cached_kernel_count(const context& ctx) {
 void require_extension(const context& ctx, const char* extension, const std::string& what) {
     if (!extension) return;
     const std::string ext = extension;
-    const bool has = ext == "cl_khr_fp64" ? ctx.device().has_fp64() : ctx.device().has_extension(ext);
+    const bool has =
+        ext == "cl_khr_fp64" ? ctx.device().has_fp64() : ctx.device().has_extension(ext);
     if (!has)
         throw unsupported(what + " needs " + ext + ", which device '" + ctx.device().name() +
                           "' lacks");

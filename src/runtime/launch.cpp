@@ -41,15 +41,14 @@ handle<cl_mem> bind_memory(const queue& q, const kernel& k, cl_kernel raw, cl_ui
     }
     const std::size_t align = q.context().device().mem_base_addr_align_bytes();
     if (align == 0 || a.byte_offset % align != 0)
-        throw usage_error(argument_text(k, i) + ": a Buffer view at byte offset " +
-                          std::to_string(a.byte_offset) +
-                          " is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
-                          std::to_string(align) +
-                          " bytes); pass the base array and its offset() instead");
+        throw usage_error(
+            argument_text(k, i) + ": a Buffer view at byte offset " +
+            std::to_string(a.byte_offset) + " is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
+            std::to_string(align) + " bytes); pass the base array and its offset() instead");
     cl_buffer_region region{a.byte_offset, a.bytes - a.byte_offset};
     cl_int rc = CL_SUCCESS;
-    handle<cl_mem> sub(clCreateSubBuffer(a.buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                         &region, &rc));
+    handle<cl_mem> sub(
+        clCreateSubBuffer(a.buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &rc));
     check_arg(rc, "clCreateSubBuffer", k, i);
     cl_mem m = sub.get();
     check_arg(clSetKernelArg(raw, i, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)", k, i);
@@ -62,7 +61,7 @@ handle<cl_mem> bind_memory(const queue& q, const kernel& k, cl_kernel raw, cl_ui
 
 layout_buffers::slot* layout_buffers::acquire(std::size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    slot* fitting = nullptr; // the smallest free slot that holds `bytes`
+    slot* fitting = nullptr;  // the smallest free slot that holds `bytes`
     slot* any_free = nullptr; // else a free slot to grow
     for (auto& s : slots_) {
         if (s->busy || !s->last_use.is_complete()) continue;
@@ -121,8 +120,8 @@ struct layout_upload {
         }
         std::memcpy(s->host.data(), data, bytes);
         cl_event ev = nullptr;
-        check_arg(clEnqueueWriteBuffer(q.get(), s->mem.get(), CL_FALSE, 0, bytes, s->host.data(),
-                                       0, nullptr, &ev),
+        check_arg(clEnqueueWriteBuffer(q.get(), s->mem.get(), CL_FALSE, 0, bytes, s->host.data(), 0,
+                                       nullptr, &ev),
                   "clEnqueueWriteBuffer(layout)", k, i);
         written = event(ev);
         deps.add(written);
@@ -142,8 +141,7 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
     // check
     if (q.context().get() != k.context_handle())
         throw usage_error("kernel '" + k.name() + "': queue from another context");
-    if (count > 64)
-        throw usage_error("kernel '" + k.name() + "': more than 64 arguments");
+    if (count > 64) throw usage_error("kernel '" + k.name() + "': more than 64 arguments");
     std::uint64_t svm_mask = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const launch_arg& a = args[i];
@@ -179,8 +177,8 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
                 break;
             case launch_arg::kind::layout_buffer: {
                 cl_mem m = upload.prepare(q, k, i, a.data, a.bytes, deps);
-                check_arg(clSetKernelArg(raw, idx, sizeof(cl_mem), &m), "clSetKernelArg(layout)",
-                          k, i);
+                check_arg(clSetKernelArg(raw, idx, sizeof(cl_mem), &m), "clSetKernelArg(layout)", k,
+                          i);
                 break;
             }
             case launch_arg::kind::memory: {

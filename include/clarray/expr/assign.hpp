@@ -108,7 +108,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 if (t.array().get_context().get() != cctx)
                     throw usage_error("expression: operands from different contexts");
                 const auto& a = t.array();
-                ops.push_back(input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0));
+                ops.push_back(
+                    input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0));
             } else {
                 scalar_bytes += sizeof(t.value());
             }
@@ -173,10 +174,10 @@ template <class T, class S, class E> void assign(const cl_array<T, S>& out, cons
 }
 
 template <class To, class From>
-inline constexpr bool same_kind_castable_v =
-    std::is_same_v<To, From> || is_floating_v<To> ||
-    (is_integer_v<To> && (is_integer_v<From> || is_boolean_v<From>)) ||
-    (is_boolean_v<To> && is_boolean_v<From>);
+inline constexpr bool same_kind_castable_v = std::is_same_v<To, From> || is_floating_v<To> ||
+                                             (is_integer_v<To> &&
+                                              (is_integer_v<From> || is_boolean_v<From>)) ||
+                                             (is_boolean_v<To> && is_boolean_v<From>);
 
 } // namespace detail
 

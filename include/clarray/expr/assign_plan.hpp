@@ -27,8 +27,8 @@ struct operand_view {
 };
 
 // An input operand's view broadcast to `target`; throws shape_error naming both shapes.
-operand_view input_view(const shape_type& shape, const strides_type& strides,
-                        std::ptrdiff_t offset, allocation* alloc, const shape_type& target);
+operand_view input_view(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset,
+                        allocation* alloc, const shape_type& target);
 
 // Whether an input shares memory with one of the first n_out operands (the outputs) at a
 // different mapping, so that it would be overwritten before other work-items read it.

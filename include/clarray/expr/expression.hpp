@@ -101,7 +101,9 @@ public:
     static constexpr bool calls_function = false;
     stored_t<T> value() const noexcept { return stored_; }
     static constexpr bool is_array = false;
-    launch_arg kernel_argument() const noexcept { return launch_arg::value(&stored_, sizeof stored_); }
+    launch_arg kernel_argument() const noexcept {
+        return launch_arg::value(&stored_, sizeof stored_);
+    }
 
 private:
     // NumPy 2 refuses a Python int that does not fit the array's integer type; so do we. W is

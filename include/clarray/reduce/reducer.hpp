@@ -8,14 +8,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "clarray/expr/assign.hpp"
 #include "clarray/codegen/reduce_source.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/reduce/ops.hpp"
 #include "clarray/reduce/plan.hpp"
 
 namespace clarray::detail {
-
 
 // A generated reduction or scan kernel from the context's cache. On a miss make_source(needs)
 // returns the source and adds to `needs` the extensions of the types it uses (the map
@@ -43,7 +42,8 @@ template <class Node> struct node_operands {
                 if (t.array().get_context().get() != cctx)
                     throw usage_error("reduction: operands from different contexts");
                 const auto& a = t.array();
-                operand_view v = input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
+                operand_view v =
+                    input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
                 strides.push_back(v.strides);
                 offsets.push_back(v.offset);
             } else {
@@ -179,8 +179,8 @@ template <class Op, class Node> struct reducer {
                 needs.add(text.acc_extension);
                 needs.add(dtype_traits<V>::id);
                 needs.add(dtype_traits<out_type>::id);
-                return reduce_stage1_source(b, map, dtype_traits<V>::id,
-                                            dtype_traits<out_type>::id, text, plan.spec);
+                return reduce_stage1_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
+                                            text, plan.spec);
             });
         std::vector<launch_arg> args;
         args.reserve(ops.strides.size() + 6);

@@ -92,8 +92,7 @@ struct context_state {
         }
     };
     std::mutex kernel_cache_mutex; // guards the map only; builds run outside it
-    std::unordered_map<cache_key, std::shared_ptr<kernel_cache_entry>, cache_key_hash>
-        kernel_cache;
+    std::unordered_map<cache_key, std::shared_ptr<kernel_cache_entry>, cache_key_hash> kernel_cache;
 
     // Device buffers for layouts too large for the parameter space (runtime/launch.hpp).
     layout_buffers layouts;

@@ -29,8 +29,9 @@ template <class T> struct local_memory {
 // How one C++ argument becomes one kernel argument: `make` returns its launch_arg (which may
 // point into the argument: it lives until the launch returns). Specialised for cl_array in array/.
 template <class T, class = void> struct kernel_arg {
-    static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>,
-                  "kernel arguments must be cl_array, local_memory<T> or trivially copyable values");
+    static_assert(
+        std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>,
+        "kernel arguments must be cl_array, local_memory<T> or trivially copyable values");
     static detail::launch_arg make(const T& v, const queue&) noexcept {
         return detail::launch_arg::value(&v, sizeof(T));
     }
@@ -54,7 +55,8 @@ public:
     template <class... Args>
     event launch(const queue& q, ndrange global, ndrange local, const wait_list& deps,
                  const Args&... args) const {
-        const detail::launch_arg list[] = {kernel_arg<Args>::make(args, q)..., detail::launch_arg()};
+        const detail::launch_arg list[] = {kernel_arg<Args>::make(args, q)...,
+                                           detail::launch_arg()};
         return detail::launch(q, *this, global, local.dims ? &local : nullptr, list,
                               sizeof...(Args), deps);
     }

@@ -17,9 +17,7 @@
 namespace clarray::detail {
 
 // A static tag per type T: its address identifies T in the kernel cache.
-template <class... T> struct type_tag {
-    static constexpr char id = 0;
-};
+template <class... T> struct type_tag { static constexpr char id = 0; };
 
 struct kernel_key {
     const void* tag;

@@ -58,8 +58,8 @@ public:
 struct launch_arg {
     enum class kind : unsigned char { value, memory, local, layout_value, layout_buffer };
     kind what = kind::value;
-    access acc = access::read; // memory: how the kernel uses it
-    bool svm = false;          // memory: bound with clSetKernelArgSVMPointer
+    access acc = access::read;        // memory: how the kernel uses it
+    bool svm = false;                 // memory: bound with clSetKernelArgSVMPointer
     tracked_memory* memory = nullptr; // null: no memory (zero-size array), bound as NULL
     void* svm_pointer = nullptr;      // memory, svm: the allocation's start
     cl_mem buffer = nullptr;          // memory, Buffer
