@@ -158,6 +158,19 @@ template <class Op, class Node> struct reducer {
         return out;
     }
 
+    // The map expression emitted into b and the operation's text; adds to `needs` the extensions
+    // of every type involved (the map's, the accumulator's, the value's and the output's).
+    static std::string emit_map(source_builder& b, reduce_text& text, extension_set& needs) {
+        b.set_output_count(1);
+        std::string map = Node::emit(b);
+        text = impl::text();
+        needs.add(b.required_extensions());
+        needs.add(text.acc_extension);
+        needs.add(dtype_traits<V>::id);
+        needs.add(dtype_traits<out_type>::id);
+        return map;
+    }
+
     // Stage 1 into `target` (finished outputs or [M, P] partials, per plan.spec.finish_here).
     // One-pass plans: target takes the finished outputs, `parts` the partials, `counters` the
     // queue's completion counters.
@@ -172,13 +185,8 @@ template <class Op, class Node> struct reducer {
         kernel k = generated_kernel<reducer>(
             q.context(), plan.signature(), "clarray_reduce", [&](extension_set& needs) {
                 source_builder b;
-                b.set_output_count(1);
-                const std::string map = Node::emit(b);
-                const reduce_text text = impl::text();
-                needs.add(b.required_extensions());
-                needs.add(text.acc_extension);
-                needs.add(dtype_traits<V>::id);
-                needs.add(dtype_traits<out_type>::id);
+                reduce_text text;
+                const std::string map = emit_map(b, text, needs);
                 return reduce_stage1_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
                                             text, plan.spec);
             });

@@ -81,13 +81,8 @@ template <class Op, class Node> struct scanner {
                                   (in_buffer ? 1u << 10 : 0u);
         auto make = [&](extension_set& needs) {
             source_builder b;
-            b.set_output_count(1);
-            const std::string map = Node::emit(b);
-            const reduce_text text = impl::text();
-            needs.add(b.required_extensions());
-            needs.add(text.acc_extension);
-            needs.add(dtype_traits<V>::id);
-            needs.add(dtype_traits<out_type>::id);
+            reduce_text text;
+            const std::string map = R::emit_map(b, text, needs);
             return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id, text,
                                plan.spec.kept_rank, plan.spec.red_rank, exclusive, in_buffer);
         };

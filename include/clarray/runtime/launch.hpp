@@ -89,23 +89,25 @@ struct launch_arg {
     }
     static launch_arg svm_memory(tracked_memory* m, void* base, access acc,
                                  std::size_t byte_offset = 0) noexcept {
-        launch_arg a;
-        a.what = kind::memory;
-        a.acc = acc;
+        launch_arg a = memory(m, acc, byte_offset);
         a.svm = true;
-        a.memory = m;
         a.svm_pointer = base;
-        a.byte_offset = byte_offset;
         return a;
     }
     static launch_arg buffer_memory(tracked_memory* m, cl_mem mem, std::size_t total_bytes,
                                     access acc, std::size_t byte_offset = 0) noexcept {
+        launch_arg a = memory(m, acc, byte_offset);
+        a.buffer = mem;
+        a.bytes = total_bytes;
+        return a;
+    }
+
+private:
+    static launch_arg memory(tracked_memory* m, access acc, std::size_t byte_offset) noexcept {
         launch_arg a;
         a.what = kind::memory;
         a.acc = acc;
         a.memory = m;
-        a.buffer = mem;
-        a.bytes = total_bytes;
         a.byte_offset = byte_offset;
         return a;
     }
