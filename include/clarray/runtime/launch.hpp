@@ -89,21 +89,21 @@ struct launch_arg {
     }
     static launch_arg svm_memory(tracked_memory* m, void* base, access acc,
                                  std::size_t byte_offset = 0) noexcept {
-        launch_arg a = memory(m, acc, byte_offset);
+        launch_arg a = memory_base(m, acc, byte_offset);
         a.svm = true;
         a.svm_pointer = base;
         return a;
     }
     static launch_arg buffer_memory(tracked_memory* m, cl_mem mem, std::size_t total_bytes,
                                     access acc, std::size_t byte_offset = 0) noexcept {
-        launch_arg a = memory(m, acc, byte_offset);
+        launch_arg a = memory_base(m, acc, byte_offset);
         a.buffer = mem;
         a.bytes = total_bytes;
         return a;
     }
 
 private:
-    static launch_arg memory(tracked_memory* m, access acc, std::size_t byte_offset) noexcept {
+    static launch_arg memory_base(tracked_memory* m, access acc, std::size_t byte_offset) noexcept {
         launch_arg a;
         a.what = kind::memory;
         a.acc = acc;
