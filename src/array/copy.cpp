@@ -79,13 +79,6 @@ const queue& bound_queue(const array_ref& a) {
 
 } // namespace
 
-bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
-                    const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob) {
-    auto [al, ah] = covering_range(sa, ta, oa);
-    auto [bl, bh] = covering_range(sb, tb, ob);
-    return al < ah && bl < bh && al < bh && bl < ah;
-}
-
 event strided_copy(const array_ref& dst, const array_ref& src) {
     // An unbound source has no memory (the copy would read a NULL kernel argument), and memory of
     // another context cannot be named by this queue's commands.

@@ -111,6 +111,13 @@ covering_range(const shape_type& shape, const strides_type& strides, std::ptrdif
     return {lo, hi + 1};
 }
 
+bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
+                    const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob) {
+    auto [al, ah] = covering_range(sa, ta, oa);
+    auto [bl, bh] = covering_range(sb, tb, ob);
+    return al < ah && bl < bh && al < bh && bl < ah;
+}
+
 bool is_dense(const shape_type& shape, const strides_type& strides) {
     // Sort the non-unit axes by |stride|: dense iff they nest exactly.
     fixed_vector<std::pair<std::ptrdiff_t, std::size_t>, max_dims> axes;

@@ -31,10 +31,6 @@ struct array_ref {
     std::size_t elem_size() const noexcept { return dtype_size(type); }
 };
 
-// Whether two views of one allocation touch a common element range.
-bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
-                    const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob);
-
 // dst = src elementwise, src broadcast to dst's shape (both of one dtype and storage kind; dst
 // bound). Overlapping views of one allocation with different layouts go through a temporary, so
 // the result is as if src was read first. Returns the last command's event (none when nothing

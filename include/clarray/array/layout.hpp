@@ -33,6 +33,9 @@ bool is_f_contiguous(const shape_type& shape, const strides_type& strides);
 // Elements [first, last) of the allocation that a view touches (first == last when empty).
 std::pair<std::ptrdiff_t, std::ptrdiff_t>
 covering_range(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset);
+// Whether two views' covering ranges (of one allocation) overlap.
+bool ranges_overlap(const shape_type& sa, const strides_type& ta, std::ptrdiff_t oa,
+                    const shape_type& sb, const strides_type& tb, std::ptrdiff_t ob);
 // True when the view touches each element of its covering range exactly once (any order).
 bool is_dense(const shape_type& shape, const strides_type& strides);
 
