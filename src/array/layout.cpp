@@ -355,5 +355,121 @@ void apply_slices(shape_type& shape, strides_type& strides, std::ptrdiff_t& offs
     strides = nst;
 }
 
+std::size_t checked_bytes(const shape_type& shape, std::size_t elem_size) {
+    const std::size_t n = checked_size(shape);
+    // checked_size bounds the element count, not the byte count: n * elem_size would wrap (e.g.
+    // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
+    if (n > std::numeric_limits<std::size_t>::max() / elem_size)
+        throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
+                            std::to_string(n) + " elements of " + std::to_string(elem_size) +
+                            " bytes overflows the byte count");
+    return n * elem_size;
+}
+
+namespace {
+std::size_t element_count(const shape_type& shape) noexcept {
+    std::size_t n = 1;
+    for (std::size_t e : shape)
+        n *= e;
+    return n;
+}
+
+std::string strides_to_string(const strides_type& st) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < st.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(st[i]);
+    return s + ")";
+}
+} // namespace
+
+void reshape_view(shape_type& shape, strides_type& strides, shape_type requested) {
+    const std::size_t size = element_count(shape);
+    std::size_t known = 1, inferred = requested.size();
+    for (std::size_t i = 0; i < requested.size(); ++i) {
+        if (requested[i] == infer) {
+            if (inferred != requested.size())
+                throw shape_error("reshape: more than one extent to infer");
+            inferred = i;
+        } else {
+            known *= requested[i];
+        }
+    }
+    if (inferred != requested.size()) {
+        if (known == 0 || size % known != 0)
+            throw shape_error("reshape: cannot infer an extent to reshape " +
+                              shape_to_string(shape) + " (" + std::to_string(size) + " elements)");
+        requested[inferred] = size / known;
+    }
+    if (checked_size(requested) != size)
+        throw shape_error("reshape: cannot reshape an array of shape " + shape_to_string(shape) +
+                          " (" + std::to_string(size) + " elements) into shape " +
+                          shape_to_string(requested));
+    strides_type st;
+    if (!reshape_strides(shape, strides, requested, st))
+        throw shape_error("reshape: a view of shape " + shape_to_string(shape) + " and strides " +
+                          strides_to_string(strides) + " cannot become shape " +
+                          shape_to_string(requested) + " without a copy; use copy().reshape(...)");
+    shape = requested;
+    strides = st;
+}
+
+void squeeze_view(shape_type& shape, strides_type& strides) {
+    shape_type s;
+    strides_type st;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] != 1) {
+            s.push_back(shape[i]);
+            st.push_back(strides[i]);
+        }
+    shape = s;
+    strides = st;
+}
+
+void squeeze_view(shape_type& shape, strides_type& strides, std::size_t axis) {
+    if (axis >= shape.size())
+        throw index_error("squeeze: axis " + std::to_string(axis) + " out of range for shape " +
+                          shape_to_string(shape));
+    if (shape[axis] != 1)
+        throw shape_error("squeeze: axis " + std::to_string(axis) + " of shape " +
+                          shape_to_string(shape) + " has extent " + std::to_string(shape[axis]) +
+                          ", not 1");
+    shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(axis));
+}
+
+void transpose_view(shape_type& shape, strides_type& strides) {
+    std::reverse(shape.begin(), shape.end());
+    std::reverse(strides.begin(), strides.end());
+}
+
+void transpose_view(shape_type& shape, strides_type& strides,
+                    const std::vector<std::size_t>& axes) {
+    std::vector<bool> seen(shape.size(), false);
+    bool ok = axes.size() == shape.size();
+    for (std::size_t a : axes) {
+        if (!ok || a >= shape.size() || seen[a]) {
+            ok = false;
+            break;
+        }
+        seen[a] = true;
+    }
+    if (!ok) {
+        std::string txt;
+        for (std::size_t a : axes)
+            txt += std::to_string(a) + " ";
+        throw index_error("transpose: axes [ " + txt + "] are not a permutation of the " +
+                          std::to_string(shape.size()) + " axes of shape " +
+                          shape_to_string(shape));
+    }
+    shape_type s;
+    strides_type st;
+    for (std::size_t a : axes) {
+        s.push_back(shape[a]);
+        st.push_back(strides[a]);
+    }
+    shape = s;
+    strides = st;
+}
+
 } // namespace detail
 } // namespace clarray

@@ -12,14 +12,12 @@
 //    `x(range(1, 3)) = f()`) a move writes values;
 //  * a default-constructed (or moved-from) array is unbound and takes the shape and storage of
 //    what is first assigned to it.
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "clarray/array/builtin_kernels.hpp"
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
 #include "clarray/array/slice.hpp"
@@ -44,8 +42,9 @@ namespace detail {
 // The base of every expression node (expr/expression.hpp): cl_array's expression constructor and
 // assignment recognise nodes by it without naming a type of the layer above.
 struct expression_base {};
-template <class E> inline constexpr bool is_expression_node_v = std::is_base_of_v<expression_base, E>;
-}
+template <class E>
+inline constexpr bool is_expression_node_v = std::is_base_of_v<expression_base, E>;
+} // namespace detail
 
 namespace detail {
 // An array passed to a raw kernel with a declared access (see in/out/inout below).
@@ -295,15 +294,7 @@ private:
     }
     // The byte count of a new contiguous array of `shape` (0: no storage).
     static std::size_t checked_bytes(const shape_type& shape) {
-        std::size_t n = checked_size(shape);
-        // checked_size bounds the element count, not the byte count: n * sizeof would wrap (e.g.
-        // 2^62 + 1 floats became a 4-byte allocation behind a huge array).
-        if (n > std::numeric_limits<std::size_t>::max() / sizeof(stored_type))
-            throw out_of_memory("cl_array: shape " + shape_to_string(shape) + " of " +
-                                std::to_string(n) + " elements of " +
-                                std::to_string(sizeof(stored_type)) +
-                                " bytes overflows the byte count");
-        return n * sizeof(stored_type);
+        return detail::checked_bytes(shape, sizeof(stored_type));
     }
 
     std::optional<queue> q_;

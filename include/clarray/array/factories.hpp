@@ -74,12 +74,10 @@ template <class T, class S> cl_array<T, S> ones_like(const cl_array<T, S>& a) {
     return full_like(a, T(1));
 }
 
-// Values start, start+step, ... before stop (NumPy's arange).
-template <class T, class S = svm_coarse>
-cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
-    static_assert(!is_boolean_v<T>, "arange: bool is not a numeric range type");
-    if (step == T(0)) throw usage_error("arange: step must not be zero");
-    std::size_t n = 0;
+namespace detail {
+// The element count of arange(start, stop, step) (step != 0); throws shape_error when it cannot
+// be computed or is too large. Depends on T only, not on the storage.
+template <class T> std::size_t arange_length(T start, T stop, T step) {
     if constexpr (is_floating_v<T>) {
         double c = std::ceil((static_cast<double>(stop) - start) / step);
         // NaN/inf bounds, or more elements than a size_t holds: the cast below would be undefined.
@@ -91,11 +89,12 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
             throw shape_error("arange: " + std::to_string(c) + " elements (start " +
                               std::to_string(start) + ", stop " + std::to_string(stop) + ", step " +
                               std::to_string(step) + ") is too many");
-        n = c > 0 ? static_cast<std::size_t>(c) : 0;
+        return c > 0 ? static_cast<std::size_t>(c) : 0;
     } else {
         // In 64-bit unsigned arithmetic: stop - start + step - 1 overflowed T for wide ranges
         // (e.g. arange<int>(-2e9, 2e9)); the distance between two T values always fits.
         using u64 = unsigned long long;
+        std::size_t n = 0;
         if (step > 0 && stop > start)
             n = static_cast<std::size_t>((static_cast<u64>(stop) - static_cast<u64>(start) - 1) /
                                              static_cast<u64>(step) +
@@ -106,14 +105,18 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
                     (static_cast<u64>(start) - static_cast<u64>(stop) - 1) /
                         (u64(0) - static_cast<u64>(static_cast<long long>(step))) +
                     1);
+        return n;
     }
-    cl_array<T, S> a(q, shape_type{n});
-    if (n == 0) return a;
-    kernel k = detail::builtin_kernel(q.context(), detail::builtin::arange, dtype_traits<T>::id);
-    std::size_t g = detail::elementwise_group_size(q.context().device());
-    using A = cl_array<T, S>;
-    k.launch(q, {detail::round_up(n, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
-             start, step, static_cast<cl_long>(a.offset()), static_cast<cl_ulong>(n));
+}
+} // namespace detail
+
+// Values start, start+step, ... before stop (NumPy's arange).
+template <class T, class S = svm_coarse>
+cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
+    static_assert(!is_boolean_v<T>, "arange: bool is not a numeric range type");
+    if (step == T(0)) throw usage_error("arange: step must not be zero");
+    cl_array<T, S> a(q, shape_type{detail::arange_length(start, stop, step)});
+    if (a.size() != 0) detail::fill_arange(detail::array_ref_of(a), &start, &step);
     return a;
 }
 
@@ -125,12 +128,7 @@ cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool e
     if (num == 0) return a;
     std::size_t div = endpoint ? num - 1 : num;
     T step = div > 0 ? static_cast<T>((static_cast<double>(stop) - start) / div) : T(0);
-    kernel k = detail::builtin_kernel(q.context(), detail::builtin::linspace, dtype_traits<T>::id);
-    std::size_t g = detail::elementwise_group_size(q.context().device());
-    using A = cl_array<T, S>;
-    k.launch(q, {detail::round_up(num, g)}, {g}, {}, detail::array_arg<A, access::write, false>{a},
-             start, step, stop, static_cast<cl_int>(endpoint && num > 1), static_cast<cl_long>(0),
-             static_cast<cl_ulong>(num));
+    detail::fill_linspace(detail::array_ref_of(a), &start, &step, &stop, endpoint);
     return a;
 }
 

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "clarray/array/fixed_vector.hpp"
 
@@ -56,5 +57,22 @@ std::string shape_to_string(const shape_type& shape);
 // New strides for `new_shape` over the same memory, or false when impossible without a copy.
 bool reshape_strides(const shape_type& shape, const strides_type& strides,
                      const shape_type& new_shape, strides_type& out);
+
+namespace detail {
+// The bytes of a contiguous array of `shape` with elements of elem_size bytes; throws
+// out_of_memory when the count overflows (and shape_error as checked_size does).
+std::size_t checked_bytes(const shape_type& shape, std::size_t elem_size);
+
+// cl_array's views as arithmetic on (shape, strides), rewritten in place (the offset stays):
+// throw what reshape, squeeze and transpose throw, naming those operations.
+// reshape: to `requested` (one extent may be `infer`) over the same memory.
+void reshape_view(shape_type& shape, strides_type& strides, shape_type requested);
+// squeeze: without the extent-1 axes, or without `axis`, which must have extent 1.
+void squeeze_view(shape_type& shape, strides_type& strides);
+void squeeze_view(shape_type& shape, strides_type& strides, std::size_t axis);
+// transpose: the axes reversed, or permuted (axis i of the result is axes[i]).
+void transpose_view(shape_type& shape, strides_type& strides);
+void transpose_view(shape_type& shape, strides_type& strides, const std::vector<std::size_t>& axes);
+} // namespace detail
 
 } // namespace clarray

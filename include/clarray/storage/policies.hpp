@@ -42,6 +42,14 @@ launch_arg memory_arg(allocation* a, access acc, std::size_t byte_offset = 0) no
         return launch_arg::buffer_memory(a, a ? a->buffer() : nullptr, a ? a->bytes() : 0, acc,
                                          byte_offset);
 }
+// The same for a storage kind known only at run time (the library's type-erased copies).
+inline launch_arg memory_arg(storage_kind kind, allocation* a, access acc,
+                             std::size_t byte_offset = 0) noexcept {
+    if (kind != storage_kind::buffer)
+        return launch_arg::svm_memory(a, a ? a->svm_pointer() : nullptr, acc, byte_offset);
+    return launch_arg::buffer_memory(a, a ? a->buffer() : nullptr, a ? a->bytes() : 0, acc,
+                                     byte_offset);
+}
 } // namespace detail
 
 } // namespace clarray
