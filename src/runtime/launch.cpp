@@ -137,7 +137,7 @@ struct layout_upload {
 } // namespace
 
 event launch(const queue& q, const kernel& k, const ndrange& global, const ndrange* local,
-             const launch_arg* args, std::size_t count, const wait_list& extra) {
+             const launch_arg* args, std::size_t count, const wait_list& extra, const char* what) {
     // check
     if (q.context().get() != k.context_handle())
         throw usage_error("kernel '" + k.name() + "': queue from another context");
@@ -147,7 +147,7 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
         const launch_arg& a = args[i];
         if (a.what != launch_arg::kind::memory) continue;
         if (a.svm) svm_mask |= std::uint64_t(1) << i;
-        if (a.memory) a.memory->check_not_mapped(a.acc, "kernel launch");
+        if (a.memory) a.memory->check_not_mapped(a.acc, what);
     }
     // wait list
     wait_list deps = extra;

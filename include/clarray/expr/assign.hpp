@@ -145,7 +145,8 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
         args.push_back(
             launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));
-        launch(q, k, plan.global, &plan.local, args.data(), args.size());
+        launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
+               "expression evaluation");
     }
 
 private:

@@ -91,7 +91,7 @@ void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
                          launch_arg::local(local * sizeof(neutral))};
     const std::size_t global = coop ? M * local : round_up(M, local);
     const ndrange g{global}, l{local};
-    launch(q, k, g, &l, args, coop ? 7 : 6);
+    launch(q, k, g, &l, args, coop ? 7 : 6, {}, "reduction");
 }
 
 template <class Op, class Node> struct reducer {
@@ -206,7 +206,7 @@ template <class Op, class Node> struct reducer {
             plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
         const ndrange lo =
             plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
-        launch(q, k, gl, &lo, args.data(), args.size());
+        launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction");
     }
 };
 

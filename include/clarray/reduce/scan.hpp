@@ -68,7 +68,7 @@ template <class Op, class Node> struct scanner {
                                        launch_arg::value(&neutral, sizeof neutral)};
             const std::size_t local = dev.is_cpu() ? 1 : 64;
             const ndrange gl{round_up(g.M, local)}, lo{local};
-            launch(q, k, gl, &lo, args, 4);
+            launch(q, k, gl, &lo, args, 4, {}, "scan");
         }
         // Pass 3 (or the only pass): scan every chunk from its carry.
         std::vector<std::ptrdiff_t> offsets = ops.offsets;
@@ -100,7 +100,7 @@ template <class Op, class Node> struct scanner {
         args.push_back(launch_arg::value(&neutral, sizeof neutral));
         args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), in_buffer));
         const ndrange gl{plan.global}, lo{plan.local};
-        launch(q, k, gl, &lo, args.data(), args.size());
+        launch(q, k, gl, &lo, args.data(), args.size(), {}, "scan");
         return out;
     }
 };

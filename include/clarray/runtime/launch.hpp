@@ -115,9 +115,11 @@ private:
 
 // Enqueues k over `global` (local: null for the driver's choice) with `args` in order, after
 // `extra` and whatever the memory arguments must follow. Returns the launch event, which is
-// recorded on every memory argument.
+// recorded on every memory argument. `what` names the command in errors (e.g. a launch over
+// memory with an active host map).
 event launch(const queue& q, const kernel& k, const ndrange& global, const ndrange* local,
-             const launch_arg* args, std::size_t count, const wait_list& extra = {});
+             const launch_arg* args, std::size_t count, const wait_list& extra = {},
+             const char* what = "kernel launch");
 
 // Device buffers that carry layouts too large for the parameter space, one per launch in flight
 // and reused once that launch completed (a context keeps them: context_state::layouts).
