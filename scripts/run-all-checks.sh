@@ -37,9 +37,9 @@ for c in "${configs[@]}"; do
     tsan)
       # Only the test files holding those tests are built (CLARRAY_TEST_FILES).
       run tsan env BUILD_DIR=build-tsan \
-        CMAKE_ARGS="-DCLARRAY_SANITIZE=thread -DCLARRAY_TEST_FILES=test_release.cpp;test_expr.cpp" \
+        CMAKE_ARGS="-DCLARRAY_SANITIZE=thread -DCLARRAY_TEST_FILES=test_release.cpp;test_expr.cpp;test_launch.cpp" \
         TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1" \
-        CTEST_ARGS="-R release|concurrent|dependencies" scripts/run-tests.sh ;;
+        CTEST_ARGS="-R release|concurrent|dependencies|threads|kernel.cache" scripts/run-tests.sh ;;
     valgrind)
       cmake -S . -B build-tests -G Ninja >/dev/null && cmake --build build-tests --target clarray_tests &&
       run valgrind env POCL_CACHE_DIR=$PWD/build-tests/pocl-cache valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \

@@ -65,7 +65,7 @@ TEMPLATE_TEST_CASE("dtype traits match the device's OpenCL C types", "[dtype]", 
            ")0;\n"
            "}\n";
     ca::program prg(test::ctx(), src);
-    auto r = ca::zeros<std::int64_t>(test::q(), {3});
+    auto r = ca::zeros<std::int64_t, ca::buffer>(test::q(), {3}); // any device
     prg.kernel("probe")(test::q(), {1}, ca::out(r));
     const auto h = r.get();
     INFO(ca::dtype_name(tr::id) << " as " << t);
