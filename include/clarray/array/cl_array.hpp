@@ -139,8 +139,8 @@ public:
           offset_(offset) {}
 
     // The members that take expressions (this constructor, assignment from an expression and the
-    // compound assignments) are defined in codegen/assign.hpp, which needs the expression layer;
-    // include <clarray/clarray.hpp> (or expr/operators.hpp and codegen/assign.hpp) to use them.
+    // compound assignments) are defined in expr/assign.hpp, which needs the expression layer;
+    // include <clarray/clarray.hpp> (or expr/operators.hpp and expr/assign.hpp) to use them.
     // Evaluates an expression (one kernel) into a new array of its shape.
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
     cl_array(const E& e); // NOLINT: implicit, so that `cl_array<float> c = a + b;` works
