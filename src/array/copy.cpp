@@ -17,13 +17,6 @@ namespace clarray::detail {
 
 namespace {
 
-std::size_t element_count(const shape_type& shape) noexcept {
-    std::size_t n = 1;
-    for (std::size_t e : shape)
-        n *= e;
-    return n;
-}
-
 // The library kernels index from the allocation's start (the offsets travel in their layout).
 launch_arg written(const array_ref& a) noexcept {
     return memory_arg(a.kind, a.alloc, access::write);
@@ -95,12 +88,12 @@ event strided_copy(const array_ref& dst, const array_ref& src) {
         throw shape_error("assignment: source shape " + shape_to_string(*src.shape) +
                           " does not broadcast to destination shape " + shape_to_string(shape));
     }
-    if (element_count(shape) == 0) return {};
+    if (checked_size(shape) == 0) return {};
     if (src.alloc == dst.alloc) {
         if (ds == ss && dst.offset == src.offset) return {}; // x = x
         if (ranges_overlap(shape, ds, dst.offset, *src.shape, *src.strides, src.offset)) {
             // Through a C-ordered temporary from the library pool (never reaches the user).
-            const std::size_t bytes = element_count(*src.shape) * src.elem_size();
+            const std::size_t bytes = checked_size(*src.shape) * src.elem_size();
             const std::shared_ptr<allocation> memory =
                 make_temporary_like(*src.q, src.kind, bytes, src.alloc);
             const strides_type c_strides = contiguous_strides(*src.shape, layout::c);
@@ -149,7 +142,7 @@ event strided_copy(const array_ref& dst, const array_ref& src) {
 
 event strided_fill(const array_ref& dst, const void* value) {
     const shape_type& dshape = *dst.shape;
-    if (element_count(dshape) == 0) return {};
+    if (checked_size(dshape) == 0) return {};
     const std::size_t elem = dst.elem_size();
     const queue& q = bound_queue(dst);
     if (is_dense(dshape, *dst.strides)) {
@@ -182,7 +175,7 @@ event fill_arange(const array_ref& a, const void* start, const void* step) {
     const std::size_t elem = a.elem_size();
     const kernel k = builtin_kernel(q.context(), builtin::arange, a.type);
     const cl_long offset = a.offset;
-    const cl_ulong n = element_count(*a.shape);
+    const cl_ulong n = checked_size(*a.shape);
     const launch_arg args[] = {written(a), launch_arg::value(start, elem),
                                launch_arg::value(step, elem), value_of(offset), value_of(n)};
     return launch_1d(q, k, n, elementwise_group_size(q.context().device()), args, std::size(args));
@@ -193,7 +186,7 @@ event fill_linspace(const array_ref& a, const void* start, const void* step, con
     const queue& q = bound_queue(a);
     const std::size_t elem = a.elem_size();
     const kernel k = builtin_kernel(q.context(), builtin::linspace, a.type);
-    const cl_ulong n = element_count(*a.shape);
+    const cl_ulong n = checked_size(*a.shape);
     const cl_int last_is_stop = endpoint && n > 1;
     const cl_long offset = a.offset;
     const launch_arg args[] = {written(a),
@@ -206,9 +199,20 @@ event fill_linspace(const array_ref& a, const void* start, const void* step, con
     return launch_1d(q, k, n, elementwise_group_size(q.context().device()), args, std::size(args));
 }
 
+namespace {
+// a's elements in C order at the start of `memory` (c_strides: C-contiguous strides of a's shape).
+array_ref c_ordered(const array_ref& a, allocation* memory, const strides_type& c_strides) {
+    array_ref r = a;
+    r.alloc = memory;
+    r.strides = &c_strides;
+    r.offset = 0;
+    return r;
+}
+} // namespace
+
 void read_c_order(const array_ref& a, void* host) {
     const queue& q = bound_queue(a);
-    const std::size_t bytes = element_count(*a.shape) * a.elem_size();
+    const std::size_t bytes = checked_size(*a.shape) * a.elem_size();
     if (is_c_contiguous(*a.shape, *a.strides)) {
         a.alloc->read(q, a.offset * a.elem_size(), bytes, host);
         return;
@@ -216,17 +220,13 @@ void read_c_order(const array_ref& a, void* host) {
     // Through a C-ordered copy allocated like a (as copy(layout::c) does).
     const std::shared_ptr<allocation> memory = make_allocation_like(q, a.kind, bytes, a.alloc);
     const strides_type c_strides = contiguous_strides(*a.shape, layout::c);
-    array_ref tmp = a;
-    tmp.alloc = memory.get();
-    tmp.strides = &c_strides;
-    tmp.offset = 0;
-    strided_copy(tmp, a);
+    strided_copy(c_ordered(a, memory.get(), c_strides), a);
     memory->read(q, 0, bytes, host);
 }
 
 void write_c_order(const array_ref& a, const void* host) {
     const queue& q = bound_queue(a);
-    const std::size_t bytes = element_count(*a.shape) * a.elem_size();
+    const std::size_t bytes = checked_size(*a.shape) * a.elem_size();
     if (is_c_contiguous(*a.shape, *a.strides)) {
         a.alloc->write(q, a.offset * a.elem_size(), bytes, host);
         return;
@@ -234,15 +234,11 @@ void write_c_order(const array_ref& a, const void* host) {
     const std::shared_ptr<allocation> memory = make_allocation_like(q, a.kind, bytes, a.alloc);
     memory->write(q, 0, bytes, host);
     const strides_type c_strides = contiguous_strides(*a.shape, layout::c);
-    array_ref tmp = a;
-    tmp.alloc = memory.get();
-    tmp.strides = &c_strides;
-    tmp.offset = 0;
-    strided_copy(a, tmp);
+    strided_copy(a, c_ordered(a, memory.get(), c_strides));
 }
 
 bool check_host_vector(const array_ref& a, std::size_t count) {
-    const std::size_t size = element_count(*a.shape);
+    const std::size_t size = checked_size(*a.shape);
     if (count != size)
         throw shape_error("set: vector of " + std::to_string(count) +
                           " elements for an array of shape " + shape_to_string(*a.shape) + " (" +

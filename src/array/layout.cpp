@@ -367,12 +367,6 @@ std::size_t checked_bytes(const shape_type& shape, std::size_t elem_size) {
 }
 
 namespace {
-std::size_t element_count(const shape_type& shape) noexcept {
-    std::size_t n = 1;
-    for (std::size_t e : shape)
-        n *= e;
-    return n;
-}
 
 std::string strides_to_string(const strides_type& st) {
     std::string s = "(";
@@ -383,7 +377,7 @@ std::string strides_to_string(const strides_type& st) {
 } // namespace
 
 void reshape_view(shape_type& shape, strides_type& strides, shape_type requested) {
-    const std::size_t size = element_count(shape);
+    const std::size_t size = checked_size(shape);
     std::size_t known = 1, inferred = requested.size();
     for (std::size_t i = 0; i < requested.size(); ++i) {
         if (requested[i] == infer) {
