@@ -91,6 +91,17 @@ cl_kernel kernel::variant_for(std::uint64_t mask) const {
     return st.variants.back().second.get();
 }
 
+cl_uint kernel::argument_count() const {
+    state& st = *state_;
+    if (!st.arg_count_known) {
+        detail::check_cl(clGetKernelInfo(st.k.get(), CL_KERNEL_NUM_ARGS, sizeof(st.arg_count),
+                                         &st.arg_count, nullptr),
+                         "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+        st.arg_count_known = true;
+    }
+    return st.arg_count;
+}
+
 kernel::kernel(const context& ctx, detail::handle<cl_kernel> k, std::string name)
     : state_(std::make_shared<state>(ctx, std::move(k), std::move(name))) {}
 
