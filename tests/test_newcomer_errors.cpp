@@ -52,7 +52,7 @@ TEMPLATE_LIST_TEST_CASE("errors: storage policies mix in one expression", "[newc
 }
 
 TEST_CASE("errors: a kernel argument of the wrong size names kernel, argument and sizes",
-          "[newcomer]") {
+          "[newcomer][errors]") {
     auto& q = test::q();
     ca::program prg(test::ctx(), "kernel void scale(global float* x, int n, float4 v) {"
                                  " if (get_global_id(0) < n) x[get_global_id(0)] *= v.x; }");
@@ -94,7 +94,7 @@ TEST_CASE("errors: a kernel argument of the wrong size names kernel, argument an
     CHECK((a.get() == xt::xarray<float>(xt::ones<float>({8}) * 4.0f)));
 }
 
-TEST_CASE("errors: shape mismatches show both shapes and dtypes", "[newcomer]") {
+TEST_CASE("errors: shape mismatches show both shapes and dtypes", "[newcomer][errors]") {
     auto& q = test::q();
     auto a = ca::zeros<float, ca::buffer>(q, {3, 4});
     auto b = ca::zeros<std::int32_t, ca::buffer>(q, {5});

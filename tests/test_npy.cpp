@@ -239,7 +239,8 @@ TEMPLATE_LIST_TEST_CASE("npy: files built byte by byte from the format are read"
     CHECK(ca::load_npy<float, S>(q, p).shape() == ca::shape_type{0, 5});
 }
 
-TEST_CASE("npy: wrong dtype, bad and truncated files are typed errors naming the file", "[npy]") {
+TEST_CASE("npy: wrong dtype, bad and truncated files are typed errors naming the file",
+          "[npy][errors]") {
     auto& q = test::q();
     temp_dir dir("errors");
     const std::string p = dir.file("bad.npy");
