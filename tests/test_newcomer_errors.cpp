@@ -65,21 +65,16 @@ TEST_CASE("errors: a kernel argument of the wrong size names kernel, argument an
     CHECK(has(w, "CL_INVALID_ARG_SIZE"));
     CHECK(has(w, "kernel 'scale', argument 1"));
     CHECK(has(w, "given a value of 8 bytes"));
-    // The declared type is reported where the driver gives argument information.
-    cl_char type[64] = {0};
-    const bool arg_info = clGetKernelArgInfo(scale.get(), 1, CL_KERNEL_ARG_TYPE_NAME, sizeof type,
-                                             type, nullptr) == CL_SUCCESS;
-    if (arg_info) {
-        CHECK(has(w, "the parameter is 'int n', which takes 4 bytes"));
-        const std::string w2 = what_of([&] { scale(q, {8}, a, 8, 2.0f); });
-        CHECK(has(w2, "argument 2: given a value of 4 bytes; the parameter is 'float4 v', which "
-                      "takes 16 bytes"));
-        const std::string w3 = what_of([&] { scale(q, {8}, 1.0f, 8, v); });
-        CHECK(has(w3, "argument 0: given a value of 4 bytes; the parameter is 'global float* x'"));
-        CHECK(has(w3, "pass a cl_array"));
-    } else {
-        CHECK(has(w, "-cl-kernel-arg-info"));
-    }
+    // The declared type: programs are built with -cl-kernel-arg-info, so the driver reports it.
+    CHECK(has(w, "the parameter is 'int n', which takes 4 bytes"));
+    const std::string w2 = what_of([&] { scale(q, {8}, a, 8, 2.0f); });
+    CHECK(has(w2, "argument 2: given a value of 4 bytes; the parameter is 'float4 v', which "
+                  "takes 16 bytes"));
+    const std::string w3 = what_of([&] { scale(q, {8}, 1.0f, 8, v); });
+    CHECK(has(w3, "argument 0: given a value of 4 bytes; the parameter is 'global float* x'"));
+    CHECK(has(w3, "pass a cl_array"));
+    const std::string w4 = what_of([&] { scale(q, {8}, a, ca::local_memory<float>(4), v); });
+    CHECK(has(w4, "argument 1: given local memory of 16 bytes; the parameter is 'int n'"));
     // Too many and too few arguments name the count (too few after a launch would otherwise
     // reuse the earlier launch's values).
     scale(q, {8}, a, 8, v);
@@ -92,6 +87,24 @@ TEST_CASE("errors: a kernel argument of the wrong size names kernel, argument an
     CHECK(has(few, "kernel 'scale' takes 3 arguments, given 2"));
     scale(q, {8}, a, 8, v); // still usable
     CHECK((a.get() == xt::xarray<float>(xt::ones<float>({8}) * 4.0f)));
+
+    // A program built elsewhere without -cl-kernel-arg-info: the size given, and how to get more
+    // (where the driver reports nothing without it).
+    const char* src = "kernel void scale(global float* x, int n) { x[get_global_id(0)] *= n; }";
+    cl_int rc = CL_SUCCESS;
+    cl_program raw = clCreateProgramWithSource(test::ctx().get(), 1, &src, nullptr, &rc);
+    REQUIRE(rc == CL_SUCCESS);
+    cl_device_id dev = test::ctx().device().id();
+    REQUIRE(clBuildProgram(raw, 1, &dev, "", nullptr, nullptr) == CL_SUCCESS);
+    ca::kernel plain = ca::program(test::ctx(), raw).kernel("scale");
+    const std::string w5 = what_of([&] { plain(q, {8}, a, std::int64_t(2)); });
+    CHECK(has(w5, "kernel 'scale', argument 1: given a value of 8 bytes; "));
+    cl_char type[64] = {0};
+    if (clGetKernelArgInfo(plain.get(), 1, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, nullptr) !=
+        CL_SUCCESS)
+        CHECK(has(w5, "-cl-kernel-arg-info"));
+    else
+        CHECK(has(w5, "the parameter is 'int n'"));
 }
 
 TEST_CASE("errors: shape mismatches show both shapes and dtypes", "[newcomer][errors]") {

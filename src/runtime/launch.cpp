@@ -58,8 +58,10 @@ std::size_t parameter_bytes(std::string type, const device& dev) {
     return 0;
 }
 
-// What the kernel declares for parameter i, from clGetKernelArgInfo: "parameter 'int n' takes 4
-// bytes". Drivers need not report it unless the program was built with -cl-kernel-arg-info.
+// What the kernel declares for parameter i, from clGetKernelArgInfo: "the parameter is 'int n',
+// which takes 4 bytes". Drivers need not report it unless the program was built with
+// -cl-kernel-arg-info (OpenCL promises it only then; pocl reports it always); failure paths
+// alone ask.
 std::string declared_parameter(const queue& q, cl_kernel raw, cl_uint i) {
     char type[256] = {0}, name[256] = {0};
     cl_kernel_arg_address_qualifier address = CL_KERNEL_ARG_ADDRESS_PRIVATE;

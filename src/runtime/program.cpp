@@ -60,8 +60,17 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
 
 } // namespace detail
 
+namespace {
+// User programs keep their parameter types (clGetKernelArgInfo), so that a rejected kernel
+// argument can be compared with what the kernel declares (src/runtime/launch.cpp).
+std::string with_arg_info(const std::string& options) {
+    if (options.find("-cl-kernel-arg-info") != std::string::npos) return options;
+    return options.empty() ? "-cl-kernel-arg-info" : options + " -cl-kernel-arg-info";
+}
+} // namespace
+
 program::program(const context& ctx, const std::string& source, const std::string& options)
-    : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}
+    : ctx_(ctx), prog_(detail::build_program(ctx, source, with_arg_info(options))) {}
 
 program::program(const context& ctx, cl_program built) : ctx_(ctx), prog_(built) {}
 
