@@ -19,3 +19,4 @@
 #include "clarray/expr/assign.hpp"
 #include "clarray/reduce/reduce.hpp"
 #include "clarray/reduce/user_kernels.hpp"
+#include "clarray/random/generator.hpp"
