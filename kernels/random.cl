@@ -61,10 +61,20 @@ inline long element_offset(const random_layout* L, ulong i) {
     if (first >= end) return;                                                                      \
     const rng_ctr r = block_words(&L, b, 0);
 
-// Whether lane j's position belongs to this draw (only the first and last blocks have lanes
-// outside it).
-#define RANDOM_LANE_IN(j) (first + (j) >= L.position && first + (j) < end)
-#define RANDOM_STORE(j, v) out[element_offset(&L, first + (j) - L.position)] = (v)
+// Stores the block's values v[0..PER_BLOCK): a block inside the draw over a 1-d view takes the
+// short path (no per-lane tests, no unravelling), the first and last blocks (lanes outside the
+// draw) and n-d views the general one.
+#define RANDOM_STORE_BLOCK(v)                                                                      \
+    if (L.rank == 1 && first >= L.position && first + PER_BLOCK <= end) {                           \
+        const long s = L.strides[0];                                                               \
+        global T* o = out + L.offset + (long)(first - L.position) * s;                             \
+        for (int j = 0; j < PER_BLOCK; ++j)                                                        \
+            o[j * s] = v[j];                                                                       \
+    } else {                                                                                       \
+        for (int j = 0; j < PER_BLOCK; ++j)                                                        \
+            if (first + j >= L.position && first + j < end)                                        \
+                out[element_offset(&L, first + j - L.position)] = v[j];                            \
+    }
 
 #if RANDOM_WIDE
 #define WORD64(r, j) ((ulong)(r).v[2 * (j)] | ((ulong)(r).v[2 * (j) + 1] << 32))
@@ -76,16 +86,17 @@ inline long element_offset(const random_layout* L, ulong i) {
 // rounding; a value that rounds up to high becomes the largest value below it.
 kernel void uniform(global T* out, random_layout L, T low, T high, T width) {
     RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
     for (int j = 0; j < PER_BLOCK; ++j) {
-        if (!RANDOM_LANE_IN(j)) continue;
 #if RANDOM_WIDE
         const T u = u01fixedpt_closed_open_64_double(WORD64(r, j));
 #else
         const T u = u01fixedpt_closed_open_32_float(r.v[j]);
 #endif
-        const T v = fma(u, width, low);
-        RANDOM_STORE(j, v < high ? v : nextafter(high, low));
+        const T x = fma(u, width, low);
+        v[j] = x < high ? x : nextafter(high, low);
     }
+    RANDOM_STORE_BLOCK(v)
 }
 
 // Box-Muller as Random123's boxmuller.hpp: a pair of words (w0, w1) gives
@@ -110,6 +121,7 @@ inline float uneg11_narrow(uint x) {
 
 kernel void normal(global T* out, random_layout L, T mean, T stddev) {
     RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
     for (int p = 0; p < PER_BLOCK; p += 2) {
 #if RANDOM_WIDE
         const T x = uneg11_wide(WORD64(r, 0));
@@ -119,9 +131,10 @@ kernel void normal(global T* out, random_layout L, T mean, T stddev) {
         const T u = u01_narrow(r.v[p + 1]);
 #endif
         const T radius = sqrt((T)-2 * log(u));
-        if (RANDOM_LANE_IN(p)) RANDOM_STORE(p, fma(radius * sinpi(x), stddev, mean));
-        if (RANDOM_LANE_IN(p + 1)) RANDOM_STORE(p + 1, fma(radius * cospi(x), stddev, mean));
+        v[p] = fma(radius * sinpi(x), stddev, mean);
+        v[p + 1] = fma(radius * cospi(x), stddev, mean);
     }
+    RANDOM_STORE_BLOCK(v)
 }
 
 #else // integers
@@ -131,8 +144,8 @@ kernel void normal(global T* out, random_layout L, T mean, T stddev) {
 // takes the same lane of the block recomputed with attempt 1, 2, ... in counter word 3.
 kernel void integers(global T* out, random_layout L, T low, U range, U threshold) {
     RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
     for (int j = 0; j < PER_BLOCK; ++j) {
-        if (!RANDOM_LANE_IN(j)) continue;
 #if RANDOM_WIDE
         ulong x = WORD64(r, j);
         ulong lo = x * range;
@@ -150,8 +163,9 @@ kernel void integers(global T* out, random_layout L, T low, U range, U threshold
         }
         const U hi = (U)(m >> 32);
 #endif
-        RANDOM_STORE(j, (T)((U)low + hi)); // in U: no signed overflow
+        v[j] = (T)((U)low + hi); // in U: no signed overflow
     }
+    RANDOM_STORE_BLOCK(v)
 }
 
 #endif
