@@ -61,6 +61,16 @@ inline long element_offset(const random_layout* L, ulong i) {
     if (first >= end) return;                                                                      \
     const rng_ctr r = block_words(&L, b, 0);
 
+// One vector store of a whole block (16 bytes per work-item: coalesced on GPUs).
+#define RANDOM_CAT_(a, b) a##b
+#define RANDOM_CAT(a, b) RANDOM_CAT_(a, b)
+#define RANDOM_VEC RANDOM_CAT(T, PER_BLOCK)
+#if RANDOM_WIDE
+#define RANDOM_VSTORE(v, o) vstore2((RANDOM_VEC)(v[0], v[1]), 0, o)
+#else
+#define RANDOM_VSTORE(v, o) vstore4((RANDOM_VEC)(v[0], v[1], v[2], v[3]), 0, o)
+#endif
+
 // Stores the block's values v[0..PER_BLOCK): a block inside the draw over a 1-d view takes the
 // short path (no per-lane tests, no unravelling), the first and last blocks (lanes outside the
 // draw) and n-d views the general one.
@@ -68,8 +78,12 @@ inline long element_offset(const random_layout* L, ulong i) {
     if (L.rank == 1 && first >= L.position && first + PER_BLOCK <= end) {                           \
         const long s = L.strides[0];                                                               \
         global T* o = out + L.offset + (long)(first - L.position) * s;                             \
-        for (int j = 0; j < PER_BLOCK; ++j)                                                        \
-            o[j * s] = v[j];                                                                       \
+        if (s == 1) {                                                                              \
+            RANDOM_VSTORE(v, o);                                                                   \
+        } else {                                                                                   \
+            for (int j = 0; j < PER_BLOCK; ++j)                                                    \
+                o[j * s] = v[j];                                                                   \
+        }                                                                                          \
     } else {                                                                                       \
         for (int j = 0; j < PER_BLOCK; ++j)                                                        \
             if (first + j >= L.position && first + j < end)                                        \
