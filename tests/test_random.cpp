@@ -295,7 +295,7 @@ TEMPLATE_LIST_TEST_CASE("random: fills of strided, transposed and reversed views
     // Integers into a transposed int64 view.
     auto k = ca::zeros<std::int64_t, S>(test::q(), {5, 6});
     cr::generator g(7, cr::algorithm::threefry4x32_20);
-    g.fill_integers(k.transpose(), std::int64_t(-3), std::int64_t(3));
+    g.fill_integers(k.transpose(), -3, 3); // int literals for an int64 array
     check_against_reference<std::int64_t>(to_vector(k.transpose()),
                                           cr::generator(7, cr::algorithm::threefry4x32_20),
                                           cr::distribution::integers, 0, -3, 3, "int64 transpose");

@@ -38,6 +38,11 @@ enum class algorithm : unsigned char {
 enum class distribution : unsigned char { uniform, normal, integers };
 
 namespace detail {
+// The parameters of fill_* take the array's element type without deducing it from the
+// arguments, so that `fill_uniform(a, 0, 1)` works on a float array.
+template <class T> struct identity { using type = T; };
+template <class T> using param_t = typename identity<T>::type;
+
 // The generator state a draw needs (no element type): the kernels' key and counter words come
 // from it (src/random/generator.cpp).
 struct draw_state {
@@ -101,7 +106,8 @@ public:
     }
     // A new array like a (shape, storage, pool, layout) of uniform values in [low, high).
     template <class T, class S>
-    cl_array<T, S> random_like(const cl_array<T, S>& a, T low = T(0), T high = T(1)) {
+    cl_array<T, S> random_like(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
+                               detail::param_t<T> high = T(1)) {
         cl_array<T, S> r = empty_like(a);
         fill_uniform(r, low, high);
         return r;
@@ -110,16 +116,19 @@ public:
     // Into an existing array or view (its elements in C order take consecutive positions).
     // Enqueued on the array's queue after its pending uses; does not block.
     template <class T, class S>
-    event fill_uniform(const cl_array<T, S>& a, T low = T(0), T high = T(1)) {
+    event fill_uniform(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
+                       detail::param_t<T> high = T(1)) {
         static_assert(std::is_floating_point_v<T>, "fill_uniform: float or double arrays");
         return draw(a, distribution::uniform, low, high);
     }
     template <class T, class S>
-    event fill_normal(const cl_array<T, S>& a, T mean = T(0), T stddev = T(1)) {
+    event fill_normal(const cl_array<T, S>& a, detail::param_t<T> mean = T(0),
+                      detail::param_t<T> stddev = T(1)) {
         static_assert(std::is_floating_point_v<T>, "fill_normal: float or double arrays");
         return draw(a, distribution::normal, mean, stddev);
     }
-    template <class T, class S> event fill_integers(const cl_array<T, S>& a, T low, T high) {
+    template <class T, class S>
+    event fill_integers(const cl_array<T, S>& a, detail::param_t<T> low, detail::param_t<T> high) {
         static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) >= 4,
                       "fill_integers: int32, uint32, int64 or uint64 arrays");
         return draw(a, distribution::integers, low, high);
