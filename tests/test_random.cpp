@@ -250,8 +250,8 @@ TEMPLATE_LIST_TEST_CASE("random: fills of strided, transposed and reversed views
     if (!test::storage_available<S>()) return;
     using A = ca::cl_array<float, S>;
     const auto base = [] { return ca::zeros<float, S>(test::q(), {9, 11}); };
-    // Each view, and the flat indices (C order of the whole array) of its elements in its own C
-    // order, so that the untouched elements can be checked too.
+    // Views of rank 1 (strided) and 2 (transposed, reversed, inner block): their elements in
+    // C order take consecutive positions whatever their strides.
     struct view_case {
         const char* name;
         A (*make)(const A&);
@@ -274,8 +274,8 @@ TEMPLATE_LIST_TEST_CASE("random: fills of strided, transposed and reversed views
         const std::vector<float> got = to_vector(view);
         check_against_reference<float>(got, cr::generator(99), cr::distribution::uniform, 2, -1.0f,
                                        1.0f, c.name);
-        // The elements outside the view are still 0 (uniform values in [-1, 1) are never exactly
-        // 0 except by chance, which the reference comparison above rules out for these seeds).
+        // The elements outside the view are still 0: `index` holds each element's flat index,
+        // so its view names the elements the fill may write.
         const std::vector<float> inside = to_vector(c.make(index));
         const std::vector<float> all = to_vector(whole);
         std::vector<bool> in_view(all.size(), false);
