@@ -98,7 +98,7 @@ inline long element_offset(const random_layout* L, ulong i) {
 
 // [0, 1) as Random123's u01fixedpt closed_open (exact), then low + u * (high - low) in one
 // rounding; a value that rounds up to high becomes the largest value below it.
-kernel void uniform(global T* out, random_layout L, T low, T high, T width) {
+kernel void random_uniform(global T* out, random_layout L, T low, T high, T width) {
     RANDOM_BLOCK_HEAD
     T v[PER_BLOCK];
     for (int j = 0; j < PER_BLOCK; ++j) {
@@ -133,7 +133,7 @@ inline float uneg11_narrow(uint x) {
 }
 #endif
 
-kernel void normal(global T* out, random_layout L, T mean, T stddev) {
+kernel void random_normal(global T* out, random_layout L, T mean, T stddev) {
     RANDOM_BLOCK_HEAD
     T v[PER_BLOCK];
     for (int p = 0; p < PER_BLOCK; p += 2) {
@@ -156,7 +156,7 @@ kernel void normal(global T* out, random_layout L, T mean, T stddev) {
 // Uniform in [low, low + range) by Lemire's multiply-shift with rejection: x * range (double
 // width) keeps its high half when the low half is >= threshold = 2^W mod range; a rejected lane
 // takes the same lane of the block recomputed with attempt 1, 2, ... in counter word 3.
-kernel void integers(global T* out, random_layout L, T low, U range, U threshold) {
+kernel void random_integers(global T* out, random_layout L, T low, U range, U threshold) {
     RANDOM_BLOCK_HEAD
     T v[PER_BLOCK];
     for (int j = 0; j < PER_BLOCK; ++j) {

@@ -76,6 +76,20 @@ unsigned domain_of(distribution d, dtype t) {
     return 0;
 }
 
+// The kernel of d in kernels/random.cl (prefixed: no clash with names an OpenCL C compiler
+// reserves or declares).
+const char* kernel_name(distribution d) {
+    switch (d) {
+    case distribution::uniform:
+        return "random_uniform";
+    case distribution::normal:
+        return "random_normal";
+    case distribution::integers:
+        return "random_integers";
+    }
+    return "?";
+}
+
 struct random_program_tag {};
 struct random_kernel_tag {};
 
@@ -87,7 +101,7 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
         (static_cast<std::uint64_t>(algo) << 8) | static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<random_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(d)},
-        distribution_name(d), [&] {
+        kernel_name(d), [&] {
             const char* extension = required_extension(t);
             if (extension)
                 require_extension(ctx, extension,
