@@ -73,7 +73,8 @@ inline long element_offset(const random_layout* L, ulong i) {
 
 // Stores the block's values v[0..PER_BLOCK): a block inside the draw over a 1-d view takes the
 // short path (no per-lane tests, no unravelling), the first and last blocks (lanes outside the
-// draw) and n-d views the general one.
+// draw) and n-d views the general one, which unravels the block's first index once and then
+// steps along the innermost axis, unravelling again only where a lane starts a new row.
 #define RANDOM_STORE_BLOCK(v)                                                                      \
     if (L.rank == 1 && first >= L.position && first + PER_BLOCK <= end) {                           \
         const long s = L.strides[0];                                                               \
@@ -85,9 +86,23 @@ inline long element_offset(const random_layout* L, ulong i) {
                 o[j * s] = v[j];                                                                   \
         }                                                                                          \
     } else {                                                                                       \
-        for (int j = 0; j < PER_BLOCK; ++j)                                                        \
-            if (first + j >= L.position && first + j < end)                                        \
-                out[element_offset(&L, first + j - L.position)] = v[j];                            \
+        const int in = (int)L.rank - 1;                                                            \
+        ulong i = (first > L.position ? first : L.position) - L.position;                          \
+        long d = element_offset(&L, i);                                                            \
+        ulong col = in >= 0 ? i % L.shape[in] : 0;                                                 \
+        for (int j = 0; j < PER_BLOCK; ++j) {                                                      \
+            if (first + j < L.position || first + j >= end) continue;                              \
+            if (first + j - L.position != i) { /* the next element (rank >= 1) */                  \
+                ++i;                                                                               \
+                if (++col < L.shape[in]) {                                                         \
+                    d += L.strides[in];                                                            \
+                } else {                                                                           \
+                    col = 0;                                                                       \
+                    d = element_offset(&L, i);                                                     \
+                }                                                                                  \
+            }                                                                                      \
+            out[d] = v[j];                                                                         \
+        }                                                                                          \
     }
 
 #if RANDOM_WIDE
