@@ -132,10 +132,11 @@ T reference(const cr::generator& g, cr::distribution d, std::uint64_t position, 
     }
 }
 
-// Distance in units in the last place (same sign assumed near zero: both tiny).
-template <class T> double ulp_distance(T x, T y) {
+// Distance in units in the last place of the larger of |x|, |y| and `at_least` (a normal
+// value mean + z * stddev near 0 carries the error of z * stddev: it is measured in ulps of that).
+template <class T> double ulp_distance(T x, T y, T at_least = T(0)) {
     if (x == y) return 0;
-    const T scale = std::max(std::fabs(x), std::fabs(y));
+    const T scale = std::max({std::fabs(x), std::fabs(y), at_least});
     const T ulp = std::nextafter(scale, std::numeric_limits<T>::infinity()) - scale;
     return std::fabs(static_cast<double>(x) - static_cast<double>(y)) / ulp;
 }
@@ -156,7 +157,7 @@ void check_against_reference(const std::vector<T>& got, const cr::generator& g, 
         bool ok;
         if constexpr (std::is_floating_point_v<T>) {
             if (d == cr::distribution::normal) {
-                const double u = ulp_distance(got[i], want);
+                const double u = ulp_distance(got[i], want, std::fabs(want - a));
                 worst = std::max(worst, u);
                 ok = u <= normal_ulps;
             } else {
@@ -570,4 +571,16 @@ TEST_CASE("random: bad parameters and arrays", "[random][errors]") {
     // The end of the sequence.
     g.advance(std::numeric_limits<std::uint64_t>::max() - 2);
     CHECK_THROWS_AS((g.uniform<float, st>(test::q(), {4})), ca::usage_error);
+}
+
+TEST_CASE("random: a draw on another queue is ordered before later reads", "[random]") {
+    // The draw's launch event is recorded on the array: a read on the first queue waits for it.
+    ca::queue other(test::ctx());
+    const std::size_t n = std::size_t(1) << 16;
+    auto a = ca::zeros<float, st>(test::q(), {n});
+    cr::generator g(31);
+    const ca::event e = g.fill_normal(a.with_queue(other), 1.0f, 0.5f);
+    CHECK(e.get() != nullptr);
+    check_against_reference<float>(to_vector(a), cr::generator(31), cr::distribution::normal, 0,
+                                   1.0f, 0.5f, "other queue");
 }
