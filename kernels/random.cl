@@ -1,6 +1,6 @@
 // Random numbers from Random123's counter-based generators (docs/random.md: the counter and key
 // layout, the conversions). Built once per (generator, element type) after the Random123
-// headers and the declaration of random_layout (random/generator.hpp), with
+// headers and the declaration of random_layout (src/random/generator.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DRANDOM_THREEFRY=0|1 -DRANDOM_WIDE=0|1
 //   -DRANDOM_REAL=0|1
 // RANDOM_WIDE: a value takes 64 bits (two counter words, low word first), so a block of four
