@@ -22,6 +22,7 @@ codegen   runtime storage memory array
 expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
 host      runtime storage memory array expr
+random    runtime storage memory array
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

@@ -21,3 +21,4 @@
 #include "clarray/reduce/user_kernels.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
+#include "clarray/random/generator.hpp"
