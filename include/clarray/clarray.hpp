@@ -21,4 +21,5 @@
 #include "clarray/reduce/user_kernels.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
+#include "clarray/linalg/linalg.hpp"
 #include "clarray/random/generator.hpp"
