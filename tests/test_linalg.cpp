@@ -1,10 +1,15 @@
 // matmul, dot, vdot, inner and outer (CLBlast) against host loops that accumulate in double.
 #include "support.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -262,16 +267,17 @@ TEMPLATE_LIST_TEST_CASE("linalg: dot vdot inner outer", "[linalg]", linalg_types
                    n = test::random_array<T>({23, 3}, seed++);
         xt::xarray<double> ref, mag;
         host_matmul(x, y, ref, mag);
-        const auto d = ca::dot(dev<T, S>(x), dev<T, S>(y));
+        const auto d = ca::linalg::dot(dev<T, S>(x), dev<T, S>(y));
         CHECK(d.shape().empty());
         check_close<T>(d.get(), ref, mag, 23);
         host_matmul(m, n, ref, mag);
-        check_close<T>(ca::dot(dev<T, S>(m), view_of<T, S>(n, layout_kind::transposed)).get(), ref,
-                       mag, 23);
+        check_close<T>(
+            ca::linalg::dot(dev<T, S>(m), view_of<T, S>(n, layout_kind::transposed)).get(), ref,
+            mag, 23);
         host_matmul(m, y, ref, mag);
-        check_close<T>(ca::dot(dev<T, S>(m), dev<T, S>(y)).get(), ref, mag, 23);
+        check_close<T>(ca::linalg::dot(dev<T, S>(m), dev<T, S>(y)).get(), ref, mag, 23);
         host_matmul(x, n, ref, mag);
-        check_close<T>(ca::dot(dev<T, S>(x), dev<T, S>(n)).get(), ref, mag, 23);
+        check_close<T>(ca::linalg::dot(dev<T, S>(x), dev<T, S>(n)).get(), ref, mag, 23);
     }
     // vdot: both flattened in C order, whatever their shapes and layouts.
     {
@@ -284,12 +290,12 @@ TEMPLATE_LIST_TEST_CASE("linalg: dot vdot inner outer", "[linalg]", linalg_types
                 s += double(a.flat(i)) * double(b.flat(i));
                 g += std::abs(double(a.flat(i)) * double(b.flat(i)));
             }
-            const auto v = ca::vdot(view_of<T, S>(a, l), view_of<T, S>(b, l));
+            const auto v = ca::linalg::vdot(view_of<T, S>(a, l), view_of<T, S>(b, l));
             CHECK(v.shape().empty());
             check_close<T>(v.get(), xt::xarray<double>(s), xt::xarray<double>(g), a.size());
         }
         const auto e =
-            ca::vdot(ca::zeros<T, S>(test::q(), {0, 3}), ca::zeros<T, S>(test::q(), {0}));
+            ca::linalg::vdot(ca::zeros<T, S>(test::q(), {0, 3}), ca::zeros<T, S>(test::q(), {0}));
         CHECK(e.item() == T(0));
     }
     // inner: sum over the last axes, result a.shape[:-1] + b.shape[:-1].
@@ -380,6 +386,65 @@ TEMPLATE_LIST_TEST_CASE("linalg: ordering across queues", "[linalg]", test::all_
     check_close<float>(c.get(), ref, mag, n);
 }
 
+TEMPLATE_LIST_TEST_CASE("linalg: products do not block the host", "[linalg]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    // A writer gated by a user event comes first on the queue: a product that waited on the host
+    // for it would never return. A watchdog opens the gate after 60 s and the test fails.
+    ca::context& ctx = test::ctx();
+    ca::queue q(ctx);
+    ca::kernel writer =
+        ca::program(ctx, "kernel void w(global float* a) { a[get_global_id(0)] = 2.0f; }")
+            .kernel("w");
+    cl_int rc = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(ctx.get(), &rc);
+    REQUIRE(rc == CL_SUCCESS);
+    std::mutex m;
+    std::condition_variable cv;
+    bool enqueued = false, blocked = false;
+    std::thread watchdog([&] {
+        std::unique_lock<std::mutex> lock(m);
+        if (!cv.wait_for(lock, std::chrono::seconds(60), [&] { return enqueued; })) {
+            blocked = true;
+            clSetUserEventStatus(gate, CL_COMPLETE);
+        }
+    });
+    auto a = ca::empty<float, S>(q, {4, 8, 8});
+    writer.launch(q, {a.size()}, {}, {ca::event::retain(gate)}, ca::out(a));
+    // GemmStridedBatched, GemmBatched (batch axes that do not coalesce), Gemm, Gemv, Dot, and a
+    // reversed view (copied first).
+    const auto strided = ca::matmul(a, a);
+    const auto offsets = ca::matmul(
+        a(ca::range(0, 4, 2), ca::all(), ca::all())(ca::newaxis(), ca::all(), ca::all(), ca::all()),
+        a(ca::range(0, 2), ca::newaxis(), ca::all(), ca::all()));
+    const auto gemm = ca::matmul(a(0), a(1));
+    const auto gemv = ca::matmul(a(0), a(1, ca::all(), 2));
+    const auto d = ca::linalg::dot(a(0, 1), a(2, 3));
+    const auto rev = ca::matmul(a(ca::range(3, ca::none, -1)), a);
+    {
+        std::lock_guard<std::mutex> lock(m);
+        enqueued = true;
+    }
+    cv.notify_one();
+    watchdog.join();
+    CHECK(!blocked);
+    if (!blocked) REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    clReleaseEvent(gate);
+    const xt::xarray<float> host = a.get(); // all 2
+    const auto all_equal = [](const xt::xarray<float>& x, float v) {
+        return std::all_of(x.begin(), x.end(), [v](float e) { return e == v; });
+    };
+    REQUIRE(all_equal(host, 2.0f));
+    const float k = 8 * 2.0f * 2.0f; // each element: 8 products of 2 * 2
+    CHECK(all_equal(strided.get(), k));
+    CHECK(offsets.shape() == ca::shape_type{2, 2, 8, 8});
+    CHECK(all_equal(offsets.get(), k));
+    CHECK(all_equal(gemm.get(), k));
+    CHECK(all_equal(gemv.get(), k));
+    CHECK(all_equal(d.get(), k));
+    CHECK(all_equal(rev.get(), k));
+}
+
 TEST_CASE("linalg: errors", "[linalg][errors]") {
     auto& q = test::q();
     const auto a = ca::zeros<float, ca::buffer>(q, {3, 4}),
@@ -401,10 +466,10 @@ TEST_CASE("linalg: errors", "[linalg][errors]") {
                                ca::zeros<float, ca::buffer>(q, {3, 4, 2})),
                     ca::shape_error); // batch 2 vs 3
     CHECK_THROWS_AS(ca::matmul(ca::zeros<float, ca::buffer>(q, {}), a), ca::shape_error);
-    CHECK_THROWS_AS(ca::dot(ca::zeros<float, ca::buffer>(q, {2, 3, 4}),
-                            ca::zeros<float, ca::buffer>(q, {4, 2})),
+    CHECK_THROWS_AS(ca::linalg::dot(ca::zeros<float, ca::buffer>(q, {2, 3, 4}),
+                                    ca::zeros<float, ca::buffer>(q, {4, 2})),
                     ca::shape_error);
-    CHECK_THROWS_AS(ca::vdot(a, b), ca::shape_error);
+    CHECK_THROWS_AS(ca::linalg::vdot(a, b), ca::shape_error);
     CHECK_THROWS_AS(ca::inner(a, b), ca::shape_error);
     CHECK_THROWS_AS(ca::matmul(ca::cl_array<float, ca::buffer>(), a), ca::usage_error);
     ca::queue ooo(test::ctx(), ca::out_of_order);

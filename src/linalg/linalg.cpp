@@ -264,14 +264,12 @@ template <> struct blas_names<float> {
     static constexpr const char* dot = "clblast::Dot<float>";
     static constexpr const char* gemv = "clblast::Gemv<float>";
     static constexpr const char* gemm = "clblast::Gemm<float>";
-    static constexpr const char* batched = "clblast::GemmBatched<float>";
     static constexpr const char* strided = "clblast::GemmStridedBatched<float>";
 };
 template <> struct blas_names<double> {
     static constexpr const char* dot = "clblast::Dot<double>";
     static constexpr const char* gemv = "clblast::Gemv<double>";
     static constexpr const char* gemm = "clblast::Gemm<double>";
-    static constexpr const char* batched = "clblast::GemmBatched<double>";
     static constexpr const char* strided = "clblast::GemmStridedBatched<double>";
 };
 
@@ -351,29 +349,41 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
         });
         return;
     }
-    // Batches: one stride per operand after coalescing -> GemmStridedBatched; else GemmBatched
-    // with each batch's offsets.
+    // Batches: GemmStridedBatched over the last batch axis left after coalescing (one call when
+    // it is the only one), once per index of the others. Not GemmBatched: it copies its offset
+    // lists with blocking writes, which would wait for the queue. A negative stride on the last
+    // axis (reversed stacks) takes one Gemm per matrix.
     shape_type cb = batch;
     strides_type ca = sa, cbs = sb, cc = sc;
     coalesce(cb, {&ca, &cbs, &cc});
-    if (cb.size() == 1 && ca[0] >= 0 && cbs[0] >= 0) {
-        enqueue_blas(names::strided, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
-            return clblast::GemmStridedBatched<T>(layout, la.t, lb.t, M, N, K, T(1), ma, oa, la.ld,
-                                                  static_cast<std::size_t>(ca[0]), mb, ob, lb.ld,
-                                                  static_cast<std::size_t>(cbs[0]), T(0), mc, oc, N,
-                                                  static_cast<std::size_t>(cc[0]), count, cq, ev);
-        });
-        return;
-    }
-    std::vector<std::size_t> offa(count), offb(count), offc(count);
-    std::vector<T> alphas(count, T(1)), betas(count, T(0));
-    std::vector<std::size_t> idx(cb.size(), 0);
+    const std::size_t last = cb.size() - 1, inner = cb[last];
+    const bool strided = ca[last] >= 0 && cbs[last] >= 0;
+    std::vector<std::size_t> idx(last, 0);
     std::ptrdiff_t pa = a.offset, pb = b.offset, pc = out.offset;
-    for (std::size_t i = 0; i < count; ++i) {
-        offa[i] = static_cast<std::size_t>(pa);
-        offb[i] = static_cast<std::size_t>(pb);
-        offc[i] = static_cast<std::size_t>(pc);
-        for (std::size_t k = cb.size(); k-- > 0;) { // next multi-index, C order
+    for (std::size_t done = 0; done < count; done += inner) {
+        if (strided) {
+            enqueue_blas(
+                names::strided, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
+                    return clblast::GemmStridedBatched<T>(
+                        layout, la.t, lb.t, M, N, K, T(1), ma, static_cast<std::size_t>(pa), la.ld,
+                        static_cast<std::size_t>(ca[last]), mb, static_cast<std::size_t>(pb), lb.ld,
+                        static_cast<std::size_t>(cbs[last]), T(0), mc, static_cast<std::size_t>(pc),
+                        N, static_cast<std::size_t>(cc[last]), inner, cq, ev);
+                });
+        } else {
+            for (std::size_t i = 0; i < inner; ++i) {
+                const auto d = static_cast<std::ptrdiff_t>(i);
+                const std::size_t xa = static_cast<std::size_t>(pa + d * ca[last]),
+                                  xb = static_cast<std::size_t>(pb + d * cbs[last]),
+                                  xc = static_cast<std::size_t>(pc + d * cc[last]);
+                enqueue_blas(
+                    names::gemm, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
+                        return clblast::Gemm<T>(layout, la.t, lb.t, M, N, K, T(1), ma, xa, la.ld,
+                                                mb, xb, lb.ld, T(0), mc, xc, N, cq, ev);
+                    });
+            }
+        }
+        for (std::size_t k = last; k-- > 0;) { // the next index of the outer axes, C order
             pa += ca[k];
             pb += cbs[k];
             pc += cc[k];
@@ -384,11 +394,6 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
             idx[k] = 0;
         }
     }
-    enqueue_blas(names::batched, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
-        return clblast::GemmBatched<T>(layout, la.t, lb.t, M, N, K, alphas.data(), ma, offa.data(),
-                                       la.ld, mb, offb.data(), lb.ld, betas.data(), mc, offc.data(),
-                                       N, count, cq, ev);
-    });
 }
 
 template <class T>

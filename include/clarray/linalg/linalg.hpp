@@ -1,10 +1,14 @@
 #pragma once
 // Products of arrays on CLBlast: matmul, dot, vdot, inner, outer (NumPy's semantics).
 //
-//   auto c = clarray::matmul(a, b);     // (..., m, k) @ (..., k, n), batch axes broadcast
-//   auto y = clarray::matmul(A, x);     // matrix-vector (GEMV)
-//   auto s = clarray::dot(x, y);        // 1-d . 1-d: a 0-d array (s.item() reads it)
+//   auto c = clarray::matmul(a, b);       // (..., m, k) @ (..., k, n), batch axes broadcast
+//   auto y = clarray::matmul(A, x);       // matrix-vector (GEMV)
+//   auto s = clarray::linalg::dot(x, y);  // 1-d . 1-d: a 0-d array (s.item() reads it)
 //   auto o = clarray::outer(x, y);
+//
+// All five are in clarray::linalg; matmul, inner and outer are in clarray as well. dot and vdot
+// stay linalg:: only: clarray::dot and clarray::vdot are the reductions of reduce/ (any dtype,
+// compensated sums, fused expressions), which these do not replace.
 //
 // Operands have one element type (float or double) and one storage policy; the result is a new
 // C-contiguous array on the first operand's queue, from the first operand's pool. Everything is
@@ -45,29 +49,39 @@ cl_array<T, S> product_of(product_kind kind, const cl_array<T, S>& a, const cl_a
 }
 } // namespace detail
 
+namespace linalg {
+
 // NumPy's matmul: 2-d operands are matrices; n-d operands are stacks of matrices in the last two
 // axes, whose leading (batch) axes broadcast; a 1-d first operand is a row vector and a 1-d
 // second operand a column vector, whose axis the result drops. 0-d operands are refused.
 template <class T, class S>
 cl_array<T, S> matmul(const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    return detail::product_of(detail::product_kind::matmul, a, b);
+    return clarray::detail::product_of(clarray::detail::product_kind::matmul, a, b);
 }
 // NumPy's dot for operands of rank 1 or 2: 1-d . 1-d is the inner product (a 0-d array), else
 // as matmul. Higher ranks throw shape_error (use matmul or inner).
 template <class T, class S> cl_array<T, S> dot(const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    return detail::product_of(detail::product_kind::dot, a, b);
+    return clarray::detail::product_of(clarray::detail::product_kind::dot, a, b);
 }
 // Sum of a * b over both arrays flattened in C order (same element count): a 0-d array.
 template <class T, class S> cl_array<T, S> vdot(const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    return detail::product_of(detail::product_kind::vdot, a, b);
+    return clarray::detail::product_of(clarray::detail::product_kind::vdot, a, b);
 }
 // Sum over the last axes: result shape a.shape[:-1] + b.shape[:-1] (1-d . 1-d: a 0-d array).
 template <class T, class S> cl_array<T, S> inner(const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    return detail::product_of(detail::product_kind::inner, a, b);
+    return clarray::detail::product_of(clarray::detail::product_kind::inner, a, b);
 }
 // result(i, j) = a.flat[i] * b.flat[j]: shape (a.size(), b.size()).
 template <class T, class S> cl_array<T, S> outer(const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    return detail::product_of(detail::product_kind::outer, a, b);
+    return clarray::detail::product_of(clarray::detail::product_kind::outer, a, b);
 }
+
+} // namespace linalg
+
+// matmul, inner and outer are also clarray's; clarray::dot and clarray::vdot are the reductions of
+// reduce/reduce.hpp (any dtype, compensated sums, fused expressions), not these.
+using linalg::inner;
+using linalg::matmul;
+using linalg::outer;
 
 } // namespace clarray
