@@ -384,6 +384,16 @@ TEMPLATE_LIST_TEST_CASE("linalg: ordering across queues", "[linalg]", test::all_
     xt::xarray<double> ref, mag;
     host_matmul(ha, hb, ref, mag);
     check_close<float>(c.get(), ref, mag, n);
+    // The operand's memory, written by a kernel after the first product (through its SVM pointer
+    // on SVM storage), is what the second product reads through the same cl_mem.
+    const auto again = ca::matmul(a2, b);
+    const xt::xarray<float> ones = xt::ones<float>({n, n});
+    host_matmul(ones, hb, ref, mag);
+    check_close<float>(again.get(), ref, mag, n);
+    b.fill(-1.0f);
+    const auto third = ca::matmul(a2, b);
+    host_matmul(ones, xt::xarray<float>(-ones), ref, mag);
+    check_close<float>(third.get(), ref, mag, n);
 }
 
 TEMPLATE_LIST_TEST_CASE("linalg: products do not block the host", "[linalg]", test::all_policies) {
