@@ -320,7 +320,7 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
     }
     // CLBlast computes alpha * AB + beta * C and reads C even when beta is 0: a NaN left in a
     // reused block would survive (0 * NaN), so C starts at 0 (Dot writes its result outright).
-    if (!(count == 1 && M == 1 && N == 1)) {
+    {
         const T zero = 0;
         strided_fill(out, &zero);
     }
