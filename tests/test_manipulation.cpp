@@ -256,22 +256,25 @@ TEMPLATE_LIST_TEST_CASE("concatenate, stack, hstack, vstack follow xtensor on ev
                    xt::eval(xt::concatenate(xt::xtuple(p.host, r.host, s.host), 1)));
 }
 
-TEST_CASE("concatenate and stack of mixed dtypes promote as NumPy", "[manipulation]") {
-    auto a = make_input<std::int8_t, ca::svm_coarse>({2, 3}, kind::strided, 1);
-    auto b = make_input<std::uint8_t, ca::svm_coarse>({1, 3}, kind::negative, 2);
-    auto c = make_input<float, ca::svm_coarse>({2, 3}, kind::transposed, 3);
+TEMPLATE_LIST_TEST_CASE("concatenate and stack of mixed dtypes promote as NumPy",
+                        "[manipulation]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    auto a = make_input<std::int8_t, S>({2, 3}, kind::strided, 1);
+    auto b = make_input<std::uint8_t, S>({1, 3}, kind::negative, 2);
+    auto c = make_input<float, S>({2, 3}, kind::transposed, 3);
     auto r = ca::concatenate(std::tie(a.dev, b.dev), 0);
-    STATIC_REQUIRE(std::is_same_v<decltype(r), ca::cl_array<std::int16_t, ca::svm_coarse>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(r), ca::cl_array<std::int16_t, S>>);
     xt::xarray<std::int16_t> want = xt::concatenate(
         xt::xtuple(xt::cast<std::int16_t>(a.host), xt::cast<std::int16_t>(b.host)), 0);
     CHECK_ARRAY_EQ(got(r), want);
     auto r3 = ca::concatenate(std::tie(a.dev, c.dev, b.dev), 0);
-    STATIC_REQUIRE(std::is_same_v<decltype(r3), ca::cl_array<float, ca::svm_coarse>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(r3), ca::cl_array<float, S>>);
     xt::xarray<float> want3 =
         xt::concatenate(xt::xtuple(xt::cast<float>(a.host), c.host, xt::cast<float>(b.host)), 0);
     CHECK_ARRAY_EQ(got(r3), want3);
     auto st = ca::stack(std::tie(a.dev, c.dev), 2);
-    STATIC_REQUIRE(std::is_same_v<decltype(st), ca::cl_array<float, ca::svm_coarse>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(st), ca::cl_array<float, S>>);
     xt::xarray<float> wants = xt::stack(xt::xtuple(xt::cast<float>(a.host), c.host), 2);
     CHECK_ARRAY_EQ(got(st), wants);
     // one dtype through the tuple form: a plain copy
@@ -606,14 +609,13 @@ TEMPLATE_LIST_TEST_CASE("clip, diff, triu and tril are expressions that follow x
 
 TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
     // bool: diff is not_equal; triu keeps bool
-    auto b = make_input<bool, ca::svm_fine>({3, 5}, kind::strided, 61);
-    if (!test::storage_available<ca::svm_fine>()) return;
-    ca::cl_array<bool, ca::svm_fine> d = ca::diff(b.dev);
+    auto b = make_input<bool, ca::buffer>({3, 5}, kind::strided, 61);
+    ca::cl_array<bool, ca::buffer> d = ca::diff(b.dev);
     xt::xarray<bool> want = xt::not_equal(xt::view(b.host, xt::all(), xt::range(1, 5)),
                                           xt::view(b.host, xt::all(), xt::range(0, 4)));
     CHECK_ARRAY_EQ(got(d), want);
     auto tb = ca::eval(ca::triu(b.dev, 1));
-    STATIC_REQUIRE(std::is_same_v<decltype(tb), ca::cl_array<bool, ca::svm_fine>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(tb), ca::cl_array<bool, ca::buffer>>);
     CHECK_ARRAY_EQ(got(tb), xt::eval(xt::triu(b.host, 1)));
     // uint8 wraps
     xt::xarray<std::uint8_t> h{3, 250, 1, 255, 0};
@@ -622,9 +624,9 @@ TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
     STATIC_REQUIRE(std::is_same_v<decltype(du), ca::cl_array<std::uint8_t, ca::buffer>>);
     CHECK_ARRAY_EQ(got(du), xt::eval(xt::diff(h)));
     // astype: a new array of U; the same type is a copy
-    auto f = make_input<float, ca::svm_coarse>({4, 3}, kind::negative, 62);
+    auto f = make_input<float, ca::buffer>({4, 3}, kind::negative, 62);
     auto i32 = f.dev.astype<std::int32_t>();
-    STATIC_REQUIRE(std::is_same_v<decltype(i32), ca::cl_array<std::int32_t, ca::svm_coarse>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(i32), ca::cl_array<std::int32_t, ca::buffer>>);
     CHECK_ARRAY_EQ(got(i32), xt::eval(xt::cast<std::int32_t>(f.host)));
     auto bo = f.dev.astype<bool>(ca::layout::f);
     CHECK(bo.is_f_contiguous());
@@ -633,9 +635,9 @@ TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
     CHECK(cp.data() != f.dev.data());
     CHECK_ARRAY_EQ(got(cp), f.host);
     // clip of an int array by a float scalar promotes (weak scalar of a higher kind)
-    auto ints = ca::to_device(test::q(), xt::xarray<std::int32_t>{-5, 0, 5});
+    auto ints = ca::to_device<ca::buffer>(test::q(), xt::xarray<std::int32_t>{-5, 0, 5});
     auto ci = ca::eval(ca::clip(ints, -1.5, 2.5));
-    STATIC_REQUIRE(std::is_same_v<decltype(ci), ca::cl_array<double, ca::svm_coarse>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(ci), ca::cl_array<double, ca::buffer>>);
     if (test::dtype_available<double>())
         CHECK_ARRAY_EQ(got(ci), (xt::xarray<double>{-1.5, 0, 2.5}));
 }
@@ -644,9 +646,9 @@ TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
 
 TEST_CASE("manipulation errors are typed and name what was wrong", "[manipulation][errors]") {
     auto& q = test::q();
-    auto a = ca::zeros<float>(q, {2, 3});
-    auto b = ca::zeros<float>(q, {3, 2});
-    auto s = ca::zeros<float>(q, ca::shape_type{});
+    auto a = ca::zeros<float, ca::buffer>(q, {2, 3});
+    auto b = ca::zeros<float, ca::buffer>(q, {3, 2});
+    auto s = ca::zeros<float, ca::buffer>(q, ca::shape_type{});
     auto what = [](auto&& f) {
         try {
             f();
@@ -663,26 +665,26 @@ TEST_CASE("manipulation errors are typed and name what was wrong", "[manipulatio
     const std::string ma = what([&] { ca::concatenate({a, a}, -3); });
     CHECK(ma.find("axis -3") != std::string::npos);
     CHECK(ma.find("rank 2") != std::string::npos);
-    CHECK_THROWS_AS(ca::concatenate(std::vector<ca::cl_array<float>>{}), ca::usage_error);
-    CHECK_THROWS_AS(ca::stack(std::vector<ca::cl_array<float>>{}), ca::usage_error);
+    CHECK_THROWS_AS(ca::concatenate(std::vector<ca::cl_array<float, ca::buffer>>{}), ca::usage_error);
+    CHECK_THROWS_AS(ca::stack(std::vector<ca::cl_array<float, ca::buffer>>{}), ca::usage_error);
     CHECK_THROWS_AS(ca::concatenate({s, s}), ca::shape_error);
-    CHECK_THROWS_AS(ca::concatenate({a, ca::zeros<float>(q, {2})}), ca::shape_error);
+    CHECK_THROWS_AS(ca::concatenate({a, ca::zeros<float, ca::buffer>(q, {2})}), ca::shape_error);
     CHECK_THROWS_AS(ca::stack({a, b}), ca::shape_error);
     CHECK_THROWS_AS(ca::stack({a, a}, 3), ca::index_error);
-    CHECK_THROWS_AS(ca::concatenate({a, ca::cl_array<float>()}), ca::usage_error);
-    CHECK_THROWS_AS(ca::concatenate({ca::cl_array<float>(), a}), ca::usage_error);
+    CHECK_THROWS_AS(ca::concatenate({a, ca::cl_array<float, ca::buffer>()}), ca::usage_error);
+    CHECK_THROWS_AS(ca::concatenate({ca::cl_array<float, ca::buffer>(), a}), ca::usage_error);
     CHECK_THROWS_AS(ca::split(a, 2, 1), ca::shape_error);
     CHECK(what([&] { ca::split(a, 2, 1); }).find("extent 3") != std::string::npos);
     CHECK_THROWS_AS(ca::flip(a, 2), ca::index_error);
     CHECK_THROWS_AS(ca::flip(s, 0), ca::index_error);
-    CHECK_THROWS_AS(ca::fliplr(ca::zeros<float>(q, {3})), ca::shape_error);
+    CHECK_THROWS_AS(ca::fliplr(ca::zeros<float, ca::buffer>(q, {3})), ca::shape_error);
     CHECK_THROWS_AS(ca::roll(a, 1, -3), ca::index_error);
     CHECK_THROWS_AS(ca::roll(a, {1, 2, 3}, {0, 1}), ca::shape_error);
     CHECK_THROWS_AS(ca::repeat(a, {1, 2}, 1), ca::shape_error);
     CHECK_THROWS_AS(ca::repeat(a, 2, 5), ca::index_error);
     CHECK_THROWS_AS(ca::tile(a, std::vector<std::size_t>(17, 1)), ca::shape_error);
     CHECK_THROWS_AS(ca::pad(a, {{1, 1}, {1, 1}, {1, 1}}), ca::shape_error);
-    CHECK_THROWS_AS(ca::diag(ca::zeros<float>(q, {2, 2, 2})), ca::shape_error);
+    CHECK_THROWS_AS(ca::diag(ca::zeros<float, ca::buffer>(q, {2, 2, 2})), ca::shape_error);
     CHECK_THROWS_AS(ca::diag(s), ca::shape_error);
     CHECK_THROWS_AS(ca::diagonal(a, 0, 1, 1), ca::usage_error);
     CHECK_THROWS_AS(ca::diagonal(a, 0, 0, 2), ca::index_error);
@@ -702,7 +704,7 @@ TEST_CASE("manipulation results are enqueued without blocking and ordered by eve
     cl_int rc = CL_SUCCESS;
     cl_event gate = clCreateUserEvent(ctx.get(), &rc);
     REQUIRE(rc == CL_SUCCESS);
-    auto flat = ca::zeros<float>(q, {20});
+    auto flat = ca::zeros<float, ca::buffer>(q, {20});
     writer.launch(q, {20}, {}, {ca::event::retain(gate)}, ca::out(flat));
     auto a = flat.reshape({4, 5});
     // Each of these would deadlock if it waited: the writer cannot start before the gate opens.
@@ -711,8 +713,8 @@ TEST_CASE("manipulation results are enqueued without blocking and ordered by eve
     auto t = ca::tile(a, {2, 1});
     auto p = ca::pad(a, 1, 5.0f);
     auto parts = ca::split(a, 2);
-    ca::cl_array<float> u = ca::triu(a, 0);
-    ca::cl_array<float> d = ca::diff(a, 2);
+    ca::cl_array<float, ca::buffer> u = ca::triu(a, 0);
+    ca::cl_array<float, ca::buffer> d = ca::diff(a, 2);
     REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
     clReleaseEvent(gate);
     xt::xarray<float> two = xt::full_like(xt::xarray<float>::from_shape({4, 5}), 2.0f);
