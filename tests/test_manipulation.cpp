@@ -256,8 +256,8 @@ TEMPLATE_LIST_TEST_CASE("concatenate, stack, hstack, vstack follow xtensor on ev
                    xt::eval(xt::concatenate(xt::xtuple(p.host, r.host, s.host), 1)));
 }
 
-TEMPLATE_LIST_TEST_CASE("concatenate and stack of mixed dtypes promote as NumPy",
-                        "[manipulation]", test::all_policies) {
+TEMPLATE_LIST_TEST_CASE("concatenate and stack of mixed dtypes promote as NumPy", "[manipulation]",
+                        test::all_policies) {
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     auto a = make_input<std::int8_t, S>({2, 3}, kind::strided, 1);
@@ -665,7 +665,8 @@ TEST_CASE("manipulation errors are typed and name what was wrong", "[manipulatio
     const std::string ma = what([&] { ca::concatenate({a, a}, -3); });
     CHECK(ma.find("axis -3") != std::string::npos);
     CHECK(ma.find("rank 2") != std::string::npos);
-    CHECK_THROWS_AS(ca::concatenate(std::vector<ca::cl_array<float, ca::buffer>>{}), ca::usage_error);
+    CHECK_THROWS_AS(ca::concatenate(std::vector<ca::cl_array<float, ca::buffer>>{}),
+                    ca::usage_error);
     CHECK_THROWS_AS(ca::stack(std::vector<ca::cl_array<float, ca::buffer>>{}), ca::usage_error);
     CHECK_THROWS_AS(ca::concatenate({s, s}), ca::shape_error);
     CHECK_THROWS_AS(ca::concatenate({a, ca::zeros<float, ca::buffer>(q, {2})}), ca::shape_error);
@@ -725,4 +726,30 @@ TEST_CASE("manipulation results are enqueued without blocking and ordered by eve
     CHECK_ARRAY_EQ(got(parts[1]), xt::eval(xt::view(two, xt::range(2, 4))));
     CHECK_ARRAY_EQ(got(u), xt::eval(xt::triu(two)));
     CHECK_ARRAY_EQ(got(d), xt::eval(xt::diff(two, 2)));
+}
+
+TEST_CASE("manipulation results come from the input's pool and write into views",
+          "[manipulation]") {
+    auto& q = test::q();
+    ca::buffer_pool pool(test::ctx());
+    auto a = ca::zeros<float>(q, {3, 4}, pool);
+    xt::xarray<float> h = test::random_array<float>({3, 4}, 81);
+    a.set(h);
+    const auto& from = a.data()->pool();
+    REQUIRE(from);
+    CHECK(ca::concatenate({a, a}).data()->pool() == from);
+    CHECK(ca::roll(a, 1, 1).data()->pool() == from);
+    CHECK(ca::tile(a, 2).data()->pool() == from);
+    CHECK(ca::pad(a, 1).data()->pool() == from);
+    CHECK(ca::repeat(a, 2, 0).data()->pool() == from);
+    CHECK(a.astype<double>().data()->pool() == from);
+    // a result assigned into a view of a larger array writes values there (a negative step)
+    auto big = ca::zeros<float, ca::buffer>(q, {6, 8});
+    auto v = big(ca::range(5, ca::none, -2), ca::range(ca::none, ca::none, 1));
+    v = ca::concatenate({a, a}, 1);
+    xt::xarray<float> want = xt::zeros<float>({6, 8});
+    xt::xarray<float> joined = xt::concatenate(xt::xtuple(h, h), 1);
+    for (std::size_t i = 0; i < 3; ++i)
+        xt::view(want, 5 - 2 * i, xt::all()) = xt::view(joined, i, xt::all());
+    CHECK_ARRAY_EQ(got(big), want);
 }
