@@ -753,3 +753,52 @@ TEST_CASE("manipulation results come from the input's pool and write into views"
         xt::view(want, 5 - 2 * i, xt::all()) = xt::view(joined, i, xt::all());
     CHECK_ARRAY_EQ(got(big), want);
 }
+
+TEMPLATE_LIST_TEST_CASE("expand_dims, atleast_nd, swapaxes and moveaxis are views as xtensor's",
+                        "[manipulation]", test::all_policies) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    const std::vector<ca::shape_type> shapes{{}, {0}, {5}, {3, 4}, {2, 3, 4}, {2, 1, 3, 2}};
+    for (const ca::shape_type& sh : shapes)
+        for (kind k : all_kinds) {
+            INFO(ca::shape_to_string(sh) << " " << kind_name(k));
+            auto a = make_input<T, S>(sh, k, 91);
+            const auto rank = static_cast<std::ptrdiff_t>(sh.size());
+            for (std::ptrdiff_t ax = -rank - 1; ax <= rank; ++ax) {
+                auto e = ca::expand_dims(a.dev, ax);
+                CHECK(e.data() == a.dev.data());
+                const auto xa = static_cast<std::size_t>(ax < 0 ? ax + rank + 1 : ax);
+                CHECK_ARRAY_EQ(got(e), xt::eval(xt::expand_dims(a.host, xa)));
+            }
+            CHECK_ARRAY_EQ(got(ca::atleast_1d(a.dev)), xt::eval(xt::atleast_1d(a.host)));
+            CHECK_ARRAY_EQ(got(ca::atleast_2d(a.dev)), xt::eval(xt::atleast_2d(a.host)));
+            CHECK_ARRAY_EQ(got(ca::atleast_3d(a.dev)), xt::eval(xt::atleast_3d(a.host)));
+            for (std::ptrdiff_t i = -rank; i < rank; ++i)
+                for (std::ptrdiff_t j = -rank; j < rank; ++j) {
+                    const auto ui = static_cast<std::size_t>(i < 0 ? i + rank : i);
+                    const auto uj = static_cast<std::size_t>(j < 0 ? j + rank : j);
+                    // reference permutations built independently: swap, and erase + insert
+                    std::vector<std::size_t> sw(sh.size()), mv;
+                    for (std::size_t t = 0; t < sh.size(); ++t)
+                        sw[t] = t == ui ? uj : (t == uj ? ui : t);
+                    for (std::size_t t = 0; t < sh.size(); ++t)
+                        if (t != ui) mv.push_back(t);
+                    mv.insert(mv.begin() + static_cast<std::ptrdiff_t>(uj), ui);
+                    INFO("axes " << i << ", " << j);
+                    CHECK_ARRAY_EQ(got(ca::swapaxes(a.dev, i, j)),
+                                   xt::eval(xt::transpose(a.host, sw)));
+                    CHECK_ARRAY_EQ(got(ca::moveaxis(a.dev, i, j)),
+                                   xt::eval(xt::transpose(a.host, mv)));
+                }
+        }
+    auto a = make_input<T, S>({2, 3}, kind::contiguous, 92);
+    CHECK_THROWS_AS(ca::expand_dims(a.dev, 3), ca::index_error);
+    CHECK_THROWS_AS(ca::expand_dims(a.dev, -4), ca::index_error);
+    CHECK_THROWS_AS(ca::swapaxes(a.dev, 0, 2), ca::index_error);
+    CHECK_THROWS_AS(ca::moveaxis(a.dev, -3, 0), ca::index_error);
+    // writes through a moved view reach the parent
+    ca::moveaxis(a.dev, 0, 1)(ca::all(), 1).fill(T(9));
+    xt::view(a.host, 1, xt::all()) = T(9);
+    CHECK_ARRAY_EQ(got(a.dev), a.host);
+}

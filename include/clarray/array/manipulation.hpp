@@ -1,14 +1,14 @@
 #pragma once
 // Joining, splitting, rearranging and creating arrays, with NumPy's names and semantics, from
-// views, the strided copy and the fill (no expressions): concatenate, stack, hstack, vstack,
-// split, array_split, flip, flipud, fliplr, roll, repeat, tile, pad (constant), eye, identity,
-// diag, diagonal, meshgrid, indices. The ones that are expressions (clip, diff, triu, tril) and
-// concatenate/stack of mixed dtypes are in expr/manipulation.hpp. docs/manipulation.md lists
-// them with their NumPy equivalents.
+// views, the strided copy and the fill (no expressions): expand_dims, atleast_1d/2d/3d,
+// swapaxes, moveaxis, concatenate, stack, hstack, vstack, split, array_split, flip, flipud,
+// fliplr, roll, repeat, tile, pad (constant), eye, identity, diag, diagonal, meshgrid, indices. The
+// ones that are expressions (clip, diff, triu, tril) and concatenate/stack of mixed dtypes are in
+// expr/manipulation.hpp. docs/manipulation.md lists them with their NumPy equivalents.
 //
-// Views (split, flip, diagonal, diag of a matrix) share the input's memory; everything else
-// returns a new C-contiguous array allocated like its (first) input. Nothing here blocks: the
-// copies and fills are enqueued with the operands' events.
+// Views (the axis functions, split, flip, diagonal, diag of a matrix) share the input's memory;
+// everything else returns a new C-contiguous array allocated like its (first) input. Nothing here
+// blocks: the copies and fills are enqueued with the operands' events.
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -118,6 +118,50 @@ template <class T, class S> cl_array<T, S> at_least(const cl_array<T, S>& a, std
 }
 
 } // namespace detail
+
+// ---- axes (views) ----
+// A new axis of extent 1 at position `axis` of the result (in [-rank-1, rank]).
+template <class T, class S>
+cl_array<T, S> expand_dims(const cl_array<T, S>& a, std::ptrdiff_t axis) {
+    return detail::with_axis(a, detail::normalize_axis(axis, a.dimension() + 1, "expand_dims"));
+}
+// NumPy's atleast_1d/2d/3d: 0-d -> (1,), (1, 1), (1, 1, 1); 1-d (n) -> (1, n), (1, n, 1);
+// 2-d (m, n) -> (m, n, 1) for atleast_3d. Others unchanged.
+template <class T, class S> cl_array<T, S> atleast_1d(const cl_array<T, S>& a) {
+    return detail::at_least(a, 1);
+}
+template <class T, class S> cl_array<T, S> atleast_2d(const cl_array<T, S>& a) {
+    return detail::at_least(a, 2);
+}
+template <class T, class S> cl_array<T, S> atleast_3d(const cl_array<T, S>& a) {
+    if (a.dimension() >= 3) return a;
+    if (a.dimension() == 0) return detail::at_least(a, 3);
+    // (n) -> (1, n, 1), (m, n) -> (m, n, 1)
+    const cl_array<T, S> v = detail::with_axis(a, a.dimension());
+    return detail::at_least(v, 3);
+}
+// The view with axes axis1 and axis2 exchanged.
+template <class T, class S>
+cl_array<T, S> swapaxes(const cl_array<T, S>& a, std::ptrdiff_t axis1, std::ptrdiff_t axis2) {
+    std::vector<std::size_t> order(a.dimension());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::swap(order[detail::normalize_axis(axis1, a.dimension(), "swapaxes")],
+              order[detail::normalize_axis(axis2, a.dimension(), "swapaxes")]);
+    return a.transpose(order);
+}
+// The view with axis `source` moved to position `destination`, the others in their order.
+template <class T, class S>
+cl_array<T, S> moveaxis(const cl_array<T, S>& a, std::ptrdiff_t source,
+                        std::ptrdiff_t destination) {
+    const std::size_t from = detail::normalize_axis(source, a.dimension(), "moveaxis");
+    const std::size_t to = detail::normalize_axis(destination, a.dimension(), "moveaxis");
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < a.dimension(); ++i)
+        if (i != from) order.push_back(i);
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(to), from);
+    return a.transpose(order);
+}
 
 // ---- joining ----
 // The arrays joined along an existing axis (negative counts from the end), NumPy's concatenate.
