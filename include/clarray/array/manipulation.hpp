@@ -255,6 +255,12 @@ std::vector<cl_array<T, S>> split(const cl_array<T, S>& a, const std::vector<std
     const std::size_t ax = detail::normalize_axis(axis, a.dimension(), "split");
     return detail::split_at(a, ax, detail::split_bounds(a.shape(ax), at));
 }
+// A braced list is indices, as NumPy's list: split(a, {2}) cuts at 2 (split(a, 2): two halves).
+template <class T, class S>
+std::vector<cl_array<T, S>> split(const cl_array<T, S>& a, std::initializer_list<std::ptrdiff_t> at,
+                                  std::ptrdiff_t axis = 0) {
+    return split(a, std::vector<std::ptrdiff_t>(at), axis);
+}
 // As split, but the sections need not divide the extent: the first extent % sections views
 // are one longer.
 template <class T, class S>
@@ -269,6 +275,13 @@ std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a,
                                         const std::vector<std::ptrdiff_t>& at,
                                         std::ptrdiff_t axis = 0) {
     return split(a, at, axis);
+}
+
+template <class T, class S>
+std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a,
+                                        std::initializer_list<std::ptrdiff_t> at,
+                                        std::ptrdiff_t axis = 0) {
+    return split(a, std::vector<std::ptrdiff_t>(at), axis);
 }
 
 // ---- rearranging ----
