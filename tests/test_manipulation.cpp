@@ -215,7 +215,6 @@ TEMPLATE_LIST_TEST_CASE("concatenate, stack, hstack, vstack follow xtensor on ev
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
-    const std::vector<ca::shape_type> shapes{{0, 3}, {1, 3}, {4, 3}, {2, 5}};
     for (kind ka : all_kinds)
         for (kind kb : all_kinds)
             for (std::size_t m : {0, 1, 3}) {

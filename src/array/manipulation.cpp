@@ -196,8 +196,10 @@ shape_type repeated_shape(const shape_type& shape, const std::vector<std::size_t
             throw shape_error("repeat: the result is too large");
     } else {
         out[axis] = 0;
-        for (std::size_t c : counts)
+        for (std::size_t c : counts) {
             out[axis] += c;
+            if (out[axis] < c) throw shape_error("repeat: the result is too large");
+        }
     }
     (void)checked_size(out);
     return out;
