@@ -3,6 +3,7 @@
 #include <clblast.h>
 
 #include <algorithm>
+#include <complex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -260,23 +261,41 @@ void enqueue_blas(const char* routine, const queue& q, const std::vector<allocat
 }
 
 template <class T> struct blas_names;
-template <> struct blas_names<float> {
-    static constexpr const char* dot = "clblast::Dot<float>";
-    static constexpr const char* gemv = "clblast::Gemv<float>";
-    static constexpr const char* gemm = "clblast::Gemm<float>";
-    static constexpr const char* strided = "clblast::GemmStridedBatched<float>";
-};
-template <> struct blas_names<double> {
-    static constexpr const char* dot = "clblast::Dot<double>";
-    static constexpr const char* gemv = "clblast::Gemv<double>";
-    static constexpr const char* gemm = "clblast::Gemm<double>";
-    static constexpr const char* strided = "clblast::GemmStridedBatched<double>";
-};
+#define CLARRAY_BLAS_NAMES(T, NAME)                                                                \
+    template <> struct blas_names<T> {                                                             \
+        static constexpr const char* dot = "clblast::Dot<" NAME ">";                               \
+        static constexpr const char* dotc = "clblast::Dotc<" NAME ">";                             \
+        static constexpr const char* gemv = "clblast::Gemv<" NAME ">";                             \
+        static constexpr const char* gemm = "clblast::Gemm<" NAME ">";                             \
+        static constexpr const char* strided = "clblast::GemmStridedBatched<" NAME ">";            \
+    };
+CLARRAY_BLAS_NAMES(float, "float")
+CLARRAY_BLAS_NAMES(double, "double")
+CLARRAY_BLAS_NAMES(std::complex<float>, "complex64")
+CLARRAY_BLAS_NAMES(std::complex<double>, "complex128")
+#undef CLARRAY_BLAS_NAMES
+
+template <class T> inline constexpr bool is_complex_v = false;
+template <class T> inline constexpr bool is_complex_v<std::complex<T>> = true;
+
+// x . y (complex: Dotu, or Dotc with x conjugated when conj_x).
+template <class T>
+StatusCode dot_call(bool conj_x, std::size_t n, cl_mem r, std::size_t ro, cl_mem x, std::size_t xo,
+                    std::size_t xi, cl_mem y, std::size_t yo, std::size_t yi, cl_command_queue* cq,
+                    cl_event* ev) {
+    if constexpr (is_complex_v<T>) {
+        if (conj_x) return clblast::Dotc<T>(n, r, ro, x, xo, xi, y, yo, yi, cq, ev);
+        return clblast::Dotu<T>(n, r, ro, x, xo, xi, y, yo, yi, cq, ev);
+    } else {
+        (void)conj_x;
+        return clblast::Dot<T>(n, r, ro, x, xo, xi, y, yo, yi, cq, ev);
+    }
+}
 
 // out (C-contiguous, batch + (M, N)) = A @ B over the broadcast batch axes.
 template <class T>
 void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a, operand& b,
-                 view_as how_b) {
+                 view_as how_b, bool conj_a = false) {
     using names = blas_names<T>;
     blas_matrix la, lb;
     // A K of 0 needs no operand: the products are all 0.
@@ -313,8 +332,9 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
     if (count == 1 && M == 1 && N == 1) { // an inner product
         const std::size_t ix = K == 1 ? 1 : static_cast<std::size_t>(A.cs);
         const std::size_t iy = K == 1 ? 1 : static_cast<std::size_t>(B.rs);
-        enqueue_blas(names::dot, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
-            return clblast::Dot<T>(K, mc, oc, ma, oa, ix, mb, ob, iy, cq, ev);
+        const char* routine = is_complex_v<T> && conj_a ? names::dotc : names::dot;
+        enqueue_blas(routine, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
+            return dot_call<T>(conj_a, K, mc, oc, ma, oa, ix, mb, ob, iy, cq, ev);
         });
         return;
     }
@@ -408,7 +428,7 @@ void product_t(product_kind kind, const array_ref& out, const array_ref& ra, con
         return run_product<T>(q, out, a, rank_a == 1 ? view_as::row_of_flat : view_as::last_two, b,
                               rank_b == 1 ? view_as::col_of_flat : view_as::last_two);
     case product_kind::vdot:
-        return run_product<T>(q, out, a, view_as::row_of_flat, b, view_as::col_of_flat);
+        return run_product<T>(q, out, a, view_as::row_of_flat, b, view_as::col_of_flat, true);
     case product_kind::inner:
         return run_product<T>(q, out, a, view_as::lead_rows, b, view_as::lead_rows_t);
     case product_kind::outer:
@@ -416,6 +436,20 @@ void product_t(product_kind kind, const array_ref& out, const array_ref& ra, con
     }
     // outer: a column of M times a row of N, K = 1.
     return run_product<T>(q, out, a, view_as::col_of_flat, b, view_as::row_of_flat);
+}
+
+// Complex products, once clarray has complex dtypes (array/dtype.hpp): CLBlast's routines take
+// std::complex. Until then this compiles to `return false`.
+template <class C>
+bool product_if(product_kind kind, const array_ref& out, const array_ref& a, const array_ref& b) {
+    if constexpr (is_dtype_v<C>) {
+        if (out.type == dtype_traits<C>::id) {
+            product_t<C>(kind, out, a, b);
+            return true;
+        }
+    }
+    (void)kind, (void)out, (void)a, (void)b;
+    return false;
 }
 
 [[noreturn]] void mismatch(product_kind kind, const array_ref& a, const array_ref& b,
@@ -463,9 +497,11 @@ shape_type product_shape(product_kind kind, const array_ref& a, const array_ref&
         throw unsupported(std::string(name) +
                           ": CLBlast needs an in-order queue (its routines enqueue several "
                           "commands without events between them)");
-    if (a.type == dtype::float64 && !a.q->context().device().has_fp64())
-        throw unsupported(std::string(name) + ": float64 needs cl_khr_fp64, which device '" +
-                          a.q->context().device().name() + "' lacks");
+    const char* ext = required_extension(a.type);
+    if (ext && std::string(ext) == "cl_khr_fp64" && !a.q->context().device().has_fp64())
+        throw unsupported(std::string(name) + ": " + dtype_name(a.type) +
+                          " needs cl_khr_fp64, which device '" + a.q->context().device().name() +
+                          "' lacks");
     const shape_type& sa = *a.shape;
     const shape_type& sb = *b.shape;
     const std::size_t ra = sa.size(), rb = sb.size();
@@ -521,6 +557,9 @@ void product(product_kind kind, const array_ref& out, const array_ref& a, const 
     default:
         break;
     }
+    if (product_if<std::complex<float>>(kind, out, a, b) ||
+        product_if<std::complex<double>>(kind, out, a, b))
+        return;
     throw dtype_error(std::string(name_of(kind)) + ": no CLBlast routine for dtype " +
                       dtype_name(out.type));
 }

@@ -15,6 +15,7 @@
 // enqueued, nothing blocks. Strided and transposed views reach CLBlast without copies when each
 // matrix has one unit-stride axis (docs/linalg.md); other views are copied once into a
 // contiguous temporary.
+#include <complex>
 #include <type_traits>
 
 #include "clarray/array/cl_array.hpp"
@@ -39,8 +40,11 @@ void check_blas(int status, const char* routine);
 
 template <class T, class S>
 cl_array<T, S> product_of(product_kind kind, const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                  "clarray linalg: operands must be float or double (CLBlast's real routines)");
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::complex<float>> ||
+                      std::is_same_v<T, std::complex<double>>,
+                  "clarray linalg: operands must be float, double or (where clarray has complex "
+                  "dtypes) std::complex<float> / std::complex<double>");
     const array_ref ra = array_ref_of(a), rb = array_ref_of(b);
     const shape_type shape = product_shape(kind, ra, rb);
     cl_array<T, S> out(a.get_queue(), shape, layout::c, a.data().get());
