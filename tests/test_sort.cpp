@@ -218,3 +218,259 @@ TEST_CASE("sort: errors", "[sort]") {
     ca::cl_array<float> unbound;
     CHECK_THROWS_AS(ca::sort(unbound), ca::usage_error);
 }
+
+using search_types =
+    std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: searchsorted, both sides, against a host binary search", "[sort]",
+                        search_types) {
+    using T = TestType;
+    if (!test::dtype_available<T>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {0ul, 1ul, 31ul, 1000ul}) {
+            std::vector<T> s = host_data<T>(n, unsigned(n) + 1, 20);
+            std::stable_sort(s.begin(), s.end(), less<T>);
+            // sorted as a reversed view of reversed storage; values as a transposed 2-d view
+            std::vector<T> rs(s.rbegin(), s.rend());
+            auto ds = ca::to_device<S>(test::q(),
+                                       from_vector(rs, {n}))(ca::range(ca::none, ca::none, -1));
+            auto hv = from_vector(host_data<T>(6 * 7, 99, 24), {6, 7});
+            auto dv = ca::to_device<S>(test::q(), hv).transpose();
+            const xt::xarray<T> v = dv.get();
+            for (ca::side sd : {ca::side::left, ca::side::right}) {
+                const xt::xarray<std::int64_t> got = ca::searchsorted(ds, dv, sd).get();
+                REQUIRE(got.shape() == v.shape());
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < v.size(); ++i) {
+                    const T x = v.data()[i];
+                    const auto it = sd == ca::side::left
+                                        ? std::lower_bound(s.begin(), s.end(), x, less<T>)
+                                        : std::upper_bound(s.begin(), s.end(), x, less<T>);
+                    if (got.data()[i] != it - s.begin()) ++bad;
+                }
+                INFO("n " << n << " right " << (sd == ca::side::right) << " " << S::name);
+                CHECK(bad == 0);
+            }
+            const xt::xarray<std::int64_t> r = ca::searchsorted(ds, dv, "right").get();
+            CHECK(r == xt::xarray<std::int64_t>(ca::searchsorted(ds, dv, ca::side::right).get()));
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: searchsorted errors", "[sort]") {
+    auto s = ca::to_device(test::q(), xt::xarray<float>{1.0f, 2.0f});
+    auto m = ca::to_device(test::q(), xt::xarray<float>{{1.0f, 2.0f}});
+    auto i = ca::to_device(test::q(), xt::xarray<int>{1});
+    CHECK_THROWS_AS(ca::searchsorted(s, s, "middle"), ca::usage_error);
+    CHECK_THROWS_AS(ca::searchsorted(m, s), ca::shape_error);
+    auto fi = ca::to_device(test::q(), xt::xarray<float>{1.0f});
+    CHECK_NOTHROW(ca::searchsorted(s, fi));
+    (void)i;
+}
+
+using unique_types = std::tuple<bool, std::int16_t, std::uint32_t, std::int64_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: unique with counts", "[sort]", unique_types) {
+    using T = TestType;
+    if (!test::dtype_available<T>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {0ul, 1ul, 13ul, 5003ul}) {
+            // a 2-d view (unique flattens in C order)
+            const std::size_t rows = n ? 1 + n % 3 : 0, cols = n ? n / rows : 0;
+            auto h = from_vector(host_data<T>(2 * rows * cols, unsigned(n), 30), {rows, 2 * cols});
+            auto d = ca::to_device<S>(test::q(), h)(ca::all(), ca::range(ca::none, ca::none, -2));
+            const xt::xarray<T> hv = d.get();
+            std::vector<T> s(hv.begin(), hv.end());
+            std::stable_sort(s.begin(), s.end(), less<T>);
+            std::vector<T> want_v;
+            std::vector<std::int64_t> want_c;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                if (i == 0 || !same(s[i], s[i - 1])) {
+                    want_v.push_back(s[i]);
+                    want_c.push_back(0);
+                }
+                ++want_c.back();
+            }
+            auto u = ca::unique_counts(d);
+            const xt::xarray<T> gv = u.values.get();
+            const xt::xarray<std::int64_t> gc = u.counts.get();
+            INFO("n " << n << " " << S::name);
+            REQUIRE(gv.size() == want_v.size());
+            REQUIRE(gc.size() == want_c.size());
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < want_v.size(); ++i)
+                bad += !identical<T>(gv(i), want_v[i]) + (gc(i) != want_c[i]);
+            CHECK(bad == 0);
+            const xt::xarray<T> only = ca::unique(d).get();
+            CHECK(only.size() == want_v.size());
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: bincount with and without weights", "[sort]") {
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        std::mt19937 rng(4);
+        for (std::size_t n : {0ul, 1ul, 100ul, 10007ul}) {
+            std::vector<std::int32_t> x(2 * n);
+            std::vector<float> w(2 * n);
+            for (std::size_t i = 0; i < 2 * n; ++i) {
+                x[i] = static_cast<std::int32_t>(rng() % 37);
+                w[i] = static_cast<float>(rng() % 1000) / 8.0f; // sums exact in double
+            }
+            // strided views of both
+            auto dx =
+                ca::to_device<S>(test::q(), from_vector(x, {2 * n}))(ca::range(0, ca::none, 2));
+            auto dw = ca::to_device<S>(test::q(),
+                                       from_vector(w, {2 * n}))(ca::range(ca::none, ca::none, -2));
+            for (std::size_t minlength : {0ul, 5ul, 60ul}) {
+                std::size_t len = minlength;
+                for (std::size_t i = 0; i < n; ++i)
+                    len = std::max<std::size_t>(len, std::size_t(x[2 * i]) + 1);
+                std::vector<std::int64_t> want(len, 0);
+                std::vector<double> want_w(len, 0.0);
+                for (std::size_t i = 0; i < n; ++i) {
+                    ++want[x[2 * i]];
+                    want_w[x[2 * i]] += w[2 * n - 1 - 2 * i];
+                }
+                const xt::xarray<std::int64_t> got = ca::bincount(dx, minlength).get();
+                INFO("n " << n << " minlength " << minlength << " " << S::name);
+                REQUIRE(got.size() == len);
+                for (std::size_t k = 0; k < len; ++k)
+                    CHECK(got(k) == want[k]);
+                if (!test::dtype_available<double>()) continue;
+                const xt::xarray<double> gw = ca::bincount(dx, dw, minlength).get();
+                REQUIRE(gw.size() == len);
+                for (std::size_t k = 0; k < len; ++k)
+                    CHECK(gw(k) == want_w[k]);
+            }
+        }
+        // uint8 values up to 255, bool
+        auto b = ca::to_device<S>(test::q(), xt::xarray<std::uint8_t>{255, 0, 255, 7});
+        const xt::xarray<std::int64_t> gb = ca::bincount(b).get();
+        REQUIRE(gb.size() == 256);
+        CHECK(gb(255) == 2);
+        CHECK(gb(0) == 1);
+        CHECK(gb(7) == 1);
+        CHECK(xt::sum(gb)() == 4);
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: bincount errors", "[sort]") {
+    auto neg = ca::to_device(test::q(), xt::xarray<std::int64_t>{3, -2, 1});
+    CHECK_THROWS_AS(ca::bincount(neg), ca::usage_error);
+    auto f = ca::to_device(test::q(), xt::xarray<float>{1.0f});
+    CHECK_THROWS_AS(ca::bincount(f), ca::dtype_error);
+    auto m = ca::to_device(test::q(), xt::xarray<int>{{1, 2}});
+    CHECK_THROWS_AS(ca::bincount(m), ca::shape_error);
+    auto x = ca::to_device(test::q(), xt::xarray<int>{1, 2});
+    auto w = ca::to_device(test::q(), xt::xarray<float>{1.0f, 2.0f, 3.0f});
+    CHECK_THROWS_AS(ca::bincount(x, w), ca::shape_error);
+}
+
+namespace {
+// NumPy's histogram with equal-width bins, in the edge type E.
+template <class T, class E>
+std::vector<std::int64_t> host_histogram(const std::vector<T>& a, std::size_t bins, double lo,
+                                         double hi, std::vector<E>& edges) {
+    if (lo == hi) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    edges.assign(bins + 1, E(0));
+    const double step = (hi - lo) / double(bins);
+    for (std::size_t i = 0; i <= bins; ++i)
+        edges[i] = static_cast<E>(i == bins ? hi : double(i) * step + lo);
+    std::vector<std::int64_t> counts(bins, 0);
+    const E l = static_cast<E>(lo), h = static_cast<E>(hi), denom = static_cast<E>(hi - lo);
+    for (T v : a) {
+        const E x = static_cast<E>(v);
+        if (!(x >= l && x <= h)) continue;
+        const E f = (x - l) / denom * static_cast<E>(bins);
+        auto k = static_cast<std::int64_t>(f);
+        if (k == std::int64_t(bins)) --k;
+        if (x < edges[k])
+            --k;
+        else if (k != std::int64_t(bins) - 1 && x >= edges[k + 1])
+            ++k;
+        ++counts[k];
+    }
+    return counts;
+}
+} // namespace
+
+using histogram_types = std::tuple<std::int32_t, std::uint8_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[sort]",
+                        histogram_types) {
+    using T = TestType;
+    using E = ca::histogram_edge_t<T>;
+    if (!test::dtype_available<T>() || !test::dtype_available<E>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {1ul, 10ul, 4001ul}) {
+            std::vector<T> v = host_data<T>(n, unsigned(n) + 3, 40);
+            if constexpr (std::is_floating_point_v<T>)
+                for (auto& x : v)
+                    if (!std::isfinite(x)) x = T(1.25); // auto range needs finite values
+            auto d = ca::to_device<S>(test::q(), from_vector(v, {n}));
+            for (std::size_t bins : {1ul, 3ul, 10ul, 64ul}) {
+                for (int ranged = 0; ranged < 2; ++ranged) {
+                    double lo, hi;
+                    if (ranged) {
+                        lo = -3.0;
+                        hi = 4.75; // values on the last edge land in the last bin
+                    } else {
+                        lo = double(*std::min_element(v.begin(), v.end()));
+                        hi = double(*std::max_element(v.begin(), v.end()));
+                    }
+                    std::vector<E> edges;
+                    const auto want = host_histogram<T, E>(v, bins, lo, hi, edges);
+                    auto h = ranged ? ca::histogram(d, bins, std::make_pair(lo, hi))
+                                    : ca::histogram(d, bins);
+                    const xt::xarray<std::int64_t> gc = h.counts.get();
+                    const xt::xarray<E> ge = h.edges.get();
+                    INFO("n " << n << " bins " << bins << " ranged " << ranged << " " << S::name);
+                    REQUIRE(gc.size() == bins);
+                    REQUIRE(ge.size() == bins + 1);
+                    std::size_t bad = 0;
+                    for (std::size_t k = 0; k < bins; ++k)
+                        bad += gc(k) != want[k];
+                    for (std::size_t k = 0; k <= bins; ++k)
+                        bad += ge(k) != edges[k];
+                    CHECK(bad == 0);
+                }
+            }
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto d = ca::to_device(test::q(), xt::xarray<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, nan, 5.0f});
+    auto h = ca::histogram(d, 4, std::make_pair(0.0, 4.0));
+    const xt::xarray<std::int64_t> c = h.counts.get();
+    // 4.0 is on the closed last edge; 5.0 and NaN are outside
+    CHECK(c == xt::xarray<std::int64_t>{1, 1, 1, 2});
+    CHECK_THROWS_AS(ca::histogram(d, 4), ca::usage_error); // autodetected range with NaN
+    CHECK_THROWS_AS(ca::histogram(d, 0, std::make_pair(0.0, 1.0)), ca::usage_error);
+    CHECK_THROWS_AS(ca::histogram(d, 3, std::make_pair(2.0, 1.0)), ca::usage_error);
+    auto e = ca::to_device(test::q(), xt::xarray<float>::from_shape({0}));
+    const xt::xarray<std::int64_t> ce = ca::histogram(e, 3).counts.get();
+    CHECK(ce == xt::xarray<std::int64_t>{0, 0, 0});
+}
