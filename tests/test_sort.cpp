@@ -162,7 +162,7 @@ TEMPLATE_LIST_TEST_CASE("sort: large 1-d inputs (2^20 + 3)", "[sort]", large_typ
     using T = TestType;
     const std::size_t n = (1u << 20) + 3;
     auto h = from_vector(host_data<T>(n, 3, 5000), {n});
-    auto d = ca::to_device(test::q(), h);
+    auto d = ca::to_device<ca::buffer>(test::q(), h);
     check_sort(d, 0);
 }
 
@@ -197,25 +197,26 @@ TEST_CASE("sort: axis sorts of 2-d and 3-d arrays and views", "[sort]") {
 TEST_CASE("sort: NaN last, -0.0 and 0.0 equal and stable, many equal keys", "[sort]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     std::vector<float> v = {nan, 1.0f, -0.0f, 0.0f, -nan, -1.0f, 0.0f, -0.0f, nan, 2.0f};
-    auto d = ca::to_device(test::q(), from_vector(v, {v.size()}));
+    auto d = ca::to_device<ca::buffer>(test::q(), from_vector(v, {v.size()}));
     const xt::xarray<std::int64_t> idx = ca::argsort(d).get();
     const std::vector<std::int64_t> want = {5, 2, 3, 6, 7, 1, 9, 0, 4, 8};
     for (std::size_t i = 0; i < v.size(); ++i)
         CHECK(idx(i) == want[i]);
     // every key equal: argsort is the identity
-    auto e = ca::to_device(test::q(), xt::xarray<std::int16_t>(xt::zeros<std::int16_t>({5000})));
+    auto e = ca::to_device<ca::buffer>(test::q(),
+                                       xt::xarray<std::int16_t>(xt::zeros<std::int16_t>({5000})));
     const xt::xarray<std::int64_t> ie = ca::argsort(e).get();
     for (std::size_t i = 0; i < ie.size(); ++i)
         REQUIRE(ie(i) == std::int64_t(i));
 }
 
 TEST_CASE("sort: errors", "[sort]") {
-    auto d = ca::to_device(test::q(), xt::xarray<float>{1.0f, 2.0f});
+    auto d = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f});
     CHECK_THROWS_AS(ca::sort(d, 1), ca::index_error);
     CHECK_THROWS_AS(ca::argsort(d, -2), ca::index_error);
-    ca::cl_array<float> scalar = d.reshape(ca::shape_type{2})(0);
+    ca::cl_array<float, ca::buffer> scalar = d.reshape(ca::shape_type{2})(0);
     CHECK_THROWS_AS(ca::sort(scalar), ca::index_error);
-    ca::cl_array<float> unbound;
+    ca::cl_array<float, ca::buffer> unbound;
     CHECK_THROWS_AS(ca::sort(unbound), ca::usage_error);
 }
 
@@ -262,12 +263,12 @@ TEMPLATE_LIST_TEST_CASE("sort: searchsorted, both sides, against a host binary s
 }
 
 TEST_CASE("sort: searchsorted errors", "[sort]") {
-    auto s = ca::to_device(test::q(), xt::xarray<float>{1.0f, 2.0f});
-    auto m = ca::to_device(test::q(), xt::xarray<float>{{1.0f, 2.0f}});
-    auto i = ca::to_device(test::q(), xt::xarray<int>{1});
+    auto s = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f});
+    auto m = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{{1.0f, 2.0f}});
+    auto i = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{1});
     CHECK_THROWS_AS(ca::searchsorted(s, s, "middle"), ca::usage_error);
     CHECK_THROWS_AS(ca::searchsorted(m, s), ca::shape_error);
-    auto fi = ca::to_device(test::q(), xt::xarray<float>{1.0f});
+    auto fi = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f});
     CHECK_NOTHROW(ca::searchsorted(s, fi));
     (void)i;
 }
@@ -369,14 +370,14 @@ TEST_CASE("sort: bincount with and without weights", "[sort]") {
 }
 
 TEST_CASE("sort: bincount errors", "[sort]") {
-    auto neg = ca::to_device(test::q(), xt::xarray<std::int64_t>{3, -2, 1});
+    auto neg = ca::to_device<ca::buffer>(test::q(), xt::xarray<std::int64_t>{3, -2, 1});
     CHECK_THROWS_AS(ca::bincount(neg), ca::usage_error);
-    auto f = ca::to_device(test::q(), xt::xarray<float>{1.0f});
+    auto f = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f});
     CHECK_THROWS_AS(ca::bincount(f), ca::dtype_error);
-    auto m = ca::to_device(test::q(), xt::xarray<int>{{1, 2}});
+    auto m = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{{1, 2}});
     CHECK_THROWS_AS(ca::bincount(m), ca::shape_error);
-    auto x = ca::to_device(test::q(), xt::xarray<int>{1, 2});
-    auto w = ca::to_device(test::q(), xt::xarray<float>{1.0f, 2.0f, 3.0f});
+    auto x = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{1, 2});
+    auto w = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f, 3.0f});
     CHECK_THROWS_AS(ca::bincount(x, w), ca::shape_error);
 }
 
@@ -384,15 +385,18 @@ namespace {
 // NumPy's histogram with equal-width bins, in the edge type E.
 template <class T, class E>
 std::vector<std::int64_t> host_histogram(const std::vector<T>& a, std::size_t bins, double lo,
-                                         double hi, std::vector<E>& edges) {
+                                         double hi, std::vector<E>& edges, bool fp64) {
     if (lo == hi) {
         lo -= 0.5;
         hi += 0.5;
     }
     edges.assign(bins + 1, E(0));
     const double step = (hi - lo) / double(bins);
+    // linspace in float64, or in float32 on a device without fp64
     for (std::size_t i = 0; i <= bins; ++i)
-        edges[i] = static_cast<E>(i == bins ? hi : double(i) * step + lo);
+        edges[i] = fp64
+                       ? static_cast<E>(i == bins ? hi : double(i) * step + lo)
+                       : static_cast<E>(i == bins ? float(hi) : float(i) * float(step) + float(lo));
     std::vector<std::int64_t> counts(bins, 0);
     const E l = static_cast<E>(lo), h = static_cast<E>(hi), denom = static_cast<E>(hi - lo);
     for (T v : a) {
@@ -437,7 +441,8 @@ TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[
                         hi = double(*std::max_element(v.begin(), v.end()));
                     }
                     std::vector<E> edges;
-                    const auto want = host_histogram<T, E>(v, bins, lo, hi, edges);
+                    const auto want = host_histogram<T, E>(v, bins, lo, hi, edges,
+                                                           test::ctx().device().has_fp64());
                     auto h = ranged ? ca::histogram(d, bins, std::make_pair(lo, hi))
                                     : ca::histogram(d, bins);
                     const xt::xarray<std::int64_t> gc = h.counts.get();
@@ -462,7 +467,8 @@ TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[
 
 TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    auto d = ca::to_device(test::q(), xt::xarray<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, nan, 5.0f});
+    auto d = ca::to_device<ca::buffer>(test::q(),
+                                       xt::xarray<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, nan, 5.0f});
     auto h = ca::histogram(d, 4, std::make_pair(0.0, 4.0));
     const xt::xarray<std::int64_t> c = h.counts.get();
     // 4.0 is on the closed last edge; 5.0 and NaN are outside
@@ -470,7 +476,7 @@ TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
     CHECK_THROWS_AS(ca::histogram(d, 4), ca::usage_error); // autodetected range with NaN
     CHECK_THROWS_AS(ca::histogram(d, 0, std::make_pair(0.0, 1.0)), ca::usage_error);
     CHECK_THROWS_AS(ca::histogram(d, 3, std::make_pair(2.0, 1.0)), ca::usage_error);
-    auto e = ca::to_device(test::q(), xt::xarray<float>::from_shape({0}));
+    auto e = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>::from_shape({0}));
     const xt::xarray<std::int64_t> ce = ca::histogram(e, 3).counts.get();
     CHECK(ce == xt::xarray<std::int64_t>{0, 0, 0});
 }
