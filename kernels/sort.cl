@@ -1,6 +1,7 @@
 // Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
 // sort_layout (src/sort/sort.cpp), with
-//   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1 -DWG=<size>
+//   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
+//   -DWG=<size>
 // (SORT_WIDE: T is 8 bytes wide) and, where the device has the 64-bit atomics, -DSORT_ATOMICS
 // (and -DSORT_FP64 -DW=<weight type> for the double sums)
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
@@ -17,7 +18,7 @@
 
 inline K to_key(T v) {
 #if SORT_KIND == 2
-    if (isnan(v)) return (K)~(K)0;
+    if (isnan(v)) return ~(K)0;
     if (v == (T)0) v = (T)0; // -0.0 sorts with +0.0
 #if SORT_WIDE
     const K b = as_ulong(v);
@@ -186,8 +187,8 @@ kernel void sort_unique_counts(global const ulong* start, global long* counts, u
 
 // searchsorted: out[i] = the first index of the sorted view (offset s_off, stride s_stride, s_n
 // elements) whose key is >= (left) or > (right) the key of element i of the view L.
-kernel void sort_search(global const T* s, long s_off, long s_stride, ulong s_n,
-                        global const T* v, sort_layout L, global long* out, uint right) {
+kernel void sort_search(global const T* s, long s_off, long s_stride, ulong s_n, global const T* v,
+                        sort_layout L, global long* out, uint right) {
     const ulong i = get_global_id(0);
     if (i >= L.n) return;
     const K kv = to_key(v[view_offset(&L, i)]);
@@ -208,7 +209,7 @@ kernel void sort_search(global const T* s, long s_off, long s_stride, ulong s_n,
 kernel void sort_minmax(global const T* in, sort_layout L, global K* mm, ulong chunk) {
     local K lo[WG], hi[WG];
     const uint l = get_local_id(0), g = get_group_id(0);
-    K a = (K)~(K)0, b = 0;
+    K a = ~(K)0, b = 0;
     const ulong begin = g * chunk, end = min(L.n, begin + chunk);
     for (ulong i = begin + l; i < end; i += WG) {
         const K k = to_key(in[view_offset(&L, i)]);
