@@ -480,3 +480,24 @@ TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
     const xt::xarray<std::int64_t> ce = ca::histogram(e, 3).counts.get();
     CHECK(ce == xt::xarray<std::int64_t>{0, 0, 0});
 }
+
+TEST_CASE("sort: inputs written on another queue and results used on a third", "[sort]") {
+    ca::queue q1(test::ctx()), q2(test::ctx());
+    const std::size_t n = 30011;
+    auto h = from_vector(host_data<std::int32_t>(n, 8, 1000), {n});
+    auto d = ca::to_device<ca::buffer>(q1, h);
+    d(ca::range(0, 100)).fill(-5); // enqueued on q1, not waited for
+    xt::xarray<std::int32_t> want = h;
+    for (std::size_t i = 0; i < 100; ++i)
+        want(i) = -5;
+    std::vector<std::int32_t> w(want.begin(), want.end());
+    std::stable_sort(w.begin(), w.end());
+    auto s = ca::sort(d.with_queue(q2)); // follows q1's fill through the use records
+    auto c = ca::unique_counts(d.with_queue(q2));
+    const xt::xarray<std::int32_t> got = s.with_queue(test::q()).get();
+    CHECK(std::equal(w.begin(), w.end(), got.begin()));
+    const xt::xarray<std::int64_t> counts = c.counts.get();
+    CHECK(counts(0) == std::count(w.begin(), w.end(), w[0]));
+    CHECK(std::count(w.begin(), w.end(), -5) >= 100);
+    CHECK(xt::sum(counts)() == std::int64_t(n));
+}
