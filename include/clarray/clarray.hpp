@@ -24,3 +24,4 @@
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
 #include "clarray/random/generator.hpp"
+#include "clarray/sort/sort.hpp"
