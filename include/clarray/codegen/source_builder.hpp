@@ -15,6 +15,10 @@ namespace clarray::detail {
 
 // Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar.
 std::string cl_cast(dtype d, const std::string& text);
+// `text`, a value of type `from`, converted to type `to`: cl_cast, except where complex types are
+// involved (real -> complex: imaginary part 0; complex -> real: the real part; complex -> bool:
+// either part non-zero; between complex types: convert_T).
+std::string cl_convert(dtype to, dtype from, const std::string& text);
 
 // The OpenCL extensions a kernel needs, each once, from the dtypes it touches
 // (required_extension).
@@ -80,6 +84,8 @@ public:
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
     // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
     std::string cast(dtype d, const std::string& text) const;
+    // `text` of type `from` converted to type d (cl_convert); the identity in a vector builder.
+    std::string convert(dtype d, dtype from, const std::string& text) const;
     // Makes this a vector builder: each value is `width` consecutive elements (floatN).
     void set_vector_width(std::size_t width) { width_ = width; }
     // Array operands (bit j: operand j, outputs first) that are constant along the inner axis of
