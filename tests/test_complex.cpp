@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
@@ -628,4 +629,38 @@ TEMPLATE_LIST_TEST_CASE("complex reductions and scans match host loops", "[compl
     CHECK(ca::all(e).item());
     CHECK(ca::norm(e).item() == R(0));
     CHECK(ca::cumsum(e).size() == 0);
+}
+
+TEST_CASE("complex128 on a device without fp64 is refused, naming the type and the device",
+          "[complex][errors]") {
+    // As for float64 (test_bad_input.cpp): CLARRAY_DISABLE_FP64 makes a device object report
+    // fp64 absent.
+    ::setenv("CLARRAY_DISABLE_FP64", "1", 1);
+    ca::device dev(test::ctx().device().id());
+    ::unsetenv("CLARRAY_DISABLE_FP64");
+    REQUIRE_FALSE(dev.has_fp64());
+    ca::context ctx(dev, test::ctx().options());
+    ca::queue q(ctx);
+    const auto refused = [&](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const ca::unsupported& e) {
+            const std::string what = e.what();
+            INFO(what);
+            CHECK(what.find("complex128") != std::string::npos);
+            CHECK(what.find(dev.name()) != std::string::npos);
+            return true;
+        }
+        return false;
+    };
+    // Memory commands need no fp64; kernels over complex128 do.
+    auto z = ca::zeros<c128, ca::buffer>(q, {4});
+    auto c = ca::ones<c64, ca::buffer>(q, {4});
+    CHECK(refused([&] { (void)z(ca::range(0, 4, 2)).copy(); }));
+    CHECK(refused([&] { ca::cl_array<c128, ca::buffer> w = ca::astype<c128>(c); }));
+    CHECK(refused([&] { z = z * c; }));
+    // complex64 is fine.
+    ca::cl_array<c64, ca::buffer> w = c * c + c64(0, 1);
+    const auto hw = w.get();
+    CHECK(std::all_of(hw.begin(), hw.end(), [](c64 x) { return x == c64(1, 1); }));
 }

@@ -94,7 +94,12 @@ public:
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
     // A value of type d appears in the kernel (operands are noted by array_input/scalar_input).
-    void note_type(dtype d) { extensions_.add(d); }
+    void note_type(dtype d) {
+        extensions_.add(d);
+        types_ |= std::uint64_t(1) << static_cast<unsigned>(d);
+    }
+    // Whether a value of type d was noted.
+    bool uses_type(dtype d) const noexcept { return types_ >> static_cast<unsigned>(d) & 1u; }
 
     // A kernel assigning `values[k]` (already converted) to output k of type outs[k].
     // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
@@ -157,6 +162,7 @@ private:
     std::size_t width_ = 1;
     std::uint32_t inner_broadcast_ = 0;
     extension_set extensions_;
+    std::uint64_t types_ = 0; // bit d: a value of dtype d appears
 
     assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
                                        bool contiguous) const;

@@ -198,7 +198,8 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
-            static_assert(!is_complex_v<R>, #NAME ": complex numbers are not ordered");            \
+            static_assert(!is_complex_v<R>,                                                        \
+                          "maximum/minimum/fmax/fmin: complex numbers are not ordered");           \
             if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
                 const std::string t = dtype_traits<R>::cl_name, f = "clarray_" #NAME "_" + t;      \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
