@@ -664,3 +664,54 @@ TEST_CASE("complex128 on a device without fp64 is refused, naming the type and t
     const auto hw = w.get();
     CHECK(std::all_of(hw.begin(), hw.end(), [](c64 x) { return x == c64(1, 1); }));
 }
+
+TEMPLATE_TEST_CASE("complex dtype traits match std::complex, OpenCL C and NumPy",
+                   "[complex][dtype]", c64, c128) {
+    using T = TestType;
+    using R = ca::real_of_t<T>;
+    using tr = ca::dtype_traits<T>;
+    constexpr bool wide = std::is_same_v<R, double>;
+    static_assert(std::is_same_v<R, std::conditional_t<wide, double, float>>);
+    CHECK(tr::id == (wide ? ca::dtype::complex128 : ca::dtype::complex64));
+    CHECK(tr::kind == ca::dtype_kind::complex);
+    CHECK(std::string(tr::name) == (wide ? "complex128" : "complex64"));
+    CHECK(std::string(tr::cl_name) == (wide ? "double2" : "float2"));
+    CHECK(tr::size == sizeof(T));
+    CHECK(std::is_same_v<typename tr::stored_type, T>);
+    CHECK(std::is_same_v<typename tr::sum_accumulator, T>); // NumPy sums complex in its type
+    CHECK((tr::extension == nullptr) == !wide);
+    CHECK(ca::is_complex_v<T>);
+    CHECK(ca::is_inexact_v<T>);
+    CHECK_FALSE(ca::is_floating_v<T>);
+    CHECK_FALSE(ca::is_integer_v<T>);
+    CHECK(std::is_same_v<ca::complex_of_t<R>, T>);
+    CHECK(ca::is_complex(tr::id));
+    CHECK_FALSE(ca::is_floating(tr::id));
+    CHECK(ca::dtype_kind_of(tr::id) == ca::dtype_kind::complex);
+    CHECK(ca::dtype_size(tr::id) == sizeof(T));
+    // The device's float2 / double2: size, alignment (8 / 16: a view's element offset times
+    // the size keeps every element aligned) and part order.
+    if (!available<T>()) return;
+    const std::string t = tr::cl_name;
+    std::string src = wide ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+    src += "kernel void probe(global long* r, global const " + t +
+           "* z) {\n"
+           "    r[0] = sizeof(" +
+           t + ");\n    r[1] = __alignof__(" + t +
+           ");\n    r[2] = (long)(z[1].x * 10 + z[1].y);\n}\n";
+    ca::program prg(test::ctx(), src);
+    auto r = ca::zeros<std::int64_t, ca::buffer>(test::q(), {3});
+    auto z = ca::to_device<ca::buffer>(test::q(), std::vector<T>{T(9, 9), T(4, 2)});
+    prg.kernel("probe")(test::q(), {1}, ca::out(r), ca::in(z));
+    const auto h = r.get();
+    CHECK(h(0) == static_cast<std::int64_t>(sizeof(T)));
+    CHECK(h(1) == static_cast<std::int64_t>(sizeof(T)));
+    CHECK(h(2) == 42);
+    // Generated kernels enable fp64 for complex128 only.
+    ca::detail::source_builder b;
+    const std::string v = b.array_input(tr::id);
+    CHECK(b.uses_fp64() == wide);
+    CHECK((b.assign_kernel({ca::dtype::float32},
+                           {ca::detail::cl_convert(ca::dtype::float32, tr::id, v)}, 1, true, false)
+               .find("cl_khr_fp64") != std::string::npos) == wide);
+}
