@@ -14,12 +14,14 @@ struct helper_text {
 // The formulas and their finite-input behaviour are documented in docs/complex.md.
 const helper_text& text_of(complex_fn f) {
     static const helper_text texts[] = {
-        {"cmul", R"CLC(inline $C $F($C a, $C b) {
+        {"cmul",
+         R"CLC(inline $C $F($C a, $C b) {
     return ($C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 })CLC",
          {},
          0},
-        {"cdiv", R"CLC(inline $C $F($C a, $C b) {
+        {"cdiv",
+         R"CLC(inline $C $F($C a, $C b) {
     const $R br = fabs(b.x), bi = fabs(b.y);
     if (br >= bi) {
         if (br == 0 && bi == 0) return ($C)(a.x / br, a.y / br);
@@ -35,18 +37,21 @@ const helper_text& text_of(complex_fn f) {
         {"carg", "inline $R $F($C z) { return atan2(z.y, z.x); }", {}, 0},
         {"cconj", "inline $C $F($C z) { return ($C)(z.x, -z.y); }", {}, 0},
         // exp of a real argument stays real (exp(x) + 0i, not exp(x) * (1 + 0i) with inf * 0).
-        {"cexp", R"CLC(inline $C $F($C z) {
+        {"cexp",
+         R"CLC(inline $C $F($C z) {
     if (z.y == 0) return ($C)(exp(z.x), z.y);
     const $R e = exp(z.x);
     return ($C)(e * cos(z.y), e * sin(z.y));
 })CLC",
          {},
          0},
-        {"clog", "inline $C $F($C z) { return ($C)(log(hypot(z.x, z.y)), atan2(z.y, z.x)); }",
+        {"clog",
+         "inline $C $F($C z) { return ($C)(log(hypot(z.x, z.y)), atan2(z.y, z.x)); }",
          {},
          0},
         // Halves before adding so that |x| + |z| cannot overflow.
-        {"csqrt", R"CLC(inline $C $F($C z) {
+        {"csqrt",
+         R"CLC(inline $C $F($C z) {
     if (z.x == 0 && z.y == 0) return ($C)(($R)0, z.y);
     const $R t = sqrt(fabs(z.x) * ($R)0.5 + hypot(z.x, z.y) * ($R)0.5);
     if (z.x >= 0) return ($C)(t, z.y / (t + t));
@@ -54,7 +59,8 @@ const helper_text& text_of(complex_fn f) {
 })CLC",
          {},
          0},
-        {"csin", "inline $C $F($C z) { return ($C)(sin(z.x) * cosh(z.y), cos(z.x) * sinh(z.y)); }",
+        {"csin",
+         "inline $C $F($C z) { return ($C)(sin(z.x) * cosh(z.y), cos(z.x) * sinh(z.y)); }",
          {},
          0},
         {"ccos",
@@ -63,7 +69,8 @@ const helper_text& text_of(complex_fn f) {
          0},
         // Kahan's formula; past $L, tanh(x) rounds to +-1 and the imaginary part is 4 sin y cos y
         // e^-2|x| (sinh and cosh would overflow).
-        {"ctanh", R"CLC(inline $C $F($C z) {
+        {"ctanh",
+         R"CLC(inline $C $F($C z) {
     const $R x = z.x, y = z.y;
     if (fabs(x) > ($R)$L) {
         const $R e = exp(-fabs(x));
@@ -75,7 +82,8 @@ const helper_text& text_of(complex_fn f) {
 })CLC",
          {},
          0},
-        {"cpow", R"CLC(inline $C $F($C a, $C b) {
+        {"cpow",
+         R"CLC(inline $C $F($C a, $C b) {
     if (b.x == 0 && b.y == 0) return ($C)(1, 0);
     if (a.x == 0 && a.y == 0) return (b.x > 0 && b.y == 0) ? ($C)(0, 0) : ($C)(NAN, NAN);
     if (b.y == 0 && b.x == rint(b.x) && fabs(b.x) < 100) {

@@ -56,8 +56,8 @@ template <class A, class B> constexpr auto promote2() {
     else if constexpr (is_boolean_v<B>)
         return type_holder<A>{};
     else if constexpr (is_complex_v<A> || is_complex_v<B>)
-        return type_holder<complex_of_t<
-            typename decltype(promote2<real_of_t<A>, real_of_t<B>>())::type>>{};
+        return type_holder<
+            complex_of_t<typename decltype(promote2<real_of_t<A>, real_of_t<B>>())::type>>{};
     else if constexpr (is_floating_v<A> && is_floating_v<B>)
         return type_holder<wider_t<A, B>>{};
     else if constexpr (is_floating_v<A>)
