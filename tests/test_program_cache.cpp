@@ -10,7 +10,6 @@
 #include <clarray/runtime/program.hpp>
 #include <clarray/runtime/program_cache.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -70,13 +69,13 @@ public:
         fs::remove_all(dir_, ec);
     }
     const fs::path& dir() const { return dir_; }
-    // The entries, and the temporaries left (there must be none).
+    // The entries, and the files that are not entries (temporaries; there must be none).
     std::vector<fs::path> entries() const { return list(".clbin"); }
     std::size_t leftovers() const {
         std::size_t n = 0;
         if (fs::exists(dir_))
             for (const auto& e : fs::directory_iterator(dir_))
-                n += e.path().extension() != ".clbin";
+                n += e.is_regular_file() && e.path().extension() != ".clbin";
         return n;
     }
 
@@ -121,11 +120,20 @@ std::string affine_source(int offset) {
            std::to_string(offset) + ";\n}\n";
 }
 
-// Builds (or loads) the program in a fresh context and runs it: whether every element is the
+// A new context whose device uses clarray's program cache. On pocl that needs pocl's own cache
+// declared off (POCL_KERNEL_CACHE=0, device::quirks().driver_program_cache), which the device
+// object reads when it is made; pocl itself keeps its cache on (it reads the variable at each
+// build, and pocl 3.1 without its cache breaks when two threads build at once).
+ca::context fresh_context() {
+    env_guard pocl_cache_off("POCL_KERNEL_CACHE", std::string("0"));
+    return ca::context::from_env();
+}
+
+// Builds (or loads) the program in a context and runs it: whether every element is the
 // host's i * scale + offset. No Catch2 macros: racing threads call it (Catch2 2 assertions are
 // not thread-safe).
-bool run_affine(int offset, const std::string& options = "", int scale = 2) {
-    ca::context ctx = ca::context::from_env();
+bool run_affine(const ca::context& ctx, int offset, const std::string& options = "",
+                int scale = 2) {
     ca::queue q(ctx);
     ca::program prg(ctx, affine_source(offset), options);
     const std::size_t n = 37;
@@ -138,7 +146,7 @@ bool run_affine(int offset, const std::string& options = "", int scale = 2) {
 
 void build_and_check(int offset, const std::string& options = "", int scale = 2) {
     INFO("offset " << offset << ", options '" << options << "'");
-    REQUIRE(run_affine(offset, options, scale));
+    REQUIRE(run_affine(fresh_context(), offset, options, scale));
 }
 
 std::string read_bytes(const fs::path& p) {
@@ -152,10 +160,10 @@ void write_bytes(const fs::path& p, const std::string& bytes) {
 
 // The programs the racing writers build: several, so that their writes interleave.
 constexpr int race_sources = 6;
-bool build_race_sources() {
+bool build_race_sources(const ca::context& ctx) {
     bool ok = true;
     for (int k = 0; k < race_sources; ++k)
-        ok = run_affine(100 + k) && ok;
+        ok = run_affine(ctx, 100 + k) && ok;
     return ok;
 }
 
@@ -187,7 +195,7 @@ TEST_CASE("program cache: library and generated kernels of a fresh context come 
           "[program_cache]") {
     private_cache cache;
     auto run = [] {
-        ca::context ctx = ca::context::from_env();
+        ca::context ctx = fresh_context();
         ca::queue q(ctx);
         const std::size_t n = 50;
         auto a = ca::arange<float>(q, 0.0f, float(n), 1.0f); // a library kernel
@@ -267,18 +275,19 @@ TEST_CASE("program cache: damaged entries are rebuilt and overwritten", "[progra
         {"another program's entry under this name",
          [](const std::string&, const std::string& other) { return other; }},
     };
+    private_cache cache;
+    build_and_check(7);
+    const fs::path entry = cache.entries().at(0);
+    build_and_check(8);
+    fs::path other_path;
+    for (const fs::path& p : cache.entries())
+        if (p != entry) other_path = p;
+    REQUIRE(!other_path.empty());
+    const std::string other = read_bytes(other_path);
     for (const damage& k : kinds) {
         INFO(k.name);
-        private_cache cache;
-        build_and_check(7);
-        const fs::path entry = cache.entries().at(0);
-        build_and_check(8);
-        fs::path other_path;
-        for (const fs::path& p : cache.entries())
-            if (p != entry) other_path = p;
-        REQUIRE(!other_path.empty());
-        const std::string good = read_bytes(entry);
-        write_bytes(entry, k.apply(good, read_bytes(other_path)));
+        // Each round starts from the entry the last one rewrote (checked to load below).
+        write_bytes(entry, k.apply(read_bytes(entry), other));
 
         auto before = ca::program_cache_statistics();
         build_and_check(7);
@@ -299,27 +308,42 @@ TEST_CASE("program cache: damaged entries are rebuilt and overwritten", "[progra
 
 TEST_CASE("program cache: racing threads write whole entries", "[program_cache]") {
     private_cache cache;
-    // The platform is initialised before the threads: pocl 3.1 reads a device's name while
-    // another thread's first clGetPlatformIDs still sets it up (a crash in clGetDeviceInfo).
-    (void)ca::context::from_env();
+    // The programs are built first, then four threads store each of them several times over,
+    // in different orders. (Loads are not raced here: pocl 3.1 without its own cache, which is
+    // what puts clarray's cache to work on pocl, fails when threads build programs at once. The
+    // processes below race loads against writes.)
+    ca::context ctx = fresh_context();
+    std::vector<ca::program> programs;
+    {
+        env_guard no_cache("CLARRAY_CACHE_DIR", std::string("off"));
+        for (int k = 0; k < race_sources; ++k)
+            programs.emplace_back(ctx, affine_source(100 + k));
+    }
+    std::vector<ca::detail::program_cache_entry> entries;
+    for (int k = 0; k < race_sources; ++k)
+        entries.emplace_back(ctx, affine_source(100 + k), "");
+    const auto before = ca::program_cache_statistics();
+    constexpr int threads_n = 4, rounds = 5;
     std::vector<std::thread> threads;
-    std::atomic<int> failures{0};
-    for (int t = 0; t < 4; ++t)
-        threads.emplace_back([&] {
-            try {
-                if (!build_race_sources()) ++failures;
-            } catch (...) {
-                ++failures;
-            }
+    for (int t = 0; t < threads_n; ++t)
+        threads.emplace_back([&, t] {
+            for (int r = 0; r < rounds; ++r)
+                for (int k = 0; k < race_sources; ++k) {
+                    const int i = (k + t + r) % race_sources;
+                    entries[i].store(ctx, programs[i].get());
+                }
         });
     for (auto& t : threads)
         t.join();
-    REQUIRE(failures == 0);
+    auto d = delta(before);
+    CHECK(d.stores == std::size_t(threads_n * rounds * race_sources));
+    CHECK(d.store_failures == 0);
     CHECK(cache.entries().size() == std::size_t(race_sources));
     CHECK(cache.leftovers() == 0);
-    const auto before = ca::program_cache_statistics();
-    REQUIRE(build_race_sources());
-    const auto d = delta(before);
+
+    const auto loaded = ca::program_cache_statistics();
+    REQUIRE(build_race_sources(fresh_context()));
+    d = delta(loaded);
     CHECK(d.loads == std::size_t(race_sources));
     CHECK(d.builds == 0);
     CHECK(d.rejected == 0);
@@ -327,7 +351,7 @@ TEST_CASE("program cache: racing threads write whole entries", "[program_cache]"
 
 // Run by the test below in child processes only.
 TEST_CASE("program cache: racing process (child)", "[.program_cache_child]") {
-    REQUIRE(build_race_sources());
+    REQUIRE(build_race_sources(fresh_context()));
 }
 
 TEST_CASE("program cache: racing processes write whole entries", "[program_cache]") {
@@ -337,8 +361,19 @@ TEST_CASE("program cache: racing processes write whole entries", "[program_cache
     char arg1[] = "[.program_cache_child]";
     char* argv[] = {arg0, arg1, nullptr};
     for (int c = 0; c < 3; ++c) {
+        // Each child gets a pocl kernel cache of its own: pocl 3.1's cache is not safe for
+        // processes compiling the same kernel at once ("Final linking of kernel ... failed").
+        // The clarray cache directory is the shared one.
+        std::vector<std::string> env;
+        for (char** e = environ; *e; ++e)
+            if (std::string(*e).rfind("POCL_CACHE_DIR=", 0) != 0) env.emplace_back(*e);
+        env.push_back("POCL_CACHE_DIR=" + (cache.dir() / ("pocl-" + std::to_string(c))).string());
+        std::vector<char*> envp;
+        for (std::string& e : env)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
         pid_t pid = 0;
-        REQUIRE(::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, environ) == 0);
+        REQUIRE(::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) == 0);
         children.push_back(pid);
     }
     for (pid_t pid : children) {
@@ -350,7 +385,7 @@ TEST_CASE("program cache: racing processes write whole entries", "[program_cache
     CHECK(cache.entries().size() == std::size_t(race_sources));
     CHECK(cache.leftovers() == 0);
     const auto before = ca::program_cache_statistics();
-    REQUIRE(build_race_sources());
+    REQUIRE(build_race_sources(fresh_context()));
     const auto d = delta(before);
     CHECK(d.loads == std::size_t(race_sources));
     CHECK(d.builds == 0);
@@ -410,4 +445,26 @@ TEST_CASE("program cache: the directory comes from CLARRAY_CACHE_DIR, XDG_CACHE_
     }
     env_guard dir("CLARRAY_CACHE_DIR", std::string("/tmp/elsewhere"));
     CHECK(ca::program_cache_directory() == "/tmp/elsewhere");
+}
+
+TEST_CASE("program cache: a driver that caches programs itself is left to it", "[program_cache]") {
+    private_cache cache;
+    env_guard pocl_cache_on("POCL_KERNEL_CACHE", std::nullopt);
+    ca::context ctx = ca::context::from_env();
+    const bool by_driver = ctx.device().quirks().driver_program_cache;
+    INFO("device '" << ctx.device().name() << "', driver_program_cache " << by_driver);
+    const auto before = ca::program_cache_statistics();
+    REQUIRE(run_affine(ca::context::from_env(), 13));
+    REQUIRE(run_affine(ca::context::from_env(), 13));
+    const auto d = delta(before);
+    if (by_driver) {
+        CHECK(d.builds == 2);
+        CHECK(d.misses == 0);
+        CHECK(d.stores == 0);
+        CHECK(cache.entries().empty());
+    } else {
+        CHECK(d.builds == 1);
+        CHECK(d.loads == 1);
+        CHECK(cache.entries().size() == 1);
+    }
 }

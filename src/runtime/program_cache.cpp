@@ -134,8 +134,9 @@ namespace detail {
 program_cache_entry::program_cache_entry(const context& ctx, const std::string& source,
                                          const std::string& options)
     : dir_(program_cache_directory()) {
-    if (dir_.empty()) return;
     const clarray::device& dev = ctx.device();
+    if (dev.quirks().driver_program_cache) dir_.clear();
+    if (dir_.empty()) return;
     key_ = "clarray program cache key 1\n";
     append_field(key_, "device", dev.name());
     append_field(key_, "vendor", dev.vendor());

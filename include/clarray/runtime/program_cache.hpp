@@ -11,6 +11,11 @@
 // an entry that fails its checks (truncated, corrupt, another key, a binary the driver rejects)
 // is rebuilt from source and overwritten. A directory that cannot be written is not an error:
 // programs are built as without the cache, and `store_failures` counts it.
+//
+// Drivers that keep built programs themselves and pay for handing out binaries skip the cache
+// (device::quirks().driver_program_cache): pocl, unless its own cache is off
+// (POCL_KERNEL_CACHE=0). There, reading a program's binaries compiles every kernel of the
+// program once more, which cost more on a first run than pocl's own cache leaves to save.
 #include <cstdint>
 #include <string>
 
@@ -32,7 +37,8 @@ struct program_cache_stats {
 program_cache_stats program_cache_statistics() noexcept;
 void reset_program_cache_statistics() noexcept;
 
-// The directory the next build would use ("" when the cache is off), from the environment.
+// The directory the next build would use ("" when the cache is off), from the environment; a
+// device with driver_program_cache does not use it.
 std::string program_cache_directory();
 
 } // namespace clarray
