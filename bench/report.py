@@ -505,6 +505,8 @@ def main():
                     metavar=("LABEL", "CSV"),
                     help="bench_workloads CSV, then py_workloads CSVs of the same machine")
     ap.add_argument("--note", action="append", default=[])
+    ap.add_argument("--startup", action="append", default=[],
+                    help="Markdown section(s) of scripts/measure-startup.sh, added as written")
     ap.add_argument("--plots", default="docs", help="folder for the PNGs ('' for none)")
     args = ap.parse_args()
     lines = ["# Performance\n",
@@ -557,6 +559,9 @@ def main():
                 sec[0], ", ".join(sec[1:])))
             continue
         workload_section(wrun, lines, args.plots, "run%d" % (k + 1) if k else "host")
+    for path in args.startup:
+        with open(path) as f:
+            lines.append(f.read().rstrip("\n") + "\n")
     lines.append("## Implementations\n")
     for impl in ORDER:
         lines.append("* **%s**: %s" % (impl, DESCR[impl]))

@@ -130,8 +130,7 @@ ca::context fresh_context() {
 }
 
 // Builds (or loads) the program in a context and runs it: whether every element is the
-// host's i * scale + offset. No Catch2 macros: racing threads call it (Catch2 2 assertions are
-// not thread-safe).
+// host's i * scale + offset.
 bool run_affine(const ca::context& ctx, int offset, const std::string& options = "",
                 int scale = 2) {
     ca::queue q(ctx);
