@@ -559,15 +559,15 @@ def main():
                 sec[0], ", ".join(sec[1:])))
             continue
         workload_section(wrun, lines, args.plots, "run%d" % (k + 1) if k else "host")
-    for path in args.startup:
-        with open(path) as f:
-            lines.append(f.read().rstrip("\n") + "\n")
     lines.append("## Implementations\n")
     for impl in ORDER:
         lines.append("* **%s**: %s" % (impl, DESCR[impl]))
     lines.append("* **raw_Xpwi_LY** (tuning tables): a raw kernel with X elements per work-item "
                  "(X = 4, 8: floatX vloadX/vstoreX, scalar tail) and local size Y.")
     lines.append("")
+    for path in args.startup:
+        with open(path) as f:
+            lines.append(f.read().rstrip("\n") + "\n")
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -63,7 +63,8 @@ out=${OUT:-bench/host-results/startup.md}
     "of $reps runs. **cold**: empty cache directories (every program is compiled, and with" \
     "clarray's cache on also written); **warm**: a second run over the directories the cold run" \
     "filled. With pocl's kernel cache off (\`POCL_KERNEL_CACHE=0\`) clarray's cache is the only" \
-    "one; with it on (pocl's default) clarray's cache stays out of the way on pocl" \
+    "one (its cold runs pay for pocl compiling every kernel of a program once more when the" \
+    "binary is read); with it on (pocl's default) clarray's cache stays out of the way on pocl" \
     "(docs/quirks.md), so its rows should match."
   echo
   echo "| program | pocl cache | clarray cache | cold start (s) | warm start (s) |"
