@@ -197,8 +197,8 @@ TEST_CASE("program cache: library and generated kernels of a fresh context come 
         ca::context ctx = fresh_context();
         ca::queue q(ctx);
         const std::size_t n = 50;
-        auto a = ca::arange<float>(q, 0.0f, float(n), 1.0f); // a library kernel
-        ca::cl_array<float> b(q, {n});
+        auto a = ca::arange<float, ca::buffer>(q, 0.0f, float(n), 1.0f); // a library kernel
+        ca::cl_array<float, ca::buffer> b(q, {n}); // every device has Buffer storage
         b.fill(3.0f);
         for (std::size_t i = 0; i < n; i += 7) {
             REQUIRE(a(i).item() == float(i));
