@@ -78,6 +78,13 @@ if [[ $what == bench || $what == all ]]; then
     elif ((prc != 0)); then tail -5 "$out/py_$be.txt"; rc=1
     else grep -E "N=16000000" "$out/py_$be.txt"; fi
   done
+  # Random draws vs a fill of the same array (docs/random.md quotes the medians).
+  for dev in ${BENCH_DEVICES:-NVIDIA}; do
+    [[ -x build-device-bench/bench/bench_random ]] || break
+    echo "== bench_random on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_random --out "$out/random_$dev.csv" 2>&1 \
+      | tee "$out/random_$dev.txt" || rc=1
+  done
   # The workload benchmark: copy workloads_*.csv and py_workloads_*.csv into bench/device-results/.
   for dev in ${BENCH_DEVICES:-NVIDIA}; do
     [[ -x build-device-bench/bench/bench_workloads ]] || break

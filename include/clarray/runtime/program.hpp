@@ -13,6 +13,7 @@ class program {
 public:
     // Builds for the context's device, or loads the binary of an earlier build from the on-disk
     // program cache (runtime/program_cache.hpp); throws build_error carrying the build log.
+    // -cl-kernel-arg-info is added to the options: launch errors name the parameter's type.
     program(const context& ctx, const std::string& source, const std::string& options = "");
     // Wraps an already built program (takes ownership of one reference).
     program(const context& ctx, cl_program built);
