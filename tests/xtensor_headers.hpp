@@ -10,6 +10,7 @@
 #include <xtensor/generators/xrandom.hpp>
 #include <xtensor/io/xio.hpp>
 #include <xtensor/misc/xmanipulation.hpp>
+#include <xtensor/misc/xpad.hpp>
 #include <xtensor/misc/xsort.hpp>
 #include <xtensor/views/xview.hpp>
 #else
@@ -17,6 +18,7 @@
 #include <xtensor/xio.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xmath.hpp>
+#include <xtensor/xpad.hpp>
 #include <xtensor/xrandom.hpp>
 #include <xtensor/xsort.hpp>
 #include <xtensor/xview.hpp>
