@@ -21,10 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xbroadcast.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 
