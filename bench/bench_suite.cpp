@@ -1,11 +1,12 @@
-// The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP host
-// loop, one process, interleaved repeats.
+// The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP
+// host loop, one process, interleaved repeats.
 //
 //   ops   add (c=a+b), iadd (a+=b), axpy (z=2x+y), fused (d=a*b+c*sin(e)), strided
 //         (c[::2]=a[::2]+b[::2]), transpose_add (C=A.T+B, square), sum, dot, rowsum
 //         (sum over axis 1 of a square matrix), colsum (axis 0), copy (device-to-device copy
 //         bandwidth), tune_add / tune_fused (raw kernel shapes: elements per work-item x local
-//         size, for the library owner)
+//         size, for the library owner), cmul_add (complex64 c = a*b + d) and cabs_sum
+//         (complex64 sum(abs(a))), at N >= 1e6 only
 //   N     1e3, 1e5, 1e6, 1.6e7 (float32); matrices are s x s with s = floor(sqrt(N))
 //
 // Timing: every implementation of one (op, N) is warmed up and checked against a host result,
@@ -16,7 +17,7 @@
 //
 // Bytes per element (read + written, no write-allocate): add/iadd/axpy/transpose_add 12,
 // fused 20, strided 12 per touched element (N/2 of them), sum 4, dot 8, rowsum/colsum 4 (+ the
-// output), copy 8.
+// output), copy 8, cmul_add 32, cabs_sum 8.
 #include <clarray/clarray.hpp>
 
 #if __has_include(<clarray/reduce/reduce.hpp>) && !defined(CLARRAY_BENCH_NO_REDUCE)
@@ -31,6 +32,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -246,6 +248,43 @@ kernel void colsum_part_gpu(global const float* m, global float* part, ulong row
     float s = 0.0f;
     for (ulong r = r0; r < r1; ++r) s += m[r * cols + c];
     part[p * cols + c] = s;
+}
+
+// ---- complex64 (float2: real, imaginary) ----
+kernel void cmul_add(global const float2* a, global const float2* b, global const float2* d,
+                     global float2* c, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) {
+        const float2 x = a[i], y = b[i];
+        c[i] = (float2)(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x) + d[i];
+    }
+}
+kernel void cabs_chunks(global const float2* restrict a, global float* restrict part, ulong n,
+                        ulong chunk) {
+    ulong g = get_global_id(0);
+    ulong i = g * chunk, hi = min(n, i + chunk);
+    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (; i + 4 <= hi; i += 4) {
+        s0 += hypot(a[i].x, a[i].y);
+        s1 += hypot(a[i + 1].x, a[i + 1].y);
+        s2 += hypot(a[i + 2].x, a[i + 2].y);
+        s3 += hypot(a[i + 3].x, a[i + 3].y);
+    }
+    float s = (s0 + s1) + (s2 + s3);
+    for (; i < hi; ++i) s += hypot(a[i].x, a[i].y);
+    part[g] = s;
+}
+kernel void cabs_tree(global const float2* a, global float* part, ulong n, local float* scratch) {
+    uint l = get_local_id(0), L = get_local_size(0);
+    float s = 0.0f;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) s += hypot(a[i].x, a[i].y);
+    scratch[l] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = L / 2; k > 0; k >>= 1) {
+        if (l < k) scratch[l] += scratch[l + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) part[get_group_id(0)] = scratch[0];
 }
 )CLC";
 
@@ -909,6 +948,84 @@ void suite::run_size(std::size_t n) {
                             {},
                             [&, hs] { return scalar_check(*hs, want_dot); }});
         run_case(oc);
+    }
+    // ---------------------------------------------------------- complex64 (N >= 1e6)
+    if (n >= 1000000 && (wanted(opt, "cmul_add") || wanted(opt, "cabs_sum"))) {
+        using c64 = std::complex<float>;
+        std::vector<c64> hza(n), hzb(n), hzd(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            hza[i] = c64(ha[i], hb[i]);
+            hzb[i] = c64(hc[i], he[i]);
+            hzd[i] = c64(hb[i], ha[i]);
+        }
+        using carr = ca::cl_array<c64>;
+        carr za = ca::to_device(q, hza), zb = ca::to_device(q, hzb), zd = ca::to_device(q, hzd),
+             zc = ca::zeros<c64>(q, {n});
+        q.finish();
+        const float *pza = reinterpret_cast<const float*>(za.svm_data()),
+                    *pzb = reinterpret_cast<const float*>(zb.svm_data()),
+                    *pzd = reinterpret_cast<const float*>(zd.svm_data());
+        float* pzc = reinterpret_cast<float*>(zc.svm_data());
+        // Results compared part by part (real, imaginary interleaved).
+        auto zc_check = [&](const std::vector<float>& want) {
+            auto hv = zc.map(ca::access::read);
+            return compare("device", reinterpret_cast<const float*>(hv.mapped_data()), want, 1,
+                           1e-5);
+        };
+        auto clear_zc = [&] {
+            zc.fill(c64(0, 0));
+            q.finish();
+        };
+        if (wanted(opt, "cmul_add")) {
+            op_case oc{"cmul_add", n, n, 32.0 * n, {}};
+            std::vector<float> want(2 * n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const c64 x = hza[i], y = hzb[i];
+                want[2 * i] = x.real() * y.real() - x.imag() * y.imag() + hzd[i].real();
+                want[2 * i + 1] = x.real() * y.imag() + x.imag() * y.real() + hzd[i].imag();
+            }
+            cl_kernel kc = k("cmul_add");
+            oc.impls.push_back({"clarray",
+                                [&] {
+                                    zc = za * zb + zd;
+                                    q.finish();
+                                },
+                                clear_zc, [&] { return zc_check(want); }});
+            oc.impls.push_back({"raw",
+                                [&, kc] {
+                                    enqueue(cq, kc, {G}, {L}, pza, pzb, pzd, pzc, un);
+                                    finish();
+                                },
+                                clear_zc, [&] { return zc_check(want); }});
+            run_case(oc);
+        }
+#if CLARRAY_BENCH_HAVE_REDUCE
+        if (wanted(opt, "cabs_sum")) {
+            op_case oc{"cabs_sum", n, n, 8.0 * n, {}};
+            double want = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                want += std::abs(hza[i]);
+            oc.impls.push_back(reduction_impl(
+                "clarray", [&] { return ca::sum(ca::abs(za)); }, want));
+            cl_kernel kabs = cpu ? k("cabs_chunks") : k("cabs_tree");
+            oc.impls.push_back(
+                {"raw",
+                 [&, kabs] {
+                     const cl_ulong uP = P;
+                     if (cpu) {
+                         enqueue(cq, kabs, {P}, {1}, pza, ppart, un, chunk);
+                         enqueue(cq, ksum, {1}, {1}, ppart, pres, uP, uP);
+                     } else {
+                         enqueue(cq, kabs, {P * 256}, {256}, pza, ppart, un, local_bytes{1024});
+                         enqueue(cq, ksum, {256}, {256}, ppart, pres, uP, local_bytes{1024});
+                     }
+                     finish();
+                 },
+                 {},
+                 [&, want] { return scalar_check(read_result(), want); }});
+            run_case(oc);
+        }
+#endif
     }
     // Axis reductions of the s x s matrix held in the first s*s elements of a.
     std::vector<float> want_row(s), want_col(s);

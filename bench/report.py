@@ -505,6 +505,8 @@ def main():
                     metavar=("LABEL", "CSV"),
                     help="bench_workloads CSV, then py_workloads CSVs of the same machine")
     ap.add_argument("--note", action="append", default=[])
+    ap.add_argument("--startup", action="append", default=[],
+                    help="Markdown section(s) of scripts/measure-startup.sh, added as written")
     ap.add_argument("--plots", default="docs", help="folder for the PNGs ('' for none)")
     args = ap.parse_args()
     lines = ["# Performance\n",
@@ -563,6 +565,9 @@ def main():
     lines.append("* **raw_Xpwi_LY** (tuning tables): a raw kernel with X elements per work-item "
                  "(X = 4, 8: floatX vloadX/vstoreX, scalar tail) and local size Y.")
     lines.append("")
+    for path in args.startup:
+        with open(path) as f:
+            lines.append(f.read().rstrip("\n") + "\n")
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -6,7 +6,11 @@
 #include <cmath>
 #include <iostream>
 
+#if CLARRAY_XTENSOR_SUBFOLDERS // xtensor 0.26+ (clarray/host/xtensor.hpp)
+#include <xtensor/generators/xrandom.hpp>
+#else
 #include <xtensor/xrandom.hpp>
+#endif
 
 namespace ca = clarray;
 

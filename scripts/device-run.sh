@@ -8,7 +8,8 @@
 #   NO_SUITE=1 (workloads only).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
-#   catch2 (Catch2 2.13: the device image has only Catch2 3) librandom123-dev
+#   catch2 libclblast-dev libclblast1 librandom123-dev libvkfft-dev
+#   (catch2: Debian 12's Catch2 2.13; without it the tests build with the image's Catch2 3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}

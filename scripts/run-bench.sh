@@ -156,4 +156,6 @@ for f in bench/device-results/workloads_*.csv; do
 done
 args=("${wl[@]}")
 for n in "${notes[@]}"; do args+=(--note "$n"); done
+# Start-up times (scripts/measure-startup.sh writes this section; it is not rerun here).
+[[ -f bench/host-results/startup.md ]] && args+=(--startup bench/host-results/startup.md)
 "$py" bench/report.py --out docs/performance.md --plots docs "${sections[@]}" "${args[@]}"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Set-up (Debian packages), build, and run the whole test suite through ctest.
-# Environment: BUILD_DIR (default build-tests), CTEST_ARGS (extra ctest arguments),
-# CMAKE_ARGS (extra configure arguments, e.g. -DCLARRAY_SANITIZE=address,undefined).
+# Set-up (packages, scripts/setup-deps.sh), build, and run the whole test suite through ctest.
+# Environment: BUILD_DIR (default build-tests; relative to the source tree, or an absolute path
+# outside it), CMAKE_ARGS (extra configure arguments, e.g. -DCLARRAY_SANITIZE=address,undefined),
+# CTEST_ARGS (extra ctest arguments), CLARRAY_SKIP_DEPS=1 (no package set-up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 build=${BUILD_DIR:-build-tests}
+[[ $build == /* ]] || build=$PWD/$build
+# shellcheck disable=SC2086 # CMAKE_ARGS and CTEST_ARGS are lists of arguments
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$build"
-# pocl's kernel cache: private to the build so runs do not depend on the user's home.
-export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/$build/pocl-cache}
+# pocl's kernel cache: private to the build so runs do not depend on the user's home (clarray's
+# own program cache is set to $build/clarray-cache by the tests' ctest entries).
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$build/pocl-cache}
+# shellcheck disable=SC2086
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" ${CTEST_ARGS:-}

@@ -6,20 +6,28 @@
 #  * when a Catch2 test name contains ';',
 #  * when a Catch2 test name has no ctest entry of that exact name,
 #  * when a ctest entry that runs the test binary selects no Catch2 test case.
-# The last check asks the binary itself (`<spec> --list-test-names-only`, which only lists), so
+# The last check asks the binary itself (`<spec> --list-test-names-only`, which only lists; in
+# Catch2 3 `--list-tests --verbosity quiet`), so
 # the spec is matched exactly as the entry's run would match it.
 #
-# cmake -DCTEST_COMMAND=... -DBUILD_DIR=... -DTEST_EXE=... -P check_test_names.cmake
+# cmake -DCTEST_COMMAND=... -DBUILD_DIR=... -DTEST_EXE=... [-DCATCH2_MAJOR=3]
+#       -P check_test_names.cmake
 foreach(var CTEST_COMMAND BUILD_DIR TEST_EXE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_test_names: -D${var}=... is required")
   endif()
 endforeach()
+# The names alone, one per line: Catch2 3 dropped --list-test-names-only.
+if(CATCH2_MAJOR EQUAL 3)
+  set(list_names --list-tests --verbosity quiet)
+else()
+  set(list_names --list-test-names-only)
+endif()
 
-execute_process(COMMAND "${TEST_EXE}" --list-test-names-only
+execute_process(COMMAND "${TEST_EXE}" ${list_names}
                 OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
 if(rc LESS 0 OR rc MATCHES "[^0-9-]")
-  message(FATAL_ERROR "check_test_names: '${TEST_EXE} --list-test-names-only' failed: ${rc}")
+  message(FATAL_ERROR "check_test_names: '${TEST_EXE} ${list_names}' failed: ${rc}")
 endif()
 # One name per line. Names are kept out of CMake lists (';' is the very character to catch):
 # the loop walks the text line by line.
@@ -98,7 +106,7 @@ if(ntests GREATER 0)
     if(NOT spec STREQUAL escaped)
       continue()
     endif()
-    execute_process(COMMAND "${exe}" ${args} --list-test-names-only
+    execute_process(COMMAND "${exe}" ${args} ${list_names}
                     OUTPUT_VARIABLE selected RESULT_VARIABLE sel_rc)
     string(STRIP "${selected}" selected)
     math(EXPR entries_checked "${entries_checked} + 1")

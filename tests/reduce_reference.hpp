@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
+#include "xtensor_headers.hpp"
 
 #include <clarray/clarray.hpp>
 

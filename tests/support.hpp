@@ -1,6 +1,6 @@
 #pragma once
 // Shared test fixtures: one context and queue per process, type lists for parametrized tests.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <clarray/clarray.hpp>
 
@@ -9,8 +9,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xrandom.hpp>
+#include "xtensor_headers.hpp"
 
 namespace ca = clarray;
 

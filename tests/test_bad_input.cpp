@@ -15,8 +15,10 @@
 
 namespace {
 
+using catch_compat::Contains;
+
 // Matches an exception whose what() contains `part`.
-class what_contains : public Catch::MatcherBase<std::exception> {
+class what_contains : public catch_compat::MatcherBase<std::exception> {
 public:
     explicit what_contains(std::string part) : part_(std::move(part)) {}
     bool match(const std::exception& e) const override {
@@ -243,7 +245,7 @@ TEMPLATE_LIST_TEST_CASE("bad input: kernel build and launch errors", "[errors]",
             ca::program p(test::ctx(), bad);
         } catch (const ca::build_error& e) {
             CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
-            CHECK_THAT(e.log(), Catch::Matchers::Contains("expected ';'"));
+            CHECK_THAT(e.log(), Contains("expected ';'"));
         }
         // Unknown build options: pocl says CL_INVALID_BUILD_OPTIONS, NVIDIA
         // CL_BUILD_PROGRAM_FAILURE with a log line; either way the message names the options.

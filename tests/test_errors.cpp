@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-using Catch::Matchers::Contains;
+using catch_compat::Contains;
 
 TEST_CASE("invalid shapes", "[errors]") {
     auto before = ca::current_allocation_stats();

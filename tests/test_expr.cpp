@@ -6,13 +6,11 @@
 #include <thread>
 #include <vector>
 
-#include <xtensor/xmath.hpp>
-#include <xtensor/xview.hpp>
-#include <xtensor/xmanipulation.hpp>
+#include "xtensor_headers.hpp"
 
 #include "clarray/runtime/kernel_cache.hpp"
 
-using Catch::Matchers::Contains;
+using catch_compat::Contains;
 
 namespace {
 

@@ -19,8 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xmath.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

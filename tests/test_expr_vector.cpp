@@ -10,8 +10,7 @@
 #include <string>
 #include <tuple>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

@@ -3,10 +3,10 @@
 
 #include <numeric>
 
-#include <xtensor/xmath.hpp>
+#include "xtensor_headers.hpp"
 #include <vector>
 
-using Catch::Matchers::Contains;
+using catch_compat::Contains;
 
 namespace {
 const char* kernels = R"CLC(

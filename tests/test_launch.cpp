@@ -5,12 +5,12 @@
 #include <thread>
 #include <vector>
 
-#include <xtensor/xmath.hpp>
+#include "xtensor_headers.hpp"
 
 #include <clarray/runtime/context_state.hpp>
 #include <clarray/runtime/kernel_cache.hpp>
 
-using Catch::Matchers::Contains;
+using catch_compat::Contains;
 
 namespace {
 ca::shape_type rank10_base() {

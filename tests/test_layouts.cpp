@@ -11,9 +11,7 @@
 #include <clarray/codegen/reduce_source.hpp>
 #include <clarray/codegen/source_builder.hpp>
 
-#include <xtensor/xmath.hpp>
-#include <xtensor/xsort.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #error "clarray/array/cl_array.hpp or array/factories.hpp pulled in an xtensor header"
 #endif
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstddef>
 #include <random>
@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace ca = clarray;
+using catch_compat::Contains;
 
 namespace {
 
@@ -105,8 +106,8 @@ TEST_CASE("a shape longer than max_dims is a shape_error naming its rank", "[lig
         ca::shape_type s(too_many, 1);
         FAIL("built a shape of " << s.size() << " extents");
     } catch (const ca::shape_error& e) {
-        CHECK_THAT(what_of(e), Catch::Contains(rank) &&
-                                   Catch::Contains("at most " + std::to_string(ca::max_dims)));
+        CHECK_THAT(what_of(e), Contains(rank) &&
+                                   Contains("at most " + std::to_string(ca::max_dims)));
     }
     ca::shape_type full(ca::max_dims, 2);
     CHECK_THROWS_AS(full.push_back(2), ca::shape_error);

@@ -10,13 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <xtensor/xbuilder.hpp>
-#include <xtensor/xio.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xmath.hpp>
-#include <xtensor/xpad.hpp>
-#include <xtensor/xstrided_view.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 // Both sides are copied into xarrays within the declaration: xt::eval of a function that
 // returns a container (pad, diff) returns a reference to that temporary.
@@ -193,8 +187,8 @@ xt::xarray<T> ref_repeat(const xt::xarray<T>& h, const std::vector<std::size_t>&
     for (std::size_t i = 0; i < counts.size(); ++i)
         for (std::size_t c = 0; c < counts[i]; ++c, ++pos) {
             xt::xstrided_slice_vector src(h.dimension(), xt::all()), dst(h.dimension(), xt::all());
-            src[axis] = i;
-            dst[axis] = pos;
+            src[axis] = static_cast<std::ptrdiff_t>(i); // xtensor 0.26: signed slice indices
+            dst[axis] = static_cast<std::ptrdiff_t>(pos);
             xt::strided_view(out, dst) = xt::strided_view(h, src);
         }
     return out;

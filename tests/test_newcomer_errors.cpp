@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 std::string what_of(const std::function<void()>& f) {

@@ -12,8 +12,7 @@
 
 #include <unistd.h>
 
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace fs = std::filesystem;
 

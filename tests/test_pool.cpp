@@ -15,6 +15,8 @@
 
 namespace {
 
+using catch_compat::Contains;
+
 // Memory of its own, or a block of the context's default pool: never a user's pool.
 bool not_from_user_pool(const ca::allocation& a) {
     return a.pool() == nullptr || ca::detail::pool_of(a)->is_default_pool();
@@ -504,7 +506,7 @@ TEMPLATE_LIST_TEST_CASE("pool out of memory: held blocks are released and the al
     SECTION("requests beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE and of 0 bytes are rejected") {
         const std::size_t too_big = ctx.device().max_alloc_size() + 1;
         CHECK_THROWS_WITH(pool.allocate(q, too_big),
-                          Catch::Contains(std::to_string(too_big) + " bytes"));
+                          Contains(std::to_string(too_big) + " bytes"));
         CHECK_THROWS_AS(pool.allocate(q, too_big), ca::out_of_memory);
         CHECK_THROWS_AS(pool.allocate(q, 0), ca::usage_error);
         CHECK(faults->calls() == 0);
@@ -937,7 +939,7 @@ TEST_CASE("CLARRAY_POOL_LIMIT: byte counts with suffixes, 'unlimited', and error
         INFO(bad);
         scoped_env set(name, bad);
         CHECK_THROWS_AS(ca::context_options::from_env(), ca::usage_error);
-        CHECK_THROWS_WITH(ca::context_options::from_env(), Catch::Contains(name));
+        CHECK_THROWS_WITH(ca::context_options::from_env(), Contains(name));
     }
     {
         scoped_env unset(name, nullptr);

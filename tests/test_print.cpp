@@ -7,9 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include <xtensor/xio.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

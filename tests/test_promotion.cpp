@@ -13,8 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xmath.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

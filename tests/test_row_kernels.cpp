@@ -14,9 +14,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 using namespace xt::placeholders; // xt::range(_, stop, step)
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-using Catch::Matchers::Contains;
+using catch_compat::Contains;
 
 TEST_CASE("device selection", "[runtime]") {
     auto devices = ca::all_devices();

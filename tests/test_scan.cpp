@@ -9,6 +9,8 @@
 
 namespace {
 
+using catch_compat::Contains;
+
 // Products of up to 32 values of magnitude <= 100 stay finite in float32.
 bool checked_size_small(const ca::shape_type& s) {
     std::size_t n = 1;
@@ -145,9 +147,9 @@ TEMPLATE_LIST_TEST_CASE("elementwise_kernel and reduction_kernel from strings", 
         CHECK(back(5) == want(5));
         CHECK(back(10) == -want(10));
     } else {
-        CHECK_THROWS_WITH(neg(test::q(), zt), Catch::Contains("not aligned"));
+        CHECK_THROWS_WITH(neg(test::q(), zt), Contains("not aligned"));
     }
-    CHECK_THROWS_WITH(neg(test::q(), x(ca::range(0, 100, 2))), Catch::Contains("not C-contiguous"));
+    CHECK_THROWS_WITH(neg(test::q(), x(ca::range(0, 100, 2))), Contains("not C-contiguous"));
 
     ca::reduction_kernel<float> dotk(ctx, 0.0f, "a + b", "x[i] * y[i]",
                                      "global const float* x, global const float* y");

@@ -8,10 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xio.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 

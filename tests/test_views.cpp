@@ -10,11 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <xtensor/xbuilder.hpp>
-#include <xtensor/xio.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xstrided_view.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 // Element-wise equality of two xtensor expressions (same shape and values), printing both on failure.
 #define CHECK_ARRAY_EQ(got, want)                                                                 \

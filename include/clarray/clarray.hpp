@@ -6,6 +6,7 @@
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/program.hpp"
+#include "clarray/runtime/program_cache.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/runtime/access.hpp"
 #include "clarray/storage/allocation.hpp"
@@ -25,3 +26,4 @@
 #include "clarray/host/npy.hpp"
 #include "clarray/linalg/linalg.hpp"
 #include "clarray/random/generator.hpp"
+#include "clarray/sort/sort.hpp"

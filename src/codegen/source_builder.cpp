@@ -34,6 +34,21 @@ std::string cl_cast(dtype d, const std::string& text) {
     return std::string("((") + cl_type_name(d) + ")(" + text + "))";
 }
 
+std::string cl_convert(dtype to, dtype from, const std::string& text) {
+    const std::string t = cl_type_name(to);
+    if (to == from || (!is_complex(to) && !is_complex(from))) return cl_cast(to, text);
+    if (is_complex(to) && is_complex(from)) return "convert_" + t + "(" + text + ")";
+    if (is_complex(to)) {
+        const std::string part =
+            cl_type_name(to == dtype::complex64 ? dtype::float32 : dtype::float64);
+        return "((" + t + ")((" + part + ")(" + text + "), (" + part + ")0))";
+    }
+    // NumPy: a complex number is true when either part is non-zero (NaN included).
+    if (dtype_kind_of(to) == dtype_kind::boolean)
+        return "((" + t + ")any((" + text + ") != (" + cl_type_name(from) + ")0))";
+    return cl_cast(to, "(" + text + ").x");
+}
+
 std::string source_builder::array_input(dtype d) {
     note_type(d);
     std::size_t j = outputs_ + params_arrays_++;
@@ -60,6 +75,11 @@ std::string source_builder::scalar_input(dtype d) {
 std::string source_builder::cast(dtype d, const std::string& text) const {
     if (width_ > 1) return "(" + text + ")";
     return cl_cast(d, text);
+}
+
+std::string source_builder::convert(dtype d, dtype from, const std::string& text) const {
+    if (width_ > 1) return "(" + text + ")";
+    return cl_convert(d, from, text);
 }
 
 std::string source_builder::input_parameters() const {
@@ -156,9 +176,9 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
                  (contiguous ? std::string() : " * " + lay.stride_ref(j, "0")) + ";\n";
     } else {
         // Dimension 0 walks the innermost axis, dimensions 1 and 2 the flattened rest
-        // (dimension 2 only past a driver's group-count limit: strided_launch in src/expr/assign_plan.cpp).
-        // Rank 2 needs no division; higher ranks unravel only the outer index. No loop in the
-        // body, so pocl vectorises across dimension 0.
+        // (dimension 2 only past a driver's group-count limit: strided_launch in
+        // src/expr/assign_plan.cpp). Rank 2 needs no division; higher ranks unravel only the outer
+        // index. No loop in the body, so pocl vectorises across dimension 0.
         const std::string in = J(rank - 1);
         s += "    const ulong i = get_global_id(0);\n";
         s += "    const ulong m = get_global_id(1) + get_global_id(2) * get_global_size(1);\n";

@@ -1,5 +1,6 @@
 #include "clarray/expr/assign_plan.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "clarray/array/builtin_kernels.hpp"
@@ -140,11 +141,16 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
         extension_set needs = b.required_extensions();
         for (dtype d : out_types)
             needs.add(d);
-        if (needs.contains(dtype_traits<double>::extension) && !ctx.device().has_fp64())
-            throw unsupported("this expression computes in float64, which device '" +
+        if (needs.contains(dtype_traits<double>::extension) && !ctx.device().has_fp64()) {
+            const bool wide_complex =
+                b.uses_type(dtype::complex128) ||
+                std::find(out_types.begin(), out_types.end(), dtype::complex128) != out_types.end();
+            throw unsupported(std::string("this expression computes in ") +
+                              (wide_complex ? "complex128" : "float64") + ", which device '" +
                               ctx.device().name() +
-                              "' does not support (cl_khr_fp64); convert operands with "
-                              "astype<float>()");
+                              "' does not support (cl_khr_fp64); convert operands with " +
+                              (wide_complex ? "astype<std::complex<float>>()" : "astype<float>()"));
+        }
         require_extensions(ctx, needs, "this expression");
         std::vector<std::string> vector_values;
         if (p.width > 1) {

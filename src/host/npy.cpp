@@ -34,6 +34,8 @@ char kind_char(dtype_kind k) {
         return 'u';
     case dtype_kind::floating:
         return 'f';
+    case dtype_kind::complex:
+        return 'c'; // '<c8' is complex64: the size counts both parts
     }
     return '?';
 }

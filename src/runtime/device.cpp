@@ -111,9 +111,13 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.pending_svm_release = i->platform_name.find("NVIDIA") != std::string::npos
                                         ? release::park_until_done
                                         : release::enqueue_free;
-    // pocl: its memcpy commands run on one thread, a copy kernel on all cores (docs/quirks.md).
-    i->quirks.kernel_for_contiguous_copy =
-        i->platform_name.find("Portable Computing Language") != std::string::npos;
+    // pocl: its memcpy commands run on one thread, a copy kernel on all cores; it caches built
+    // programs itself, and its CL_PROGRAM_BINARIES compiles every kernel of the program for a
+    // generic work-group size first (docs/quirks.md).
+    const bool pocl = i->platform_name.find("Portable Computing Language") != std::string::npos;
+    i->quirks.kernel_for_contiguous_copy = pocl;
+    const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");
+    i->quirks.driver_program_cache = pocl && !(pocl_cache && std::strcmp(pocl_cache, "0") == 0);
     i->quirks.function_vector_width = detail::env_count(
         "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)

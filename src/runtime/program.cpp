@@ -6,6 +6,7 @@
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/kernel.hpp"
+#include "clarray/runtime/program_cache.hpp"
 
 namespace clarray {
 
@@ -46,6 +47,9 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     if (const char* show = std::getenv("CLARRAY_SHOW_KERNELS"); show && *show && *show != '0')
         std::cerr << "---- clarray kernel source (options: " << options << ") ----\n"
                   << source << "\n----\n";
+    const program_cache_entry cached(ctx, source, options);
+    if (handle<cl_program> loaded = cached.load(ctx, options)) return loaded;
+    program_cache_entry::count_build();
     const char* text = source.c_str();
     std::size_t len = source.size();
     cl_int rc = CL_SUCCESS;
@@ -55,6 +59,7 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     rc = clBuildProgram(prog.get(), 1, &dev, options.c_str(), nullptr, nullptr);
     if (rc != CL_SUCCESS)
         throw build_error(rc, build_log(prog.get(), dev), numbered_excerpt(source), options);
+    cached.store(ctx, prog.get());
     return prog;
 }
 

@@ -62,7 +62,7 @@
 #include <utility>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
+#include "../xtensor_headers.hpp"
 
 namespace fz {
 

@@ -1,7 +1,9 @@
 #pragma once
 // Element types clarray stores. Everything a layer needs to know about a type comes from here:
 // its kind, size, OpenCL C spelling, the OpenCL extension it needs and the type its sums
-// accumulate in. bool is stored as uchar (OpenCL C has no storable bool).
+// accumulate in. bool is stored as uchar (OpenCL C has no storable bool); complex numbers as
+// OpenCL float2/double2 (real, imaginary), the layout of std::complex.
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -10,7 +12,13 @@ namespace clarray {
 
 // How a dtype computes: NumPy's kinds. The order is NumPy's "same kind" order (a value converts
 // without changing kind towards a later one).
-enum class dtype_kind : unsigned char { boolean, signed_integer, unsigned_integer, floating };
+enum class dtype_kind : unsigned char {
+    boolean,
+    signed_integer,
+    unsigned_integer,
+    floating,
+    complex
+};
 
 // The one list of dtypes; each row is
 //   X(C++ type, dtype id, NumPy name, OpenCL C name, stored type, kind, OpenCL extension,
@@ -31,7 +39,11 @@ enum class dtype_kind : unsigned char { boolean, signed_integer, unsigned_intege
     X(std::uint64_t, uint64, "uint64", "ulong", std::uint64_t, unsigned_integer, nullptr,          \
       std::uint64_t)                                                                               \
     X(float, float32, "float32", "float", float, floating, nullptr, float)                         \
-    X(double, float64, "float64", "double", double, floating, "cl_khr_fp64", double)
+    X(double, float64, "float64", "double", double, floating, "cl_khr_fp64", double)               \
+    X(std::complex<float>, complex64, "complex64", "float2", std::complex<float>, complex,         \
+      nullptr, std::complex<float>)                                                                \
+    X(std::complex<double>, complex128, "complex128", "double2", std::complex<double>, complex,    \
+      "cl_khr_fp64", std::complex<double>)
 
 #define CLARRAY_DTYPE_ID(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM) ID,
 enum class dtype : unsigned char { CLARRAY_DTYPES(CLARRAY_DTYPE_ID) };
@@ -78,6 +90,9 @@ constexpr const char* required_extension(dtype d) noexcept {
 constexpr bool is_floating(dtype d) noexcept {
     return dtype_kind_of(d) == dtype_kind::floating;
 }
+constexpr bool is_complex(dtype d) noexcept {
+    return dtype_kind_of(d) == dtype_kind::complex;
+}
 
 template <class T> struct dtype_traits; // only the supported types are defined
 
@@ -123,5 +138,21 @@ inline constexpr bool is_unsigned_integer_v = kind_of_v<T> == dtype_kind::unsign
 template <class T>
 inline constexpr bool is_integer_v = is_signed_integer_v<T> || is_unsigned_integer_v<T>;
 template <class T> inline constexpr bool is_floating_v = kind_of_v<T> == dtype_kind::floating;
+template <class T> inline constexpr bool is_complex_v = kind_of_v<T> == dtype_kind::complex;
+// NumPy's "inexact": floating or complex.
+template <class T> inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
+
+namespace detail {
+template <class T> struct real_of { using type = T; };
+template <class F> struct real_of<std::complex<F>> { using type = F; };
+template <class T> struct is_std_complex : std::false_type {};
+template <class F> struct is_std_complex<std::complex<F>> : std::true_type {};
+} // namespace detail
+// The type of a complex type's parts (float for complex64); other types map to themselves.
+template <class T> using real_of_t = typename detail::real_of<T>::type;
+// The complex type whose parts hold the floating type F exactly (NumPy: complex64 for float32 and
+// narrower, complex128 for float64).
+template <class F>
+using complex_of_t = std::complex<std::conditional_t<(sizeof(F) > 4), double, float>>;
 
 } // namespace clarray

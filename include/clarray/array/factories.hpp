@@ -114,6 +114,7 @@ template <class T> std::size_t arange_length(T start, T stop, T step) {
 template <class T, class S = svm_coarse>
 cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
     static_assert(!is_boolean_v<T>, "arange: bool is not a numeric range type");
+    static_assert(!is_complex_v<T>, "arange: complex numbers are not a range type");
     if (step == T(0)) throw usage_error("arange: step must not be zero");
     cl_array<T, S> a(q, shape_type{detail::arange_length(start, stop, step)});
     if (a.size() != 0) detail::fill_arange(detail::array_ref_of(a), &start, &step);

@@ -15,6 +15,10 @@ namespace clarray::detail {
 
 // Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar.
 std::string cl_cast(dtype d, const std::string& text);
+// `text`, a value of type `from`, converted to type `to`: cl_cast, except where complex types are
+// involved (real -> complex: imaginary part 0; complex -> real: the real part; complex -> bool:
+// either part non-zero; between complex types: convert_T).
+std::string cl_convert(dtype to, dtype from, const std::string& text);
 
 // The OpenCL extensions a kernel needs, each once, from the dtypes it touches
 // (required_extension).
@@ -80,6 +84,8 @@ public:
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
     // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
     std::string cast(dtype d, const std::string& text) const;
+    // `text` of type `from` converted to type d (cl_convert); the identity in a vector builder.
+    std::string convert(dtype d, dtype from, const std::string& text) const;
     // Makes this a vector builder: each value is `width` consecutive elements (floatN).
     void set_vector_width(std::size_t width) { width_ = width; }
     // Array operands (bit j: operand j, outputs first) that are constant along the inner axis of
@@ -88,7 +94,12 @@ public:
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
     // A value of type d appears in the kernel (operands are noted by array_input/scalar_input).
-    void note_type(dtype d) { extensions_.add(d); }
+    void note_type(dtype d) {
+        extensions_.add(d);
+        types_ |= std::uint64_t(1) << static_cast<unsigned>(d);
+    }
+    // Whether a value of type d was noted.
+    bool uses_type(dtype d) const noexcept { return types_ >> static_cast<unsigned>(d) & 1u; }
 
     // A kernel assigning `values[k]` (already converted) to output k of type outs[k].
     // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
@@ -151,6 +162,7 @@ private:
     std::size_t width_ = 1;
     std::uint32_t inner_broadcast_ = 0;
     extension_set extensions_;
+    std::uint64_t types_ = 0; // bit d: a value of dtype d appears
 
     assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
                                        bool contiguous) const;

@@ -75,6 +75,19 @@ template <class E> const allocation* expression_storage_like(const E& e, storage
 
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
+    // Each value converted to its output's type where complex types are involved (the kernel
+    // casts the others).
+    template <class... OT> static std::vector<std::string> emit_for(source_builder& b) {
+        return {
+            output_value<canonical_t<OT>, typename std::decay_t<E>::value_type>(b, E::emit(b))...};
+    }
+    template <class O, class V>
+    static std::string output_value(const source_builder& b, const std::string& text) {
+        if constexpr (!std::is_same_v<O, V> && (is_complex_v<O> || is_complex_v<V>))
+            return b.convert(dtype_traits<O>::id, dtype_traits<V>::id, text);
+        else
+            return text;
+    }
 };
 
 // outs: tuple of cl_array (handles); exprs: tuple of expression nodes.
@@ -155,8 +168,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         plan_assignment(shape0, ops, n_out, scalar_bytes, vectorizable, q.context().device(), plan);
         if (plan.n == 0) return;
         static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
-        kernel k = assign_kernel(q.context(), &type_tag<assigner>::id, plan, out_types,
-                                 [](source_builder& b) { return expr_list<E...>::emit(b); });
+        kernel k = assign_kernel(
+            q.context(), &type_tag<assigner>::id, plan, out_types,
+            [](source_builder& b) { return expr_list<E...>::template emit_for<OT...>(b); });
 
         // Arguments: outputs, the terminals in emit order, the layout.
         std::vector<launch_arg> args;
@@ -196,7 +210,8 @@ template <class T, class S, class E> void assign(const cl_array<T, S>& out, cons
 }
 
 template <class To, class From>
-inline constexpr bool same_kind_castable_v = std::is_same_v<To, From> || is_floating_v<To> ||
+inline constexpr bool same_kind_castable_v = std::is_same_v<To, From> || is_complex_v<To> ||
+                                             (is_floating_v<To> && !is_complex_v<From>) ||
                                              (is_integer_v<To> &&
                                               (is_integer_v<From> || is_boolean_v<From>)) ||
                                              (is_boolean_v<To> && is_boolean_v<From>);

@@ -37,9 +37,11 @@ inline constexpr bool is_expression_v =
     decltype(detail::is_expression_impl(std::declval<std::decay_t<T>*>()))::value ||
     is_cl_array<std::decay_t<T>>::value;
 
+// C++ arithmetic values and std::complex<float/double> (NumPy's Python scalars).
 template <class T>
-inline constexpr bool is_scalar_v =
-    std::is_arithmetic_v<std::decay_t<T>>&& is_dtype_v<detail::canonical_t<std::decay_t<T>>>;
+inline constexpr bool is_scalar_v = (std::is_arithmetic_v<std::decay_t<T>> ||
+                                     detail::is_std_complex<std::decay_t<T>>::value) &&
+                                    is_dtype_v<detail::canonical_t<std::decay_t<T>>>;
 
 namespace detail {
 

@@ -1,10 +1,13 @@
 #pragma once
 // Elementwise operators and functions on clarray expressions. Each op states its result type
 // (NumPy 2 rules) and its OpenCL text; operands are converted to the computation type first, and
-// the result to the result type, so narrow integers wrap as in NumPy.
+// the result to the result type, so narrow integers wrap as in NumPy. Complex values are OpenCL
+// float2/double2; their products, quotients and functions are the helpers of
+// codegen/complex_helpers.hpp.
 #include <string>
 #include <type_traits>
 
+#include "clarray/codegen/complex_helpers.hpp"
 #include "clarray/expr/expression.hpp"
 
 namespace clarray {
@@ -13,6 +16,26 @@ namespace detail {
 // `text` converted to T: a C cast, or in a vector kernel the lanewise identity (see lanewise).
 template <class T> std::string cast_to(const source_builder& g, const std::string& text) {
     return g.cast(dtype_of<T>(), text);
+}
+// `text` of type From converted to T (cast_to, or a conversion to or from complex).
+template <class T, class From>
+std::string convert(const source_builder& g, const std::string& text) {
+    return g.convert(dtype_of<T>(), dtype_of<From>(), text);
+}
+// Whether `text` of type A is non-zero (a complex number: either part).
+template <class A> std::string truth(const std::string& text) {
+    if constexpr (is_complex_v<A>)
+        return "any((" + text + ") != 0)";
+    else
+        return "(" + text + ") != 0";
+}
+// x SYMBOL y on complex values of type R: + and - are the vector operators.
+template <class R>
+std::string complex_arith(source_builder& g, const char* symbol, const std::string& x,
+                          const std::string& y) {
+    if (symbol[0] == '*')
+        return complex_helper(g, complex_fn::mul, dtype_of<R>()) + "(" + x + ", " + y + ")";
+    return "(" + x + " " + symbol + " " + y + ")";
 }
 // An OpenCL helper function from its text: $T stands for the type, $F for the function's name.
 inline std::string cl_helper(const char* text, const std::string& type, const std::string& name) {
@@ -34,7 +57,10 @@ inline std::string cl_helper(const char* text, const std::string& type, const st
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
             CHECK;                                                                                 \
-            return cast_to<R>(g, cast_to<R>(g, a) + " " SYMBOL " " + cast_to<R>(g, b));            \
+            if constexpr (is_complex_v<R>)                                                         \
+                return complex_arith<R>(g, SYMBOL, convert<R, A>(g, a), convert<R, B>(g, b));      \
+            else                                                                                   \
+                return cast_to<R>(g, cast_to<R>(g, a) + " " SYMBOL " " + cast_to<R>(g, b));        \
         }                                                                                          \
     };
 CLARRAY_ARITH_OP(plus_op, "+", , : lanewise_op)
@@ -44,11 +70,11 @@ CLARRAY_ARITH_OP(minus_op, "-",
                  : lanewise_op)
 CLARRAY_ARITH_OP(multiplies_op, "*", , : lanewise_op)
 CLARRAY_ARITH_OP(bit_and_op, "&",
-                 static_assert(!is_floating_v<R>, "& needs integer or bool operands"), )
+                 static_assert(!is_inexact_v<R>, "& needs integer or bool operands"), )
 CLARRAY_ARITH_OP(bit_or_op, "|",
-                 static_assert(!is_floating_v<R>, "| needs integer or bool operands"), )
+                 static_assert(!is_inexact_v<R>, "| needs integer or bool operands"), )
 CLARRAY_ARITH_OP(bit_xor_op, "^",
-                 static_assert(!is_floating_v<R>, "^ needs integer or bool operands"), )
+                 static_assert(!is_inexact_v<R>, "^ needs integer or bool operands"), )
 CLARRAY_ARITH_OP(shift_left_op, "<<", static_assert(is_integer_v<R>, "<< needs integer operands"), )
 CLARRAY_ARITH_OP(shift_right_op, ">>",
                  static_assert(is_integer_v<R>, ">> needs integer operands"), )
@@ -60,7 +86,11 @@ struct divides_op : lanewise_op {
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        return cast_to<R>(g, cast_to<R>(g, a) + " / " + cast_to<R>(g, b));
+        if constexpr (is_complex_v<R>)
+            return complex_helper(g, complex_fn::div, dtype_of<R>()) + "(" + convert<R, A>(g, a) +
+                   ", " + convert<R, B>(g, b) + ")";
+        else
+            return cast_to<R>(g, cast_to<R>(g, a) + " / " + cast_to<R>(g, b));
     }
 };
 
@@ -72,6 +102,7 @@ struct floor_divide_op {
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "floor_divide needs numeric operands");
+        static_assert(!is_complex_v<R>, "floor_divide is not defined for complex numbers");
         const std::string t = dtype_traits<R>::cl_name, f = "clarray_floordiv_" + t;
         if constexpr (is_floating_v<R>) {
             // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
@@ -108,6 +139,7 @@ struct modulus_op {
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "% needs numeric operands");
+        static_assert(!is_complex_v<R>, "% is not defined for complex numbers");
         const std::string t = dtype_traits<R>::cl_name, f = "clarray_mod_" + t;
         if constexpr (is_floating_v<R>) {
             g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
@@ -139,7 +171,10 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
-        if constexpr (is_floating_v<R>) {
+        if constexpr (is_complex_v<R>) {
+            return complex_helper(g, complex_fn::pow, dtype_of<R>()) + "(" + convert<R, A>(g, a) +
+                   ", " + convert<R, B>(g, b) + ")";
+        } else if constexpr (is_floating_v<R>) {
             return "pow(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         } else {
             const std::string t = dtype_traits<R>::cl_name, f = "clarray_ipow_" + t;
@@ -163,6 +198,8 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
+            static_assert(!is_complex_v<R>,                                                        \
+                          "maximum/minimum/fmax/fmin: complex numbers are not ordered");           \
             if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
                 const std::string t = dtype_traits<R>::cl_name, f = "clarray_" #NAME "_" + t;      \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
@@ -181,43 +218,50 @@ CLARRAY_MINMAX_OP(fmax_op, "max", false, : lanewise_op)
 CLARRAY_MINMAX_OP(fmin_op, "min", false, : lanewise_op)
 #undef CLARRAY_MINMAX_OP
 
-// Comparisons: computed in the promoted type, bool result.
-#define CLARRAY_COMPARE_OP(NAME, SYMBOL)                                                           \
+// Comparisons: computed in the promoted type, bool result. Complex values compare equal when
+// both parts do (COMPLEX: "all" for ==, "any" for !=); complex numbers are not ordered.
+#define CLARRAY_COMPARE_OP(NAME, SYMBOL, COMPLEX)                                                  \
     struct NAME {                                                                                  \
         template <class A, class B> using result_t = bool;                                         \
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using C = promote_t<A, B>;                                                             \
-            return "(" + cast_to<C>(g, a) + " " SYMBOL " " + cast_to<C>(g, b) + ")";               \
+            static_assert(!is_complex_v<C> || sizeof(COMPLEX) > 1,                                 \
+                          SYMBOL ": complex numbers are not ordered");                             \
+            if constexpr (is_complex_v<C>)                                                         \
+                return std::string(COMPLEX "(") + convert<C, A>(g, a) + " " SYMBOL " " +           \
+                       convert<C, B>(g, b) + ")";                                                  \
+            else                                                                                   \
+                return "(" + cast_to<C>(g, a) + " " SYMBOL " " + cast_to<C>(g, b) + ")";           \
         }                                                                                          \
     };
-CLARRAY_COMPARE_OP(equal_op, "==")
-CLARRAY_COMPARE_OP(not_equal_op, "!=")
-CLARRAY_COMPARE_OP(less_op, "<")
-CLARRAY_COMPARE_OP(less_equal_op, "<=")
-CLARRAY_COMPARE_OP(greater_op, ">")
-CLARRAY_COMPARE_OP(greater_equal_op, ">=")
+CLARRAY_COMPARE_OP(equal_op, "==", "all")
+CLARRAY_COMPARE_OP(not_equal_op, "!=", "any")
+CLARRAY_COMPARE_OP(less_op, "<", "")
+CLARRAY_COMPARE_OP(less_equal_op, "<=", "")
+CLARRAY_COMPARE_OP(greater_op, ">", "")
+CLARRAY_COMPARE_OP(greater_equal_op, ">=", "")
 #undef CLARRAY_COMPARE_OP
 
 struct logical_and_op {
     template <class A, class B> using result_t = bool;
     template <class A, class B>
     static std::string emit(source_builder&, const std::string& a, const std::string& b) {
-        return "((" + a + ") != 0 && (" + b + ") != 0)";
+        return "(" + truth<A>(a) + " && " + truth<B>(b) + ")";
     }
 };
 struct logical_or_op {
     template <class A, class B> using result_t = bool;
     template <class A, class B>
     static std::string emit(source_builder&, const std::string& a, const std::string& b) {
-        return "((" + a + ") != 0 || (" + b + ") != 0)";
+        return "(" + truth<A>(a) + " || " + truth<B>(b) + ")";
     }
 };
 struct logical_xor_op {
     template <class A, class B> using result_t = bool;
     template <class A, class B>
     static std::string emit(source_builder&, const std::string& a, const std::string& b) {
-        return "(((" + a + ") != 0) != ((" + b + ") != 0))";
+        return "((" + truth<A>(a) + ") != (" + truth<B>(b) + "))";
     }
 };
 
@@ -228,6 +272,7 @@ struct logical_xor_op {
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
+            static_assert(!is_complex_v<R>, FN ": complex operands are not supported");            \
             return std::string(FN "(") + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";         \
         }                                                                                          \
     };
@@ -249,7 +294,7 @@ struct negate_op : lanewise_op {
 struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
     template <class A> using result_t = A;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        static_assert(!is_floating_v<A>, "~ needs integer or bool operands");
+        static_assert(!is_inexact_v<A>, "~ needs integer or bool operands");
         if constexpr (is_boolean_v<A>)
             return std::string("((") + dtype_traits<bool>::cl_name + ")((" + a + ") == 0))";
         else
@@ -259,13 +304,16 @@ struct bit_not_op { // ~ : bitwise for integers, logical for bool (as NumPy)
 struct logical_not_op {
     template <class A> using result_t = bool;
     template <class A> static std::string emit(source_builder&, const std::string& a) {
+        if constexpr (is_complex_v<A>) return "all((" + a + ") == 0)";
         return "((" + a + ") == 0)";
     }
 };
-struct abs_op : lanewise_op { // fabs for floats
-    template <class A> using result_t = A;
+struct abs_op : lanewise_op { // fabs for floats; |z| (real) for complex
+    template <class A> using result_t = real_of_t<A>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        if constexpr (is_floating_v<A>)
+        if constexpr (is_complex_v<A>)
+            return complex_helper(g, complex_fn::abs, dtype_of<A>()) + "(" + a + ")";
+        else if constexpr (is_floating_v<A>)
             return "fabs(" + cast_to<A>(g, a) + ")";
         else if constexpr (is_boolean_v<A> || is_unsigned_integer_v<A>)
             return cast_to<A>(g, a);
@@ -276,16 +324,81 @@ struct abs_op : lanewise_op { // fabs for floats
 template <class U> struct cast_op : lanewise_op { // the identity when lanewise
     template <class A> using result_t = canonical_t<U>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        return cast_to<canonical_t<U>>(g, a);
+        return convert<canonical_t<U>, A>(g, a);
     }
 };
 
-// One-argument float functions, computed in float_of(A).
+// The parts of complex numbers (NumPy's real, imag, conj, angle); on real values real and conj
+// are the value, imag is 0 and angle is atan2(0, x) in float_of(A).
+struct real_op {
+    template <class A> using result_t = real_of_t<A>;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        if constexpr (is_complex_v<A>)
+            return cast_to<real_of_t<A>>(g, "(" + a + ").x");
+        else
+            return cast_to<A>(g, a);
+    }
+};
+struct imag_op {
+    template <class A> using result_t = real_of_t<A>;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        if constexpr (is_complex_v<A>)
+            return cast_to<real_of_t<A>>(g, "(" + a + ").y");
+        else
+            return cast_to<A>(g, "0");
+    }
+};
+struct conj_op {
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        if constexpr (is_complex_v<A>)
+            return complex_helper(g, complex_fn::conj, dtype_of<A>()) + "(" + a + ")";
+        else
+            return cast_to<A>(g, a);
+    }
+};
+struct angle_op {
+    template <class A> using result_t = real_of_t<float_of_t<A>>;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        if constexpr (is_complex_v<A>) {
+            return complex_helper(g, complex_fn::arg, dtype_of<A>()) + "(" + a + ")";
+        } else {
+            using F = float_of_t<A>;
+            return "atan2(" + cast_to<F>(g, "0") + ", " + cast_to<F>(g, a) + ")";
+        }
+    }
+};
+
+// The complex helper of a one-argument math function, or -1 (not defined for complex here).
+constexpr int complex_unary_function(const char* name) {
+    const char* names[] = {"exp", "log", "sqrt", "sin", "cos", "tanh"};
+    const complex_fn fns[] = {complex_fn::exp, complex_fn::log, complex_fn::sqrt,
+                              complex_fn::sin, complex_fn::cos, complex_fn::tanh};
+    for (int i = 0; i < 6; ++i) {
+        int k = 0;
+        while (names[i][k] && names[i][k] == name[k])
+            ++k;
+        if (names[i][k] == name[k]) return static_cast<int>(fns[i]);
+    }
+    return -1;
+}
+
+// One-argument float functions, computed in float_of(A); on complex values, those of
+// complex_unary_function.
 #define CLARRAY_FLOAT_UNARY(NAME, FN)                                                              \
     struct NAME : lanewise_call_op {                                                               \
         template <class A> using result_t = float_of_t<A>;                                         \
         template <class A> static std::string emit(source_builder& g, const std::string& a) {      \
-            return std::string(FN "(") + cast_to<float_of_t<A>>(g, a) + ")";                       \
+            if constexpr (is_complex_v<A>) {                                                       \
+                constexpr int f = complex_unary_function(FN);                                      \
+                static_assert(f >= 0 || dependent_false_v<A>,                                      \
+                              FN ": not defined for complex operands (exp, log, sqrt, sin, cos, "  \
+                                 "tanh are)");                                                     \
+                return complex_helper(g, static_cast<complex_fn>(f), dtype_of<A>()) + "(" + a +    \
+                       ")";                                                                        \
+            } else {                                                                               \
+                return std::string(FN "(") + cast_to<float_of_t<A>>(g, a) + ")";                   \
+            }                                                                                      \
         }                                                                                          \
     };
 // clang-format off
@@ -300,19 +413,22 @@ CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 #undef CLARRAY_DEFINE_FLOAT_UNARY
 #undef CLARRAY_FLOAT_UNARY
 
-#define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE)                                                   \
+// Complex: NaN or infinite when either part is (COMPLEX "any"), finite when both are ("all").
+#define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE, COMPLEX)                                          \
     struct NAME {                                                                                  \
         template <class A> using result_t = bool;                                                  \
         template <class A> static std::string emit(source_builder&, const std::string& a) {        \
-            if constexpr (is_floating_v<A>)                                                        \
+            if constexpr (is_complex_v<A>)                                                         \
+                return std::string(COMPLEX "(" FN "(") + a + "))";                                 \
+            else if constexpr (is_floating_v<A>)                                                   \
                 return std::string("(" FN "(") + a + ") != 0)";                                    \
             else                                                                                   \
                 return INT_VALUE;                                                                  \
         }                                                                                          \
     };
-CLARRAY_CLASSIFY_OP(isnan_op, "isnan", "0")
-CLARRAY_CLASSIFY_OP(isinf_op, "isinf", "0")
-CLARRAY_CLASSIFY_OP(isfinite_op, "isfinite", "1")
+CLARRAY_CLASSIFY_OP(isnan_op, "isnan", "0", "any")
+CLARRAY_CLASSIFY_OP(isinf_op, "isinf", "0", "any")
+CLARRAY_CLASSIFY_OP(isfinite_op, "isfinite", "1", "all")
 #undef CLARRAY_CLASSIFY_OP
 
 // where(c, x, y): x where c is true, else y; x and y promoted together.
@@ -322,7 +438,8 @@ struct where_op {
     static std::string emit(source_builder& g, const std::string& c, const std::string& a,
                             const std::string& b) {
         using R = promote_t<A, B>;
-        return "((" + c + ") != 0 ? " + cast_to<R>(g, a) + " : " + cast_to<R>(g, b) + ")";
+        return "((" + truth<C>(c) + ") ? " + convert<R, A>(g, a) + " : " + convert<R, B>(g, b) +
+               ")";
     }
 };
 
@@ -406,6 +523,10 @@ CLARRAY_UNARY(abs, abs_op)
 CLARRAY_UNARY(isnan, isnan_op)
 CLARRAY_UNARY(isinf, isinf_op)
 CLARRAY_UNARY(isfinite, isfinite_op)
+CLARRAY_UNARY(real, real_op)
+CLARRAY_UNARY(imag, imag_op)
+CLARRAY_UNARY(conj, conj_op)
+CLARRAY_UNARY(angle, angle_op)
 #define CLARRAY_DEFINE_FLOAT_FUNCTION(F) CLARRAY_UNARY(F, F##_op)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
 #undef CLARRAY_DEFINE_FLOAT_FUNCTION

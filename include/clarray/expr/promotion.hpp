@@ -5,6 +5,9 @@
 // C++ arithmetic scalars are weak: they take the array's type when their kind (bool < integer <
 // floating) is not higher: float_array * 2.0 -> float, int8_array + 1 -> int8, int_array * 2.0 ->
 // double, bool_array + 1 -> int64.
+// Complex (the kind above floating) combines by its parts' type: complex64 + float64 ->
+// complex128, complex64 + int32 -> complex128 (as float32 + int32 -> float64); a std::complex
+// scalar is weak: float32 array * 1i -> complex64, int32 array * 1i -> complex128.
 #include <cstdint>
 #include <type_traits>
 
@@ -52,6 +55,9 @@ template <class A, class B> constexpr auto promote2() {
         return type_holder<B>{};
     else if constexpr (is_boolean_v<B>)
         return type_holder<A>{};
+    else if constexpr (is_complex_v<A> || is_complex_v<B>)
+        return type_holder<
+            complex_of_t<typename decltype(promote2<real_of_t<A>, real_of_t<B>>())::type>>{};
     else if constexpr (is_floating_v<A> && is_floating_v<B>)
         return type_holder<wider_t<A, B>>{};
     else if constexpr (is_floating_v<A>)
@@ -72,22 +78,33 @@ template <class A, class B>
 using promote_t =
     typename decltype(detail::promote2<detail::canonical_t<A>, detail::canonical_t<B>>())::type;
 
+namespace detail {
+// An array of element type A with a weak complex scalar.
+template <class A>
+using weak_complex_t =
+    std::conditional_t<is_complex_v<A>, A,
+                       complex_of_t<std::conditional_t<is_floating_v<A>, A, double>>>;
+} // namespace detail
+
 // Type of an array of element type A combined with a weak C++ scalar of type W.
 template <class A, class W>
 using weak_promote_t = std::conditional_t<
-    is_boolean_v<detail::canonical_t<W>>, detail::canonical_t<A>,
-    std::conditional_t<is_integer_v<detail::canonical_t<W>>,
-                       std::conditional_t<is_boolean_v<A>, std::int64_t, detail::canonical_t<A>>,
-                       std::conditional_t<is_floating_v<A>, detail::canonical_t<A>, double>>>;
+    is_complex_v<detail::canonical_t<W>>, detail::weak_complex_t<detail::canonical_t<A>>,
+    std::conditional_t<
+        is_boolean_v<detail::canonical_t<W>>, detail::canonical_t<A>,
+        std::conditional_t<
+            is_integer_v<detail::canonical_t<W>>,
+            std::conditional_t<is_boolean_v<A>, std::int64_t, detail::canonical_t<A>>,
+            std::conditional_t<is_inexact_v<A>, detail::canonical_t<A>, double>>>>;
 
 // The floating type math functions compute in: floats keep theirs, small integers (and bool)
 // use float, 32/64-bit integers use double (NumPy would give float16 for 8-bit inputs; OpenCL has
-// no portable half).
+// no portable half). Complex types keep theirs.
 template <class T>
 using float_of_t =
-    std::conditional_t<is_floating_v<T>, T,
+    std::conditional_t<is_inexact_v<T>, T,
                        std::conditional_t<(dtype_traits<T>::size <= 2), float, double>>;
 // The result type of true division (`/`): integers divide as double, as NumPy does.
-template <class T> using true_divide_t = std::conditional_t<is_floating_v<T>, T, double>;
+template <class T> using true_divide_t = std::conditional_t<is_inexact_v<T>, T, double>;
 
 } // namespace clarray

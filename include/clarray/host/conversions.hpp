@@ -2,9 +2,7 @@
 // Host data in xtensor form: cl_array::get() and set(xexpression), to_device from an xtensor
 // expression, and the conversions of shapes and strides to xtensor's own containers. The core
 // array headers stay free of xtensor; this is where it enters.
-#include <xtensor/xarray.hpp>
-#include <xtensor/xbroadcast.hpp>
-#include <xtensor/xexpression.hpp>
+#include "clarray/host/xtensor.hpp"
 
 #include "clarray/array/cl_array.hpp"
 

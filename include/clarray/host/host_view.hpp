@@ -13,8 +13,7 @@
 #include <memory>
 #include <optional>
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xstrided_view.hpp>
+#include "clarray/host/xtensor.hpp"
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/host/conversions.hpp"

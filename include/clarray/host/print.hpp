@@ -16,7 +16,12 @@
 #include <ostream>
 #include <string>
 
+#include "clarray/host/xtensor.hpp"
+#if CLARRAY_XTENSOR_SUBFOLDERS
+#include <xtensor/io/xio.hpp>
+#else
 #include <xtensor/xio.hpp>
+#endif
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/expr/assign.hpp"

@@ -19,8 +19,8 @@ namespace clarray::detail {
 
 // NumPy's sum/prod accumulator (dtype_traits).
 template <class V> using sum_acc_t = typename dtype_traits<V>::sum_accumulator;
-// mean/var/std/norm compute in the input's float type, integers in float64.
-template <class V> using mean_t = std::conditional_t<is_floating_v<V>, V, double>;
+// mean/var/std/norm compute in the input's float (or complex) type, integers in float64.
+template <class V> using mean_t = std::conditional_t<is_inexact_v<V>, V, double>;
 
 // A reduce_text whose accumulator is dtype A.
 template <class A> reduce_text text_accumulating() {
@@ -30,13 +30,13 @@ template <class A> reduce_text text_accumulating() {
     return t;
 }
 
-// Accumulate `from` values by addition (compensated for floats).
+// Accumulate `from` values by addition (compensated for floats and, part by part, complex).
 template <class A> reduce_text additive_text(std::string from, std::string finish) {
     reduce_text t = text_accumulating<A>();
     t.from = std::move(from);
     t.combine = "return x + y;";
     t.finish = std::move(finish);
-    t.compensated = is_floating_v<A>;
+    t.compensated = is_inexact_v<A>;
     return t;
 }
 
@@ -65,7 +65,10 @@ struct prod_op {
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = "return (" + t.acc + ")v;";
-            t.combine = "return x * y;";
+            // Complex: the product of codegen/complex_helpers.hpp, written out (x, y are values).
+            t.combine = is_complex_v<acc> ? "return (" + t.acc +
+                                                ")(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x);"
+                                          : "return x * y;";
             t.finish = "return x;";
             return t;
         }
@@ -103,6 +106,7 @@ template <bool Max> struct extremum_op {
     static constexpr const char* name = Max ? "max" : "min";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
+        static_assert(!is_complex_v<V>, "max/min: complex numbers are not ordered");
         using acc = V;
         using acc_host = stored_t<V>;
         using out = V;
@@ -140,7 +144,7 @@ template <bool Any> struct logical_op {
         using out = bool;
         static reduce_text text() {
             reduce_text t = text_accumulating<bool>();
-            t.from = "return v != 0;";
+            t.from = is_complex_v<V> ? "return any(v != 0);" : "return v != 0;";
             t.combine = Any ? "return x | y;" : "return x & y;";
             t.finish = "return x;";
             return t;
@@ -157,6 +161,7 @@ template <bool Max> struct arg_op {
     static constexpr const char* name = Max ? "argmax" : "argmin";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
+        static_assert(!is_complex_v<V>, "argmax/argmin: complex numbers are not ordered");
 #define CLARRAY_ARG_ACC_FIELDS(F) F(stored_t<V>, v, 0) F(std::int64_t, i, 0)
         // The device accumulator (value, index) and its host layout, from one field list.
         CLARRAY_SHARED_STRUCT(acc_host, CLARRAY_ARG_ACC_FIELDS);
@@ -195,7 +200,8 @@ template <bool Max> struct arg_op {
 using argmax_op = arg_op<true>;
 using argmin_op = arg_op<false>;
 
-// Sums in the float type F of the map value v, finished by f(x, n).
+// Sums in the float type F of the map value v, finished by f(x, n). Complex values: mean
+// sums in their complex type, the others sum |v|^2 or |v| in its real type (real results).
 enum class float_sum_kind { mean, sum_squares_var, sum_squares_std, l1, l2 };
 template <float_sum_kind K> struct float_sum_op {
     static constexpr const char* name = K == float_sum_kind::mean              ? "mean"
@@ -204,12 +210,26 @@ template <float_sum_kind K> struct float_sum_op {
                                                                                : "norm";
     static constexpr bool needs_elements = false;
     template <class V> struct impl {
-        using acc = mean_t<V>;
+        using acc = std::conditional_t<K == float_sum_kind::mean, mean_t<V>, real_of_t<mean_t<V>>>;
         using acc_host = acc;
         using out = acc;
         static reduce_text text() {
             const std::string f = dtype_traits<acc>::cl_name;
             const std::string v = "(" + f + ")v";
+            if constexpr (is_complex_v<V> && K != float_sum_kind::mean) {
+                // v is complex (mean_t<V> is V): |v|^2 = x^2 + y^2 rounds as NumPy's norm.
+                const std::string sq = "return v.x * v.x + v.y * v.y;";
+                switch (K) {
+                case float_sum_kind::sum_squares_var:
+                    return additive_text<acc>(sq, "return x / (" + f + ")n;");
+                case float_sum_kind::sum_squares_std:
+                    return additive_text<acc>(sq, "return sqrt(x / (" + f + ")n);");
+                case float_sum_kind::l1:
+                    return additive_text<acc>("return hypot(v.x, v.y);", "return x;");
+                default:
+                    return additive_text<acc>(sq, "return sqrt(x);");
+                }
+            }
             switch (K) {
             case float_sum_kind::mean:
                 return additive_text<acc>("return " + v + ";", "return x / (" + f + ")n;");
@@ -240,12 +260,12 @@ struct norm_inf_op {
     static constexpr const char* name = "norm(inf)";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        using acc = mean_t<V>;
+        using acc = real_of_t<mean_t<V>>;
         using acc_host = acc;
         using out = acc;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
-            t.from = "return fabs((" + t.acc + ")v);";
+            t.from = is_complex_v<V> ? "return hypot(v.x, v.y);" : "return fabs((" + t.acc + ")v);";
             t.combine = "return (isnan(x) || x > y) ? x : y;";
             t.finish = "return x;";
             return t;

@@ -7,6 +7,8 @@
 //   ca::min(a, {}, false, 5.0f)   an initial value: empty reductions give it
 //   ca::argmax(a) / argmax(a, 1)  flat index / index along an axis (int64)
 //   ca::mean, var, stddev, norm, any, all, prod, dot, vdot, cumsum, cumprod
+// Complex arrays: every one but max/min/argmax/argmin (not ordered); norm, var and stddev give
+// real results.
 //
 // Results are new arrays on the storage policy of the first array operand, in its queue. Nothing
 // blocks: the kernels are enqueued and `.get()` / `.item()` wait.
@@ -20,10 +22,10 @@
 
 namespace clarray {
 
-#define CLARRAY_REDUCTION(NAME, OP)                                                               \
-    template <class E, class = std::enable_if_t<is_expression_v<E>>>                              \
-    auto NAME(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {                 \
-        return detail::reduce<detail::OP>(e, axes, keep_dims);                                    \
+#define CLARRAY_REDUCTION(NAME, OP)                                                                \
+    template <class E, class = std::enable_if_t<is_expression_v<E>>>                               \
+    auto NAME(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {                  \
+        return detail::reduce<detail::OP>(e, axes, keep_dims);                                     \
     }
 // sum/prod accumulate as NumPy: bool and signed integers in int64, unsigned in uint64, floats in
 // their own type (float sums are compensated: see docs/reductions.md for the error bound).
@@ -115,9 +117,8 @@ auto dot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
     }
     if (da == 2 && db == 2) {
         if (a.shape(1) != b.shape(0)) throw fail();
-        return detail::reduce<detail::dot_sum_op>(a(all(), all(), newaxis()) *
-                                                      b(newaxis(), all(), all()),
-                                                  reduce_axes(1), false);
+        return detail::reduce<detail::dot_sum_op>(
+            a(all(), all(), newaxis()) * b(newaxis(), all(), all()), reduce_axes(1), false);
     }
     if (da == 2 && db == 1) {
         if (a.shape(1) != b.shape(0)) throw fail();
@@ -127,8 +128,8 @@ auto dot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
         if (a.shape(0) != b.shape(0)) throw fail();
         return detail::reduce<detail::dot_sum_op>(a(all(), newaxis()) * b, reduce_axes(0), false);
     }
-    throw shape_error("dot: operands must be 1-d or 2-d (got shapes " +
-                      shape_to_string(a.shape()) + " and " + shape_to_string(b.shape()) + ")");
+    throw shape_error("dot: operands must be 1-d or 2-d (got shapes " + shape_to_string(a.shape()) +
+                      " and " + shape_to_string(b.shape()) + ")");
 }
 // 1-d expressions: dot(a * 2, b + c) is one fused pass.
 template <class A, class B,
@@ -142,13 +143,17 @@ auto dot(const A& a, const B& b) {
                           shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
     return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
 }
-// Dot product of the flattened arrays (real types: no conjugation).
+// Dot product of the flattened arrays; a complex first argument is conjugated (NumPy's vdot).
 template <class TA, class SA, class TB, class SB>
 auto vdot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
     if (a.size() != b.size())
         throw shape_error("vdot: arrays of shapes " + shape_to_string(a.shape()) + " and " +
                           shape_to_string(b.shape()) + " have different sizes");
-    return detail::reduce<detail::dot_sum_op>(a.ravel() * b.ravel(), reduce_axes(), false);
+    if constexpr (is_complex_v<detail::canonical_t<TA>>)
+        return detail::reduce<detail::dot_sum_op>(conj(a.ravel()) * b.ravel(), reduce_axes(),
+                                                  false);
+    else
+        return detail::reduce<detail::dot_sum_op>(a.ravel() * b.ravel(), reduce_axes(), false);
 }
 
 // Cumulative sum/product along `axis`, or over the flattened expression (C order) without one.

@@ -58,6 +58,10 @@ public:
         // vectoriser leaves such calls scalar while its vector builtins are SIMD (docs/
         // performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH overrides (1,2,4,8,16).
         std::size_t function_vector_width = 1;
+        // The driver keeps built programs in a cache of its own, and reading a program's
+        // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays
+        // out of the way (pocl, unless its cache is off with POCL_KERNEL_CACHE=0).
+        bool driver_program_cache = false;
     };
     const quirks_t& quirks() const noexcept;
 

@@ -11,7 +11,8 @@ class kernel;
 
 class program {
 public:
-    // Builds for the context's device; throws build_error carrying the build log on failure.
+    // Builds for the context's device, or loads the binary of an earlier build from the on-disk
+    // program cache (runtime/program_cache.hpp); throws build_error carrying the build log.
     // -cl-kernel-arg-info is added to the options: launch errors name the parameter's type.
     program(const context& ctx, const std::string& source, const std::string& options = "");
     // Wraps an already built program (takes ownership of one reference).
@@ -27,7 +28,8 @@ private:
 };
 
 namespace detail {
-// Build source into a program handle (no kernels created). Throws build_error with the log.
+// Build source into a program handle (no kernels created), or load it from the on-disk program
+// cache (runtime/program_cache.hpp). Throws build_error with the log.
 handle<cl_program> build_program(const context& ctx, const std::string& source,
                                  const std::string& options);
 } // namespace detail

@@ -1,0 +1,152 @@
+// Sorting N keys: clarray::sort and clarray::argsort (device radix sort) against std::sort and a
+// parallel host sort (std::sort of one chunk per hardware thread, then parallel pairwise
+// std::inplace_merge rounds), for float32 and uint32 keys. Every timing is a median of
+// interleaved repeats; device timings run from enqueue to q.finish() on resident data (no
+// transfers). The device result is checked against std::sort's.
+// N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R.
+#include <clarray/clarray.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace ca = clarray;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+template <class F> double seconds(F&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class T> void parallel_sort(std::vector<T>& v) {
+    const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n = v.size();
+    std::vector<std::size_t> bounds;
+    for (std::size_t t = 0; t <= threads; ++t)
+        bounds.push_back(n * t / threads);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] { std::sort(v.begin() + bounds[t], v.begin() + bounds[t + 1]); });
+    for (auto& th : pool)
+        th.join();
+    for (std::size_t width = 1; width < threads; width *= 2) {
+        pool.clear();
+        for (std::size_t t = 0; t + width < threads; t += 2 * width) {
+            const std::size_t lo = bounds[t], mid = bounds[t + width],
+                              hi = bounds[std::min(threads, t + 2 * width)];
+            pool.emplace_back([&v, lo, mid, hi] {
+                std::inplace_merge(v.begin() + lo, v.begin() + mid, v.begin() + hi);
+            });
+        }
+        for (auto& th : pool)
+            th.join();
+    }
+}
+
+template <class T> std::vector<T> keys(std::size_t n) {
+    std::mt19937_64 rng(42);
+    std::vector<T> v(n);
+    for (auto& x : v) {
+        if constexpr (std::is_floating_point_v<T>)
+            x = static_cast<T>(std::normal_distribution<double>(0, 1000)(rng));
+        else
+            x = static_cast<T>(rng());
+    }
+    return v;
+}
+
+template <class T> bool run(const ca::queue& q, std::size_t n, int reps, const char* name) {
+    const std::vector<T> host = keys<T>(n);
+    ca::cl_array<T> d(q, ca::shape_type{n});
+    d.set(host);
+    std::vector<T> want = host;
+    std::sort(want.begin(), want.end());
+    {
+        ca::cl_array<T> s = ca::sort(d); // warm-up (builds the kernels) and check
+        ca::cl_array<std::int64_t> i = ca::argsort(d);
+        const xt::xarray<T> got = s.get();
+        if (!std::equal(want.begin(), want.end(), got.begin())) {
+            std::cerr << name << ": device sort differs from std::sort\n";
+            return false;
+        }
+        const xt::xarray<std::int64_t> idx = i.get();
+        for (std::size_t k = 0; k < n; ++k)
+            if (host[static_cast<std::size_t>(idx(k))] != want[k]) {
+                std::cerr << name << ": device argsort differs from std::sort\n";
+                return false;
+            }
+    }
+    std::vector<double> t_sort, t_arg, t_std, t_par;
+    for (int r = 0; r < reps; ++r) {
+        t_sort.push_back(seconds([&] {
+            ca::cl_array<T> s = ca::sort(d);
+            q.finish();
+        }));
+        t_arg.push_back(seconds([&] {
+            ca::cl_array<std::int64_t> i = ca::argsort(d);
+            q.finish();
+        }));
+        std::vector<T> a = host, b = host;
+        t_std.push_back(seconds([&] { std::sort(a.begin(), a.end()); }));
+        t_par.push_back(seconds([&] { parallel_sort(b); }));
+        if (b != want) {
+            std::cerr << name << ": parallel host sort is wrong\n";
+            return false;
+        }
+    }
+    auto line = [&](const char* what, double s) {
+        std::cout << name << "  " << what << "  " << s * 1e3 << " ms  " << n / s / 1e6
+                  << " Mkeys/s\n";
+    };
+    line("clarray::sort          ", median(t_sort));
+    line("clarray::argsort       ", median(t_arg));
+    line("std::sort              ", median(t_std));
+    line("parallel host sort     ", median(t_par));
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        std::size_t n = 16000000;
+        if (const char* e = std::getenv("CLARRAY_BENCH_N"))
+            n = static_cast<std::size_t>(std::stod(e));
+        int reps = 5;
+        for (int i = 1; i + 1 < argc; i += 2) {
+            const std::string a = argv[i], v = argv[i + 1];
+            if (a == "--n")
+                n = static_cast<std::size_t>(std::stod(v));
+            else if (a == "--reps")
+                reps = std::max(1, std::atoi(v.c_str()));
+            else {
+                std::cerr << "usage: bench_sort [--n N] [--reps R]\n";
+                return 2;
+            }
+        }
+        ca::context ctx = ca::context::from_env();
+        ca::queue q(ctx);
+        std::cout << "device: " << ctx.device().name() << "  N = " << n
+                  << "  host threads: " << std::thread::hardware_concurrency() << "\n";
+        const bool ok =
+            run<float>(q, n, reps, "float32") && run<std::uint32_t>(q, n, reps, "uint32");
+        return ok ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "bench_sort: " << e.what() << "\n";
+        return 1;
+    }
+}

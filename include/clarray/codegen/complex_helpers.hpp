@@ -1,0 +1,30 @@
+#pragma once
+// OpenCL C helper functions of complex arithmetic (complex64 as float2, complex128 as double2:
+// x the real part, y the imaginary part). OpenCL C has no complex type: +, - and unary - are the
+// vector operators, everything else is one of these helpers, emitted once per kernel before it.
+#include <string>
+
+#include "clarray/array/dtype.hpp"
+#include "clarray/codegen/source_builder.hpp"
+
+namespace clarray::detail {
+
+enum class complex_fn : unsigned char {
+    mul,  // (a, b) -> a * b
+    div,  // (a, b) -> a / b (Smith's algorithm, as NumPy)
+    abs,  // z -> |z| (real)
+    arg,  // z -> the angle of z (real)
+    conj, // z -> conjugate
+    exp,
+    log,
+    sqrt,
+    sin,
+    cos,
+    tanh,
+    pow, // (a, b) -> a ** b (NumPy's: binary powering for integer b with |b| < 100)
+};
+
+// Registers helper f for complex dtype d (and the helpers it calls) with g and returns its name.
+std::string complex_helper(source_builder& g, complex_fn f, dtype d);
+
+} // namespace clarray::detail

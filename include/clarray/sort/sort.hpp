@@ -1,0 +1,161 @@
+#pragma once
+// Sorting and searching on the device, NumPy's names and orders (docs/sorting.md).
+//
+//   auto s = clarray::sort(a);                 // along the last axis; a new C-order array
+//   auto i = clarray::argsort(a, 0);           // stable, int64 indices along axis 0
+//   auto k = clarray::searchsorted(s, v, clarray::side::right);
+//   auto u = clarray::unique_counts(a);        // u.values, u.counts (reads the count: blocks)
+//   auto c = clarray::bincount(x, w, 10);      // float64 sums of w per value of x
+//   auto h = clarray::histogram(a, 20, {0.0, 1.0}); // h.counts (int64), h.edges
+//
+// Order: NumPy's. Integers numerically, floats numerically with -0.0 equal to +0.0 and every NaN
+// after every number; sorts are stable (equal elements keep their order), so argsort of equal
+// keys gives increasing indices. Every function takes any view (strided, offset, transposed) of
+// any storage policy and returns new C-order arrays of that storage, allocated like the input
+// (its pool). sort, argsort and searchsorted are enqueued and never block; unique, bincount and
+// histogram without a range read a few values back (the size or range of their result depends
+// on the data), which waits for the work before them.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "clarray/array/cl_array.hpp"
+#include "clarray/array/copy.hpp"
+#include "clarray/array/layout.hpp"
+
+namespace clarray {
+
+enum class side : unsigned char { left, right };
+
+namespace detail {
+// The results are made here, from `like`'s pool, in C order. Null for an empty result.
+// sort/argsort of a along axis (negative counts from the end): values of a.type, or int64
+// indices. Throws index_error for an axis out of range (a 0-d array has none).
+std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indices);
+// searchsorted of every element of values (its shape, C order) in the 1-d sorted.
+std::shared_ptr<allocation> searchsorted_impl(const array_ref& sorted, const array_ref& values,
+                                              side s);
+struct unique_parts {
+    std::shared_ptr<allocation> values, counts; // counts: null unless asked for
+    std::size_t count = 0;
+};
+unique_parts unique_impl(const array_ref& a, bool counts);
+// int64 counts (no weights) or float64 sums (weights), `length` elements.
+std::shared_ptr<allocation> bincount_impl(const array_ref& x, const array_ref* weights,
+                                          std::size_t minlength, std::size_t& length);
+// counts: int64[bins]; edges: bins + 1 of edge_type (float32 for float32 input, else float64).
+void histogram_impl(const array_ref& a, std::size_t bins, const double* range, dtype edge_type,
+                    std::shared_ptr<allocation>& counts, std::shared_ptr<allocation>& edges);
+
+template <class T, class S>
+cl_array<T, S> wrap_result(const queue& q, std::shared_ptr<allocation> alloc, shape_type shape) {
+    strides_type strides = contiguous_strides(shape, layout::c);
+    return cl_array<T, S>(q, std::move(alloc), std::move(shape), std::move(strides), 0);
+}
+template <class T, class S> const queue& queue_of(const cl_array<T, S>& a, const char* what) {
+    if (!a.bound()) throw usage_error(std::string(what) + ": unbound (default-constructed) array");
+    return a.get_queue();
+}
+} // namespace detail
+
+// A sorted copy of a along axis (stable).
+template <class T, class S> cl_array<T, S> sort(const cl_array<T, S>& a, long axis = -1) {
+    const queue& q = detail::queue_of(a, "sort");
+    return detail::wrap_result<T, S>(q, detail::sort_impl(detail::array_ref_of(a), axis, false),
+                                     a.shape());
+}
+// The int64 indices that sort a along axis (stable): sort(a) equals a gathered along axis.
+template <class T, class S>
+cl_array<std::int64_t, S> argsort(const cl_array<T, S>& a, long axis = -1) {
+    const queue& q = detail::queue_of(a, "argsort");
+    return detail::wrap_result<std::int64_t, S>(
+        q, detail::sort_impl(detail::array_ref_of(a), axis, true), a.shape());
+}
+
+// For each element of values, the index into the 1-d, sorted `sorted` where it would be inserted
+// to keep the order: before equal elements (left) or after them (right). int64, values' shape.
+template <class T, class S>
+cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_array<T, S>& values,
+                                       side s = side::left) {
+    detail::queue_of(sorted, "searchsorted");
+    const queue& q = detail::queue_of(values, "searchsorted");
+    return detail::wrap_result<std::int64_t, S>(
+        q, detail::searchsorted_impl(detail::array_ref_of(sorted), detail::array_ref_of(values), s),
+        values.shape());
+}
+// The same with NumPy's spelling of the side: "left" or "right" (else usage_error).
+template <class T, class S>
+cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_array<T, S>& values,
+                                       const std::string& s) {
+    if (s != "left" && s != "right")
+        throw usage_error("searchsorted: side must be \"left\" or \"right\", got \"" + s + "\"");
+    return searchsorted(sorted, values, s == "left" ? side::left : side::right);
+}
+
+// The sorted distinct values of a (flattened); NaNs count as one value, -0.0 and +0.0 as one
+// (the first in sorted order is kept). Blocks: the number of values is read back.
+template <class T, class S> cl_array<T, S> unique(const cl_array<T, S>& a) {
+    const queue& q = detail::queue_of(a, "unique");
+    detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), false);
+    return detail::wrap_result<T, S>(q, std::move(p.values), {p.count});
+}
+template <class T, class S> struct unique_result {
+    cl_array<T, S> values;
+    cl_array<std::int64_t, S> counts; // how often each value occurs
+};
+template <class T, class S> unique_result<T, S> unique_counts(const cl_array<T, S>& a) {
+    const queue& q = detail::queue_of(a, "unique_counts");
+    detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), true);
+    return {detail::wrap_result<T, S>(q, std::move(p.values), {p.count}),
+            detail::wrap_result<std::int64_t, S>(q, std::move(p.counts), {p.count})};
+}
+
+// How often each value 0, 1, ... occurs in the 1-d integer array x: int64, length
+// max(max(x) + 1, minlength). Negative values throw usage_error. Blocks: the length is read back.
+template <class T, class S>
+cl_array<std::int64_t, S> bincount(const cl_array<T, S>& x, std::size_t minlength = 0) {
+    const queue& q = detail::queue_of(x, "bincount");
+    std::size_t length = 0;
+    auto alloc = detail::bincount_impl(detail::array_ref_of(x), nullptr, minlength, length);
+    return detail::wrap_result<std::int64_t, S>(q, std::move(alloc), {length});
+}
+// Weighted: the float64 sum of weights[i] over the i with x[i] == value (weights: x's shape, any
+// dtype). Needs fp64.
+template <class T, class S, class W>
+cl_array<double, S> bincount(const cl_array<T, S>& x, const cl_array<W, S>& weights,
+                             std::size_t minlength = 0) {
+    const queue& q = detail::queue_of(x, "bincount");
+    detail::queue_of(weights, "bincount");
+    std::size_t length = 0;
+    const detail::array_ref w = detail::array_ref_of(weights);
+    auto alloc = detail::bincount_impl(detail::array_ref_of(x), &w, minlength, length);
+    return detail::wrap_result<double, S>(q, std::move(alloc), {length});
+}
+
+// Equal-width histogram of a (flattened), NumPy's rules: `bins` bins between range's ends (by
+// default the smallest and largest element, read back: blocks), every bin half-open but the last,
+// which is closed; elements outside the range and NaN are not counted. Edges are computed in
+// float32 for float32 input, else in float64, as NumPy does.
+template <class T>
+using histogram_edge_t = std::conditional_t<std::is_same_v<T, float>, float, double>;
+template <class T, class S> struct histogram_result {
+    cl_array<std::int64_t, S> counts;
+    cl_array<histogram_edge_t<T>, S> edges; // bins + 1
+};
+template <class T, class S>
+histogram_result<T, S> histogram(const cl_array<T, S>& a, std::size_t bins = 10,
+                                 std::optional<std::pair<double, double>> range = std::nullopt) {
+    const queue& q = detail::queue_of(a, "histogram");
+    std::shared_ptr<allocation> counts, edges;
+    const double r[2] = {range ? range->first : 0.0, range ? range->second : 0.0};
+    detail::histogram_impl(detail::array_ref_of(a), bins, range ? r : nullptr,
+                           dtype_traits<histogram_edge_t<T>>::id, counts, edges);
+    return {detail::wrap_result<std::int64_t, S>(q, std::move(counts), {bins}),
+            detail::wrap_result<histogram_edge_t<T>, S>(q, std::move(edges), {bins + 1})};
+}
+
+} // namespace clarray

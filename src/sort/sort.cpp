@@ -1,0 +1,551 @@
+#include "clarray/sort/sort.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/array/shared_struct.hpp"
+#include "clarray/error.hpp"
+#include "clarray/memory/pool.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
+#include "clarray/runtime/launch.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/policies.hpp"
+
+namespace clarray::detail {
+extern const char* const kernel_source_sort;
+
+namespace {
+
+// A view as kernels/sort.cl reads it: element i (flat, C order) at offset + sum(index * stride).
+#define CLARRAY_SORT_LAYOUT_FIELDS(F)                                                              \
+    F(cl_ulong, n, 0)                                                                              \
+    F(cl_ulong, rank, 0)                                                                           \
+    F(cl_ulong, shape, ::clarray::max_dims)                                                        \
+    F(cl_long, strides, ::clarray::max_dims)                                                       \
+    F(cl_long, offset, 0)
+CLARRAY_SHARED_STRUCT(sort_layout, CLARRAY_SORT_LAYOUT_FIELDS);
+
+sort_layout make_layout(shape_type shape, strides_type strides, std::ptrdiff_t offset) {
+    sort_layout L;
+    L.n = checked_size(shape);
+    coalesce(shape, {&strides}); // keeps C order
+    L.rank = shape.size();
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        L.shape[k] = shape[k];
+        L.strides[k] = strides[k];
+    }
+    L.offset = offset;
+    return L;
+}
+sort_layout layout_of(const array_ref& a) {
+    return make_layout(*a.shape, *a.strides, a.offset);
+}
+
+// The kernels of kernels/sort.cl, in the order of their cache signatures.
+enum class sk : unsigned {
+    load,
+    count,
+    scan,
+    scatter,
+    gather_values,
+    gather_indices,
+    unique_values,
+    unique_counts,
+    search,
+    minmax,
+    bincount,
+    bincount_weighted,
+    histogram,
+    edges
+};
+const char* const kernel_names[] = {
+    "sort_load",          "sort_count",          "sort_scan",          "sort_scatter",
+    "sort_gather_values", "sort_gather_indices", "sort_unique_values", "sort_unique_counts",
+    "sort_search",        "sort_minmax",         "sort_bincount",      "sort_bincount_weighted",
+    "sort_histogram",     "sort_edges"};
+
+constexpr std::size_t radix_bits = 4;
+
+// The work-group size of the radix kernels: 256, or the device's limit when smaller (a power
+// of two: the scans halve it).
+std::size_t radix_group(const device& dev) {
+    std::size_t g = 256;
+    while (g > dev.max_work_group_size() && g > 16)
+        g /= 2;
+    return g;
+}
+
+bool has_atomics(const device& dev) {
+    return dev.has_extension("cl_khr_int64_base_atomics");
+}
+
+struct sort_program_tag {};
+struct sort_kernel_tag {};
+
+// Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
+// kernels that need one; t otherwise).
+kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, const char* what) {
+    const device& dev = ctx.device();
+    const std::uint64_t program_sig =
+        (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) | static_cast<unsigned>(t);
+    return cached_kernel(
+        ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
+        kernel_names[static_cast<unsigned>(k)], [&] {
+            for (dtype d : {t, w})
+                if (const char* ext = required_extension(d))
+                    require_extension(ctx, ext, std::string(what) + " of " + dtype_name(d));
+            return cached_program(ctx, {&type_tag<sort_program_tag>::id, program_sig}, [&] {
+                const bool fp64 = dev.has_fp64();
+                const bool atomics = has_atomics(dev);
+                std::string source;
+                if (fp64) source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+                if (atomics)
+                    source += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
+                source += sort_layout::cl_declaration();
+                source += kernel_source_sort;
+                const std::size_t size = dtype_size(t);
+                const char* u = size == 1   ? "uchar"
+                                : size == 2 ? "ushort"
+                                : size == 4 ? "uint"
+                                            : "ulong";
+                const dtype_kind kind = dtype_kind_of(t);
+                const int sort_kind = kind == dtype_kind::floating         ? 2
+                                      : kind == dtype_kind::signed_integer ? 1
+                                                                           : 0;
+                std::string options = std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
+                                      " -DK=" + (size == 8 ? "ulong" : "uint") +
+                                      " -DSORT_KIND=" + std::to_string(sort_kind) +
+                                      " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
+                                      " -DWG=" + std::to_string(radix_group(dev)) +
+                                      " -DW=" + cl_type_name(w) + " -DE=" + cl_type_name(w);
+                if (atomics) options += " -DSORT_ATOMICS";
+                if (atomics && fp64) options += " -DSORT_FP64";
+                return program_source{std::move(source), std::move(options)};
+            });
+        });
+}
+
+template <class V> launch_arg value_of(const V& v) noexcept {
+    return launch_arg::value(&v, sizeof(V));
+}
+
+// One operation's launches: its queue, the input's storage (temporaries and results are
+// allocated like it) and its element type.
+struct op {
+    const queue& q;
+    storage_kind kind;
+    const allocation* like;
+    dtype t;
+    dtype w;
+    const char* what;
+
+    std::shared_ptr<allocation> alloc(std::size_t bytes) const {
+        return make_allocation_like(q, kind, bytes, like);
+    }
+    std::shared_ptr<allocation> temp(std::size_t bytes) const {
+        return make_temporary_like(q, kind, bytes, like);
+    }
+    launch_arg mem(allocation* a, access acc) const { return memory_arg(kind, a, acc); }
+    // One work-item per element.
+    void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const {
+        const std::size_t g = elementwise_group_size(q.context().device());
+        const ndrange global{round_up(n, g)}, local{g};
+        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+               args.size(), {}, what);
+    }
+    // `groups` work-groups of the radix size.
+    void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
+        const std::size_t g = radix_group(q.context().device());
+        const ndrange global{groups * g}, local{g};
+        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+               args.size(), {}, what);
+    }
+};
+
+const queue& queue_of(const array_ref& a, const char* what) {
+    if (!a.q) throw usage_error(std::string(what) + ": unbound (default-constructed) array");
+    return *a.q;
+}
+
+std::size_t key_size(dtype t) {
+    return dtype_size(t) == 8 ? 8 : 4;
+}
+unsigned key_bits(dtype t) {
+    return static_cast<unsigned>(8 * dtype_size(t));
+}
+
+// Groups of a pass over n elements: contiguous chunks of whole tiles, enough groups to fill the
+// device (8 per compute unit, at most 1024: the scan of 16 counters per group stays short).
+struct partition {
+    std::size_t groups, chunk;
+};
+partition partition_of(const device& dev, std::size_t n) {
+    const std::size_t g = radix_group(dev);
+    const std::size_t most = std::clamp<std::size_t>(8 * dev.compute_units(), 1, 1024);
+    std::size_t chunk = round_up((n + most - 1) / most, g);
+    if (chunk == 0) chunk = g;
+    return {(n + chunk - 1) / chunk, chunk};
+}
+
+// The radix sort of (keys, pos) pairs in place: the sorted pairs end in keys[0], pos[0].
+struct radix_state {
+    std::shared_ptr<allocation> keys[2], pos[2], hist;
+    int cur = 0;
+    partition part{};
+    std::size_t n = 0;
+};
+
+// One stable pass by the digit of `mode` (kernels/sort.cl, digit_of).
+void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len) {
+    const cl_ulong n = s.n, chunk = s.part.chunk;
+    const cl_uint m = static_cast<cl_uint>(16 * s.part.groups);
+    allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
+    allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
+    allocation* h = s.hist.get();
+    o.grouped(sk::count, s.part.groups,
+              {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
+               value_of(n), value_of(chunk), value_of(mode), value_of(shift), value_of(row_len)});
+    o.grouped(sk::scan, 1, {o.mem(h, access::read_write), value_of(m)});
+    o.grouped(sk::scatter, s.part.groups,
+              {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
+               o.mem(p_out, access::write), o.mem(h, access::read), value_of(n), value_of(chunk),
+               value_of(mode), value_of(shift), value_of(row_len)});
+    s.cur = 1 - s.cur;
+}
+
+// Loads the view L (element i of rows of row_len) and sorts it: by key within each row, then the
+// rows by their number (passes over the row bits of the original positions, which keep each
+// row's order): the stable sort of (row, key).
+radix_state radix_sort(const op& o, allocation* in, const sort_layout& L, std::size_t row_len) {
+    radix_state s;
+    s.n = L.n;
+    s.part = partition_of(o.q.context().device(), s.n);
+    const std::size_t ks = key_size(o.t);
+    for (int b = 0; b < 2; ++b) {
+        s.keys[b] = o.temp(s.n * ks);
+        s.pos[b] = o.temp(s.n * 8);
+    }
+    s.hist = o.temp(16 * s.part.groups * 8);
+    o.each(sk::load, s.n,
+           {o.mem(in, access::read), value_of(L), o.mem(s.keys[0].get(), access::write),
+            o.mem(s.pos[0].get(), access::write)});
+    const cl_ulong rl = row_len;
+    for (unsigned shift = 0; shift < key_bits(o.t); shift += radix_bits)
+        radix_pass(o, s, 0, shift, rl);
+    const std::size_t rows = s.n / row_len;
+    for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
+        radix_pass(o, s, 1, shift, rl);
+    return s;
+}
+
+} // namespace
+
+std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indices) {
+    const char* what = indices ? "argsort" : "sort";
+    const queue& q = queue_of(a, what);
+    const shape_type& shape = *a.shape;
+    const long rank = static_cast<long>(shape.size());
+    if (axis < -rank || axis >= rank)
+        throw index_error(std::string(what) + ": axis " + std::to_string(axis) +
+                          " out of range for an array of " + std::to_string(rank) + " dimensions");
+    const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+    const std::size_t n = checked_size(shape);
+    if (n == 0) return nullptr;
+    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    auto result = o.alloc(n * (indices ? 8 : dtype_size(a.type)));
+
+    // The sorted axis last, in the input and in the (C-order) result.
+    const strides_type out_strides = contiguous_strides(shape, layout::c);
+    shape_type ps;
+    strides_type pin, pout;
+    for (std::size_t k = 0; k <= shape.size(); ++k) {
+        const std::size_t d = k == shape.size() ? ax : k;
+        if (k == ax) continue;
+        ps.push_back(shape[d]);
+        pin.push_back((*a.strides)[d]);
+        pout.push_back(out_strides[d]);
+    }
+    const sort_layout L = make_layout(ps, pin, a.offset);
+    const sort_layout O = make_layout(ps, pout, 0);
+    const std::size_t row_len = shape[ax];
+
+    radix_state s = radix_sort(o, a.alloc, L, row_len);
+    allocation* pos = s.pos[s.cur].get();
+    if (indices) {
+        const cl_ulong rl = row_len;
+        o.each(sk::gather_indices, n,
+               {o.mem(pos, access::read), o.mem(result.get(), access::write), value_of(O),
+                value_of(rl)});
+    } else {
+        o.each(sk::gather_values, n,
+               {o.mem(a.alloc, access::read), value_of(L), o.mem(pos, access::read),
+                o.mem(result.get(), access::write), value_of(O)});
+    }
+    return result;
+}
+
+std::shared_ptr<allocation> searchsorted_impl(const array_ref& sorted, const array_ref& values,
+                                              side sd) {
+    const queue& q = queue_of(values, "searchsorted");
+    queue_of(sorted, "searchsorted");
+    if (sorted.type != values.type)
+        throw dtype_error(std::string("searchsorted: the sorted array is ") +
+                          dtype_name(sorted.type) + ", the values " + dtype_name(values.type) +
+                          " (convert one: both of one dtype)");
+    if (sorted.shape->size() != 1)
+        throw shape_error("searchsorted: the sorted array must be 1-d, it has " +
+                          std::to_string(sorted.shape->size()) + " dimensions");
+    if (sorted.q->context() != q.context())
+        throw usage_error("searchsorted: arrays of different contexts");
+    const std::size_t n = checked_size(*values.shape);
+    if (n == 0) return nullptr;
+    const op o{q, values.kind, values.alloc, values.type, values.type, "searchsorted"};
+    auto result = o.alloc(n * 8);
+    const cl_long s_off = sorted.offset, s_stride = (*sorted.strides)[0];
+    const cl_ulong s_n = (*sorted.shape)[0];
+    const cl_uint right = sd == side::right;
+    o.each(sk::search, n,
+           {o.mem(sorted.alloc, access::read), value_of(s_off), value_of(s_stride), value_of(s_n),
+            o.mem(values.alloc, access::read), value_of(layout_of(values)),
+            o.mem(result.get(), access::write), value_of(right)});
+    return result;
+}
+
+unique_parts unique_impl(const array_ref& a, bool counts) {
+    const char* what = counts ? "unique_counts" : "unique";
+    const queue& q = queue_of(a, what);
+    unique_parts r;
+    const std::size_t n = checked_size(*a.shape);
+    if (n == 0) return r;
+    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    const sort_layout L = layout_of(a); // flattened, C order
+    radix_state s = radix_sort(o, a.alloc, L, n);
+    allocation* sorted_pos = s.pos[s.cur].get();
+    // Runs of equal keys: a stable partition by "starts a run" moves the start indices to the
+    // front (mode 2 scatters indices, not positions); their number is the total of digit 0.
+    radix_pass(o, s, 2, 0, n);
+    allocation* start = s.pos[s.cur].get();
+    cl_ulong count = 0;
+    s.hist->read(q, 8 * s.part.groups, 8, &count); // the exclusive start of digit 1: blocks
+    r.count = count;
+    r.values = o.alloc(count * dtype_size(a.type));
+    o.each(sk::unique_values, count,
+           {o.mem(a.alloc, access::read), value_of(L), o.mem(sorted_pos, access::read),
+            o.mem(start, access::read), o.mem(r.values.get(), access::write), value_of(count)});
+    if (counts) {
+        r.counts = o.alloc(count * 8);
+        const cl_ulong total = n;
+        o.each(sk::unique_counts, count,
+               {o.mem(start, access::read), o.mem(r.counts.get(), access::write), value_of(count),
+                value_of(total)});
+    }
+    return r;
+}
+
+namespace {
+
+// The smallest and largest element of a (n > 0) as sort keys, turned back into values.
+struct extremes {
+    long double lo, hi; // exact for every integer dtype and for float and double
+    bool nan = false;
+};
+extremes minmax(const op& o, const array_ref& a) {
+    const sort_layout L = layout_of(a);
+    const partition p = partition_of(o.q.context().device(), L.n);
+    const std::size_t ks = key_size(a.type);
+    auto mm = o.temp(2 * p.groups * ks);
+    const cl_ulong chunk = p.chunk;
+    o.grouped(sk::minmax, p.groups,
+              {o.mem(a.alloc, access::read), value_of(L), o.mem(mm.get(), access::write),
+               value_of(chunk)});
+    std::vector<unsigned char> host(2 * p.groups * ks);
+    mm->read(o.q, 0, host.size(), host.data()); // blocks
+    std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+    for (std::size_t g = 0; g < p.groups; ++g)
+        for (int j = 0; j < 2; ++j) {
+            std::uint64_t k;
+            if (ks == 8) {
+                std::memcpy(&k, host.data() + (2 * g + j) * 8, 8);
+            } else {
+                std::uint32_t k32;
+                std::memcpy(&k32, host.data() + (2 * g + j) * 4, 4);
+                k = k32;
+            }
+            if (j == 0)
+                lo = std::min(lo, k);
+            else
+                hi = std::max(hi, k);
+        }
+    const unsigned bits = key_bits(a.type);
+    const unsigned kbits = static_cast<unsigned>(8 * ks);
+    const std::uint64_t top = std::uint64_t(1) << (kbits - 1);
+    const std::uint64_t all = kbits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << kbits) - 1;
+    // The inverse of kernels/sort.cl's to_key.
+    auto value = [&](std::uint64_t k) -> long double {
+        switch (dtype_kind_of(a.type)) {
+        case dtype_kind::floating: {
+            const std::uint64_t b = (k & top) ? (k ^ top) : (~k & all);
+            if (ks == 8) {
+                double d;
+                std::memcpy(&d, &b, 8);
+                return d;
+            }
+            const std::uint32_t b32 = static_cast<std::uint32_t>(b);
+            float f;
+            std::memcpy(&f, &b32, 4);
+            return f;
+        }
+        case dtype_kind::signed_integer:
+            return static_cast<long double>(static_cast<std::int64_t>(k)) -
+                   static_cast<long double>(std::uint64_t(1) << (bits - 1));
+        default:
+            return static_cast<long double>(k);
+        }
+    };
+    extremes e{value(lo), value(hi)};
+    e.nan = dtype_kind_of(a.type) == dtype_kind::floating && hi == all;
+    return e;
+}
+
+void check_atomics(const queue& q, const char* what) {
+    if (!has_atomics(q.context().device()))
+        throw unsupported(std::string(what) +
+                          ": the device lacks cl_khr_int64_base_atomics (64-bit global atomics)");
+}
+
+std::string text(long double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17Lg", v);
+    return buf;
+}
+
+} // namespace
+
+std::shared_ptr<allocation> bincount_impl(const array_ref& x, const array_ref* weights,
+                                          std::size_t minlength, std::size_t& length) {
+    const queue& q = queue_of(x, "bincount");
+    const dtype_kind kind = dtype_kind_of(x.type);
+    if (kind == dtype_kind::floating)
+        throw dtype_error(std::string("bincount: the values must be integers or bool, got ") +
+                          dtype_name(x.type));
+    if (x.shape->size() != 1)
+        throw shape_error("bincount: the values must be 1-d, they have " +
+                          std::to_string(x.shape->size()) + " dimensions");
+    if (weights) {
+        queue_of(*weights, "bincount");
+        if (*weights->shape != *x.shape)
+            throw shape_error(
+                "bincount: weights of " + std::to_string(checked_size(*weights->shape)) +
+                " elements (or another shape) for " + std::to_string((*x.shape)[0]) + " values");
+        if (weights->q->context() != q.context())
+            throw usage_error("bincount: arrays of different contexts");
+        if (!q.context().device().has_fp64())
+            throw unsupported("bincount: weighted counts are float64; the device lacks fp64");
+    }
+    check_atomics(q, "bincount");
+    const op o{q, x.kind, x.alloc, x.type, weights ? weights->type : x.type, "bincount"};
+    const std::size_t n = (*x.shape)[0];
+    std::size_t top = 0;
+    if (n) {
+        const extremes e = minmax(o, x);
+        if (e.lo < 0) throw usage_error("bincount: negative value " + text(e.lo) + " in the input");
+        if (e.hi >= static_cast<long double>(std::numeric_limits<std::int64_t>::max()))
+            throw out_of_memory("bincount: largest value " + text(e.hi) + " needs too many bins");
+        top = static_cast<std::size_t>(e.hi) + 1;
+    }
+    length = std::max(top, minlength);
+    if (length == 0) return nullptr;
+    auto result = o.alloc(checked_size({length}) * 8);
+    const std::uint64_t zero = 0;
+    result->fill(q, &zero, 8, 0, length * 8);
+    if (n == 0) return result;
+    const sort_layout L = layout_of(x);
+    if (!weights)
+        o.each(
+            sk::bincount, n,
+            {o.mem(x.alloc, access::read), value_of(L), o.mem(result.get(), access::read_write)});
+    else
+        o.each(sk::bincount_weighted, n,
+               {o.mem(x.alloc, access::read), value_of(L), o.mem(weights->alloc, access::read),
+                value_of(layout_of(*weights)), o.mem(result.get(), access::read_write)});
+    return result;
+}
+
+void histogram_impl(const array_ref& a, std::size_t bins, const double* range, dtype edge_type,
+                    std::shared_ptr<allocation>& counts, std::shared_ptr<allocation>& edges) {
+    const queue& q = queue_of(a, "histogram");
+    if (bins == 0) throw usage_error("histogram: bins must be at least 1");
+    if (a.type == dtype::bool_)
+        throw dtype_error("histogram: bool input (convert it to an integer dtype)");
+    check_atomics(q, "histogram");
+    const op o{q, a.kind, a.alloc, a.type, edge_type, "histogram"};
+    const std::size_t n = checked_size(*a.shape);
+    double lo = 0, hi = 1;
+    if (range) {
+        lo = range[0];
+        hi = range[1];
+        if (lo > hi)
+            throw usage_error("histogram: max must be larger than min in range, got (" + text(lo) +
+                              ", " + text(hi) + ")");
+        if (!std::isfinite(lo) || !std::isfinite(hi))
+            throw usage_error("histogram: range (" + text(lo) + ", " + text(hi) +
+                              ") is not finite");
+    } else if (n) {
+        const extremes e = minmax(o, a);
+        lo = static_cast<double>(e.lo);
+        hi = static_cast<double>(e.hi);
+        if (e.nan || !std::isfinite(lo) || !std::isfinite(hi))
+            throw usage_error("histogram: autodetected range of [" + text(lo) + ", " +
+                              (e.nan ? std::string("nan") : text(hi)) + "] is not finite");
+    }
+    if (lo == hi) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    // NumPy's linspace(lo, hi, bins + 1), in float64 where the device has it, as the edge type.
+    const bool single = edge_type == dtype::float32;
+    const std::size_t esize = single ? 4 : 8;
+    edges = o.alloc((bins + 1) * esize);
+    const cl_ulong nbins = bins;
+    const double step = (hi - lo) / static_cast<double>(bins);
+    if (q.context().device().has_fp64()) {
+        o.each(sk::edges, bins + 1,
+               {o.mem(edges.get(), access::write), value_of(lo), value_of(hi), value_of(step),
+                value_of(nbins)});
+    } else {
+        const float flo = static_cast<float>(lo), fhi = static_cast<float>(hi),
+                    fstep = static_cast<float>(step);
+        o.each(sk::edges, bins + 1,
+               {o.mem(edges.get(), access::write), value_of(flo), value_of(fhi), value_of(fstep),
+                value_of(nbins)});
+    }
+    counts = o.alloc(bins * 8);
+    const std::uint64_t zero = 0;
+    counts->fill(q, &zero, 8, 0, bins * 8);
+    if (n == 0) return;
+    // The comparisons and the bin arithmetic in the edge type, as NumPy's.
+    unsigned char bounds[3 * 8];
+    const double denom = hi - lo;
+    if (single) {
+        const float v[3] = {static_cast<float>(lo), static_cast<float>(hi),
+                            static_cast<float>(denom)};
+        std::memcpy(bounds, v, sizeof v);
+    } else {
+        const double v[3] = {lo, hi, denom};
+        std::memcpy(bounds, v, sizeof v);
+    }
+    const cl_long nb = static_cast<cl_long>(bins);
+    o.each(sk::histogram, n,
+           {o.mem(a.alloc, access::read), value_of(layout_of(a)),
+            o.mem(counts.get(), access::read_write), o.mem(edges.get(), access::read),
+            launch_arg::value(bounds, esize), launch_arg::value(bounds + esize, esize),
+            launch_arg::value(bounds + 2 * esize, esize), value_of(nb)});
+}
+
+} // namespace clarray::detail

@@ -1,0 +1,503 @@
+// Sorting and searching against host references (std::stable_sort with NumPy's order, plain
+// loops): every dtype, every storage policy, views, sizes from 0 to 2^20 + 3, NaN order,
+// stability, axis sorts, searchsorted, unique, bincount and histogram.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+// NumPy's order: NaN last, -0.0 == +0.0.
+template <class T> bool less(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return false;
+        if (std::isnan(b)) return true;
+    }
+    return a < b;
+}
+template <class T> bool same(T a, T b) {
+    return !less(a, b) && !less(b, a);
+}
+
+// Host data with many repeats (stability), and for floats NaN, -0.0, +0.0 and infinities.
+template <class T> std::vector<T> host_data(std::size_t n, unsigned seed, int distinct = 50) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        T x{};
+        if constexpr (std::is_same_v<T, bool>) {
+            x = rng() & 1;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            const unsigned r = rng() % 64;
+            if (r == 0)
+                x = std::numeric_limits<T>::quiet_NaN();
+            else if (r == 1)
+                x = T(-0.0);
+            else if (r == 2)
+                x = T(0.0);
+            else if (r == 3)
+                x = std::numeric_limits<T>::infinity();
+            else if (r == 4)
+                x = -std::numeric_limits<T>::infinity();
+            else
+                x = static_cast<T>(static_cast<int>(rng() % distinct) - distinct / 2) / T(4);
+        } else {
+            // the full range at the ends (sign bits), small values otherwise (repeats)
+            const unsigned r = rng() % 16;
+            if (r == 0)
+                x = std::numeric_limits<T>::min();
+            else if (r == 1)
+                x = std::numeric_limits<T>::max();
+            else if (r == 2)
+                x = static_cast<T>(rng());
+            else if constexpr (std::is_signed_v<T>)
+                x = static_cast<T>(static_cast<int>(rng() % distinct) - distinct / 2);
+            else
+                x = static_cast<T>(rng() % distinct);
+        }
+        v[i] = x;
+    }
+    return v;
+}
+
+// Bitwise equality (keeps -0.0 apart from +0.0 and NaN payloads).
+template <class T> bool identical(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a) && std::isnan(b)) return true;
+        return std::memcmp(&a, &b, sizeof(T)) == 0;
+    } else {
+        return a == b;
+    }
+}
+
+template <class T> xt::xarray<T> from_vector(const std::vector<T>& v, const ca::shape_type& shape) {
+    xt::xarray<T> a = xt::xarray<T>::from_shape(shape);
+    std::copy(v.begin(), v.end(), a.begin());
+    return a;
+}
+
+// The stable argsort of every line along `axis` of host array h (C order result).
+template <class T> xt::xarray<std::int64_t> host_argsort(const xt::xarray<T>& h, std::size_t axis) {
+    const auto shape = h.shape();
+    xt::xarray<std::int64_t> r = xt::xarray<std::int64_t>::from_shape(shape);
+    const std::size_t len = shape[axis];
+    std::size_t outer = 1, inner = 1;
+    for (std::size_t d = 0; d < axis; ++d)
+        outer *= shape[d];
+    for (std::size_t d = axis + 1; d < shape.size(); ++d)
+        inner *= shape[d];
+    std::vector<std::int64_t> idx(len);
+    for (std::size_t o = 0; o < outer; ++o)
+        for (std::size_t in = 0; in < inner; ++in) {
+            auto at = [&](std::size_t j) { return (o * len + j) * inner + in; };
+            std::iota(idx.begin(), idx.end(), 0);
+            std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t x, std::int64_t y) {
+                return less(h.data()[at(x)], h.data()[at(y)]);
+            });
+            for (std::size_t j = 0; j < len; ++j)
+                r.data()[at(j)] = idx[j];
+        }
+    return r;
+}
+
+// sort and argsort of device array d (any view) equal the host's along axis.
+template <class T, class S> void check_sort(const ca::cl_array<T, S>& d, long axis) {
+    const xt::xarray<T> h = d.get(); // C order copy of the view
+    const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + long(h.dimension()) : axis);
+    const xt::xarray<std::int64_t> want = host_argsort(h, ax);
+    const xt::xarray<std::int64_t> got_idx = ca::argsort(d, axis).get();
+    const xt::xarray<T> got = ca::sort(d, axis).get();
+    REQUIRE(got_idx.shape() == h.shape());
+    REQUIRE(got.shape() == h.shape());
+    const auto shape = h.shape();
+    std::size_t inner = 1;
+    for (std::size_t k = ax + 1; k < shape.size(); ++k)
+        inner *= shape[k];
+    const std::size_t len = shape[ax];
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        if (got_idx.data()[i] != want.data()[i]) ++bad;
+        const std::size_t line_start = i - ((i / inner) % len) * inner;
+        const T expect = h.data()[line_start + std::size_t(want.data()[i]) * inner];
+        if (!identical(got.data()[i], expect)) ++bad;
+    }
+    CHECK(bad == 0);
+}
+
+using sort_types =
+    std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+               std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("sort: 1-d sort and argsort of every dtype on every policy", "[sort]",
+                        sort_types) {
+    using T = TestType;
+    if (!test::dtype_available<T>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {0ul, 1ul, 2ul, 17ul, 257ul, 4099ul}) {
+            INFO("n " << n << " storage " << S::name);
+            auto h = from_vector(host_data<T>(n, unsigned(n) + 7), {n});
+            auto d = ca::to_device<S>(test::q(), h);
+            check_sort(d, -1);
+            check_sort(d, 0);
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+using large_types = std::tuple<float, std::uint32_t, std::int64_t>;
+TEMPLATE_LIST_TEST_CASE("sort: large 1-d inputs (2^20 + 3)", "[sort]", large_types) {
+    using T = TestType;
+    const std::size_t n = (1u << 20) + 3;
+    auto h = from_vector(host_data<T>(n, 3, 5000), {n});
+    auto d = ca::to_device<ca::buffer>(test::q(), h);
+    check_sort(d, 0);
+}
+
+TEST_CASE("sort: axis sorts of 2-d and 3-d arrays and views", "[sort]") {
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (const ca::shape_type& shape :
+             {ca::shape_type{7, 13}, ca::shape_type{1, 5}, ca::shape_type{300, 3},
+              ca::shape_type{4, 0}, ca::shape_type{3, 5, 37}, ca::shape_type{2, 1, 3}}) {
+            auto h = from_vector(host_data<float>(ca::checked_size(shape), 11), shape);
+            auto d = ca::to_device<S>(test::q(), h);
+            for (long axis = -long(shape.size()); axis < long(shape.size()); ++axis) {
+                INFO("shape rank " << shape.size() << " axis " << axis << " " << S::name);
+                check_sort(d, axis);
+                check_sort(d.transpose(), axis);
+            }
+        }
+        // strided, offset and reversed views
+        auto h = from_vector(host_data<std::int32_t>(20 * 30, 5), {20, 30});
+        auto d = ca::to_device<S>(test::q(), h);
+        check_sort(d(ca::range(1, 19, 2), ca::range(3, 30, 3)), -1);
+        check_sort(d(ca::range(1, 19, 2), ca::range(3, 30, 3)), 0);
+        check_sort(d(ca::range(ca::none, ca::none, -1), 4), 0);
+        check_sort(d(5, ca::range(ca::none, ca::none, -2)), 0);
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: NaN last, -0.0 and 0.0 equal and stable, many equal keys", "[sort]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> v = {nan, 1.0f, -0.0f, 0.0f, -nan, -1.0f, 0.0f, -0.0f, nan, 2.0f};
+    auto d = ca::to_device<ca::buffer>(test::q(), from_vector(v, {v.size()}));
+    const xt::xarray<std::int64_t> idx = ca::argsort(d).get();
+    const std::vector<std::int64_t> want = {5, 2, 3, 6, 7, 1, 9, 0, 4, 8};
+    for (std::size_t i = 0; i < v.size(); ++i)
+        CHECK(idx(i) == want[i]);
+    // every key equal: argsort is the identity
+    auto e = ca::to_device<ca::buffer>(test::q(),
+                                       xt::xarray<std::int16_t>(xt::zeros<std::int16_t>({5000})));
+    const xt::xarray<std::int64_t> ie = ca::argsort(e).get();
+    for (std::size_t i = 0; i < ie.size(); ++i)
+        REQUIRE(ie(i) == std::int64_t(i));
+}
+
+TEST_CASE("sort: errors", "[sort]") {
+    auto d = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f});
+    CHECK_THROWS_AS(ca::sort(d, 1), ca::index_error);
+    CHECK_THROWS_AS(ca::argsort(d, -2), ca::index_error);
+    ca::cl_array<float, ca::buffer> scalar = d.reshape(ca::shape_type{2})(0);
+    CHECK_THROWS_AS(ca::sort(scalar), ca::index_error);
+    ca::cl_array<float, ca::buffer> unbound;
+    CHECK_THROWS_AS(ca::sort(unbound), ca::usage_error);
+}
+
+using search_types =
+    std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: searchsorted, both sides, against a host binary search", "[sort]",
+                        search_types) {
+    using T = TestType;
+    if (!test::dtype_available<T>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {0ul, 1ul, 31ul, 1000ul}) {
+            std::vector<T> s = host_data<T>(n, unsigned(n) + 1, 20);
+            std::stable_sort(s.begin(), s.end(), less<T>);
+            // sorted as a reversed view of reversed storage; values as a transposed 2-d view
+            std::vector<T> rs(s.rbegin(), s.rend());
+            auto ds = ca::to_device<S>(test::q(),
+                                       from_vector(rs, {n}))(ca::range(ca::none, ca::none, -1));
+            auto hv = from_vector(host_data<T>(6 * 7, 99, 24), {6, 7});
+            auto dv = ca::to_device<S>(test::q(), hv).transpose();
+            const xt::xarray<T> v = dv.get();
+            for (ca::side sd : {ca::side::left, ca::side::right}) {
+                const xt::xarray<std::int64_t> got = ca::searchsorted(ds, dv, sd).get();
+                REQUIRE(got.shape() == v.shape());
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < v.size(); ++i) {
+                    const T x = v.data()[i];
+                    const auto it = sd == ca::side::left
+                                        ? std::lower_bound(s.begin(), s.end(), x, less<T>)
+                                        : std::upper_bound(s.begin(), s.end(), x, less<T>);
+                    if (got.data()[i] != it - s.begin()) ++bad;
+                }
+                INFO("n " << n << " right " << (sd == ca::side::right) << " " << S::name);
+                CHECK(bad == 0);
+            }
+            const xt::xarray<std::int64_t> r = ca::searchsorted(ds, dv, "right").get();
+            CHECK(r == xt::xarray<std::int64_t>(ca::searchsorted(ds, dv, ca::side::right).get()));
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: searchsorted errors", "[sort]") {
+    auto s = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f});
+    auto m = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{{1.0f, 2.0f}});
+    auto i = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{1});
+    CHECK_THROWS_AS(ca::searchsorted(s, s, "middle"), ca::usage_error);
+    CHECK_THROWS_AS(ca::searchsorted(m, s), ca::shape_error);
+    auto fi = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f});
+    CHECK_NOTHROW(ca::searchsorted(s, fi));
+    (void)i;
+}
+
+using unique_types = std::tuple<bool, std::int16_t, std::uint32_t, std::int64_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: unique with counts", "[sort]", unique_types) {
+    using T = TestType;
+    if (!test::dtype_available<T>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {0ul, 1ul, 13ul, 5003ul}) {
+            // a 2-d view (unique flattens in C order)
+            const std::size_t rows = n ? 1 + n % 3 : 0, cols = n ? n / rows : 0;
+            auto h = from_vector(host_data<T>(2 * rows * cols, unsigned(n), 30), {rows, 2 * cols});
+            auto d = ca::to_device<S>(test::q(), h)(ca::all(), ca::range(ca::none, ca::none, -2));
+            const xt::xarray<T> hv = d.get();
+            std::vector<T> s(hv.begin(), hv.end());
+            std::stable_sort(s.begin(), s.end(), less<T>);
+            std::vector<T> want_v;
+            std::vector<std::int64_t> want_c;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                if (i == 0 || !same(s[i], s[i - 1])) {
+                    want_v.push_back(s[i]);
+                    want_c.push_back(0);
+                }
+                ++want_c.back();
+            }
+            auto u = ca::unique_counts(d);
+            const xt::xarray<T> gv = u.values.get();
+            const xt::xarray<std::int64_t> gc = u.counts.get();
+            INFO("n " << n << " " << S::name);
+            REQUIRE(gv.size() == want_v.size());
+            REQUIRE(gc.size() == want_c.size());
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < want_v.size(); ++i)
+                bad += !identical<T>(gv(i), want_v[i]) + (gc(i) != want_c[i]);
+            CHECK(bad == 0);
+            const xt::xarray<T> only = ca::unique(d).get();
+            CHECK(only.size() == want_v.size());
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: bincount with and without weights", "[sort]") {
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        std::mt19937 rng(4);
+        for (std::size_t n : {0ul, 1ul, 100ul, 10007ul}) {
+            std::vector<std::int32_t> x(2 * n);
+            std::vector<float> w(2 * n);
+            for (std::size_t i = 0; i < 2 * n; ++i) {
+                x[i] = static_cast<std::int32_t>(rng() % 37);
+                w[i] = static_cast<float>(rng() % 1000) / 8.0f; // sums exact in double
+            }
+            // strided views of both
+            auto dx =
+                ca::to_device<S>(test::q(), from_vector(x, {2 * n}))(ca::range(0, ca::none, 2));
+            auto dw = ca::to_device<S>(test::q(),
+                                       from_vector(w, {2 * n}))(ca::range(ca::none, ca::none, -2));
+            for (std::size_t minlength : {0ul, 5ul, 60ul}) {
+                std::size_t len = minlength;
+                for (std::size_t i = 0; i < n; ++i)
+                    len = std::max<std::size_t>(len, std::size_t(x[2 * i]) + 1);
+                std::vector<std::int64_t> want(len, 0);
+                std::vector<double> want_w(len, 0.0);
+                for (std::size_t i = 0; i < n; ++i) {
+                    ++want[x[2 * i]];
+                    want_w[x[2 * i]] += w[2 * n - 1 - 2 * i];
+                }
+                const xt::xarray<std::int64_t> got = ca::bincount(dx, minlength).get();
+                INFO("n " << n << " minlength " << minlength << " " << S::name);
+                REQUIRE(got.size() == len);
+                for (std::size_t k = 0; k < len; ++k)
+                    CHECK(got(k) == want[k]);
+                if (!test::dtype_available<double>()) continue;
+                const xt::xarray<double> gw = ca::bincount(dx, dw, minlength).get();
+                REQUIRE(gw.size() == len);
+                for (std::size_t k = 0; k < len; ++k)
+                    CHECK(gw(k) == want_w[k]);
+            }
+        }
+        // uint8 values up to 255, bool
+        auto b = ca::to_device<S>(test::q(), xt::xarray<std::uint8_t>{255, 0, 255, 7});
+        const xt::xarray<std::int64_t> gb = ca::bincount(b).get();
+        REQUIRE(gb.size() == 256);
+        CHECK(gb(255) == 2);
+        CHECK(gb(0) == 1);
+        CHECK(gb(7) == 1);
+        CHECK(xt::sum(gb)() == 4);
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: bincount errors", "[sort]") {
+    auto neg = ca::to_device<ca::buffer>(test::q(), xt::xarray<std::int64_t>{3, -2, 1});
+    CHECK_THROWS_AS(ca::bincount(neg), ca::usage_error);
+    auto f = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f});
+    CHECK_THROWS_AS(ca::bincount(f), ca::dtype_error);
+    auto m = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{{1, 2}});
+    CHECK_THROWS_AS(ca::bincount(m), ca::shape_error);
+    auto x = ca::to_device<ca::buffer>(test::q(), xt::xarray<int>{1, 2});
+    auto w = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>{1.0f, 2.0f, 3.0f});
+    CHECK_THROWS_AS(ca::bincount(x, w), ca::shape_error);
+}
+
+namespace {
+// NumPy's histogram with equal-width bins, in the edge type E.
+template <class T, class E>
+std::vector<std::int64_t> host_histogram(const std::vector<T>& a, std::size_t bins, double lo,
+                                         double hi, std::vector<E>& edges, bool fp64) {
+    if (lo == hi) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    edges.assign(bins + 1, E(0));
+    const double step = (hi - lo) / double(bins);
+    // linspace in float64, or in float32 on a device without fp64
+    for (std::size_t i = 0; i <= bins; ++i)
+        edges[i] = fp64
+                       ? static_cast<E>(i == bins ? hi : double(i) * step + lo)
+                       : static_cast<E>(i == bins ? float(hi) : float(i) * float(step) + float(lo));
+    std::vector<std::int64_t> counts(bins, 0);
+    const E l = static_cast<E>(lo), h = static_cast<E>(hi), denom = static_cast<E>(hi - lo);
+    for (T v : a) {
+        const E x = static_cast<E>(v);
+        if (!(x >= l && x <= h)) continue;
+        const E f = (x - l) / denom * static_cast<E>(bins);
+        auto k = static_cast<std::int64_t>(f);
+        if (k == std::int64_t(bins)) --k;
+        if (x < edges[k])
+            --k;
+        else if (k != std::int64_t(bins) - 1 && x >= edges[k + 1])
+            ++k;
+        ++counts[k];
+    }
+    return counts;
+}
+} // namespace
+
+using histogram_types = std::tuple<std::int32_t, std::uint8_t, float, double>;
+TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[sort]",
+                        histogram_types) {
+    using T = TestType;
+    using E = ca::histogram_edge_t<T>;
+    if (!test::dtype_available<T>() || !test::dtype_available<E>()) return;
+    const auto run = [](auto policy) {
+        using S = decltype(policy);
+        if (!test::storage_available<S>()) return;
+        for (std::size_t n : {1ul, 10ul, 4001ul}) {
+            std::vector<T> v = host_data<T>(n, unsigned(n) + 3, 40);
+            if constexpr (std::is_floating_point_v<T>)
+                for (auto& x : v)
+                    if (!std::isfinite(x)) x = T(1.25); // auto range needs finite values
+            auto d = ca::to_device<S>(test::q(), from_vector(v, {n}));
+            for (std::size_t bins : {1ul, 3ul, 10ul, 64ul}) {
+                for (int ranged = 0; ranged < 2; ++ranged) {
+                    double lo, hi;
+                    if (ranged) {
+                        lo = -3.0;
+                        hi = 4.75; // values on the last edge land in the last bin
+                    } else {
+                        lo = double(*std::min_element(v.begin(), v.end()));
+                        hi = double(*std::max_element(v.begin(), v.end()));
+                    }
+                    std::vector<E> edges;
+                    const auto want = host_histogram<T, E>(v, bins, lo, hi, edges,
+                                                           test::ctx().device().has_fp64());
+                    auto h = ranged ? ca::histogram(d, bins, std::make_pair(lo, hi))
+                                    : ca::histogram(d, bins);
+                    const xt::xarray<std::int64_t> gc = h.counts.get();
+                    const xt::xarray<E> ge = h.edges.get();
+                    INFO("n " << n << " bins " << bins << " ranged " << ranged << " " << S::name);
+                    REQUIRE(gc.size() == bins);
+                    REQUIRE(ge.size() == bins + 1);
+                    std::size_t bad = 0;
+                    for (std::size_t k = 0; k < bins; ++k)
+                        bad += gc(k) != want[k];
+                    for (std::size_t k = 0; k <= bins; ++k)
+                        bad += ge(k) != edges[k];
+                    CHECK(bad == 0);
+                }
+            }
+        }
+    };
+    run(ca::svm_coarse{});
+    run(ca::svm_fine{});
+    run(ca::buffer{});
+}
+
+TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto d = ca::to_device<ca::buffer>(test::q(),
+                                       xt::xarray<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, nan, 5.0f});
+    auto h = ca::histogram(d, 4, std::make_pair(0.0, 4.0));
+    const xt::xarray<std::int64_t> c = h.counts.get();
+    // 4.0 is on the closed last edge; 5.0 and NaN are outside
+    CHECK(c == xt::xarray<std::int64_t>{1, 1, 1, 2});
+    CHECK_THROWS_AS(ca::histogram(d, 4), ca::usage_error); // autodetected range with NaN
+    CHECK_THROWS_AS(ca::histogram(d, 0, std::make_pair(0.0, 1.0)), ca::usage_error);
+    CHECK_THROWS_AS(ca::histogram(d, 3, std::make_pair(2.0, 1.0)), ca::usage_error);
+    auto e = ca::to_device<ca::buffer>(test::q(), xt::xarray<float>::from_shape({0}));
+    const xt::xarray<std::int64_t> ce = ca::histogram(e, 3).counts.get();
+    CHECK(ce == xt::xarray<std::int64_t>{0, 0, 0});
+}
+
+TEST_CASE("sort: inputs written on another queue and results used on a third", "[sort]") {
+    ca::queue q1(test::ctx()), q2(test::ctx());
+    const std::size_t n = 30011;
+    auto h = from_vector(host_data<std::int32_t>(n, 8, 1000), {n});
+    auto d = ca::to_device<ca::buffer>(q1, h);
+    d(ca::range(0, 100)).fill(-5); // enqueued on q1, not waited for
+    xt::xarray<std::int32_t> want = h;
+    for (std::size_t i = 0; i < 100; ++i)
+        want(i) = -5;
+    std::vector<std::int32_t> w(want.begin(), want.end());
+    std::stable_sort(w.begin(), w.end());
+    auto s = ca::sort(d.with_queue(q2)); // follows q1's fill through the use records
+    auto c = ca::unique_counts(d.with_queue(q2));
+    const xt::xarray<std::int32_t> got = s.with_queue(test::q()).get();
+    CHECK(std::equal(w.begin(), w.end(), got.begin()));
+    const xt::xarray<std::int64_t> counts = c.counts.get();
+    CHECK(counts(0) == std::count(w.begin(), w.end(), w[0]));
+    CHECK(std::count(w.begin(), w.end(), -5) >= 100);
+    CHECK(xt::sum(counts)() == std::int64_t(n));
+}
