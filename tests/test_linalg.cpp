@@ -504,3 +504,74 @@ TEST_CASE("linalg: errors", "[linalg][errors]") {
     CHECK_THROWS_AS(check_blas(-2041, "clblast::Gemm"), ca::error);
     CHECK(message([] { check_blas(-2041, "clblast::Gemm"); }) == "clblast::Gemm: kDatabaseError");
 }
+
+namespace {
+template <class R>
+xt::xarray<std::complex<R>> random_complex(const ca::shape_type& shape, unsigned seed) {
+    const auto re = test::random_array<R>(shape, seed), im = test::random_array<R>(shape, seed + 7);
+    xt::xarray<std::complex<R>> z = xt::xarray<std::complex<R>>::from_shape(shape);
+    for (std::size_t i = 0; i < z.size(); ++i)
+        z.flat(i) = {re.flat(i), im.flat(i)};
+    return z;
+}
+using complex_types = std::tuple<test::cfg<std::complex<float>, ca::svm_coarse>,
+                                 test::cfg<std::complex<double>, ca::buffer>>;
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("linalg: complex products", "[linalg][complex]", complex_types) {
+    using T = typename TestType::value_type;
+    using R = typename T::value_type;
+    using S = typename TestType::storage;
+    using C = std::complex<double>;
+    CLARRAY_REQUIRE_CFG(TestType);
+    if (std::is_same_v<R, double> && !test::ctx().device().has_fp64()) return;
+    const double eps = std::numeric_limits<R>::epsilon();
+    // got within 4 (K + 1) eps sum |x y| of the double-accumulated reference.
+    const auto check = [&](const xt::xarray<T>& got, const std::vector<C>& ref,
+                           const std::vector<double>& mag, std::size_t K) {
+        REQUIRE(got.size() == ref.size());
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            if (!(std::abs(C(got.flat(i)) - ref[i]) <= 4.0 * double(K + 1) * eps * mag[i] + 1e-30))
+                ++bad;
+        CHECK(bad == 0);
+    };
+    const std::size_t M = 7, K = 13, N = 5;
+    const auto a = random_complex<R>({M, K}, 1), b = random_complex<R>({K, N}, 2);
+    const auto x = random_complex<R>({K}, 3), y = random_complex<R>({K}, 4);
+    // matmul with a transposed first operand (Gemm), matrix . vector (Gemv).
+    {
+        xt::xarray<T> at = xt::transpose(a);
+        const auto got = ca::matmul(dev<T, S>(at).transpose(), dev<T, S>(b)).get();
+        std::vector<C> ref(M * N);
+        std::vector<double> mag(M * N);
+        for (std::size_t i = 0; i < M; ++i)
+            for (std::size_t j = 0; j < N; ++j)
+                for (std::size_t k = 0; k < K; ++k) {
+                    ref[i * N + j] += C(a(i, k)) * C(b(k, j));
+                    mag[i * N + j] += std::abs(C(a(i, k)) * C(b(k, j)));
+                }
+        check(got, ref, mag, K);
+        const auto gv = ca::matmul(dev<T, S>(a), dev<T, S>(x)).get();
+        std::vector<C> rv(M);
+        std::vector<double> mv(M);
+        for (std::size_t i = 0; i < M; ++i)
+            for (std::size_t k = 0; k < K; ++k) {
+                rv[i] += C(a(i, k)) * C(x(k));
+                mv[i] += std::abs(C(a(i, k)) * C(x(k)));
+            }
+        check(gv, rv, mv, K);
+    }
+    // dot does not conjugate (Dotu); vdot conjugates its first operand (Dotc), as NumPy's.
+    {
+        C d = 0, v = 0;
+        double g = 0;
+        for (std::size_t k = 0; k < K; ++k) {
+            d += C(x(k)) * C(y(k));
+            v += std::conj(C(x(k))) * C(y(k));
+            g += std::abs(C(x(k)) * C(y(k)));
+        }
+        check(ca::linalg::dot(dev<T, S>(x), dev<T, S>(y)).get(), {d}, {g}, K);
+        check(ca::linalg::vdot(dev<T, S>(x), dev<T, S>(y)).get(), {v}, {g}, K);
+    }
+}

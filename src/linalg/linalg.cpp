@@ -438,8 +438,8 @@ void product_t(product_kind kind, const array_ref& out, const array_ref& ra, con
     return run_product<T>(q, out, a, view_as::col_of_flat, b, view_as::row_of_flat);
 }
 
-// Complex products, once clarray has complex dtypes (array/dtype.hpp): CLBlast's routines take
-// std::complex. Until then this compiles to `return false`.
+// Complex products: CLBlast's routines take std::complex. Written so that a build without
+// complex dtypes (array/dtype.hpp) still compiles: then it returns false.
 template <class C>
 bool product_if(product_kind kind, const array_ref& out, const array_ref& a, const array_ref& b) {
     if constexpr (is_dtype_v<C>) {

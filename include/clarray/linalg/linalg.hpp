@@ -10,10 +10,10 @@
 // stay linalg:: only: clarray::dot and clarray::vdot are the reductions of reduce/ (any dtype,
 // compensated sums, fused expressions), which these do not replace.
 //
-// Operands have one element type (float or double) and one storage policy; the result is a new
-// C-contiguous array on the first operand's queue, from the first operand's pool. Everything is
-// enqueued, nothing blocks. Strided and transposed views reach CLBlast without copies when each
-// matrix has one unit-stride axis (docs/linalg.md); other views are copied once into a
+// Operands have one element type (float, double or their std::complex) and one storage policy; the
+// result is a new C-contiguous array on the first operand's queue, from the first operand's pool.
+// Everything is enqueued, nothing blocks. Strided and transposed views reach CLBlast without copies
+// when each matrix has one unit-stride axis (docs/linalg.md); other views are copied once into a
 // contiguous temporary.
 #include <complex>
 #include <type_traits>
@@ -43,8 +43,8 @@ cl_array<T, S> product_of(product_kind kind, const cl_array<T, S>& a, const cl_a
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
                       std::is_same_v<T, std::complex<float>> ||
                       std::is_same_v<T, std::complex<double>>,
-                  "clarray linalg: operands must be float, double or (where clarray has complex "
-                  "dtypes) std::complex<float> / std::complex<double>");
+                  "clarray linalg: operands must be float, double, std::complex<float> or "
+                  "std::complex<double> (CLBlast's routines)");
     const array_ref ra = array_ref_of(a), rb = array_ref_of(b);
     const shape_type shape = product_shape(kind, ra, rb);
     cl_array<T, S> out(a.get_queue(), shape, layout::c, a.data().get());
