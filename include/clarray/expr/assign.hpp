@@ -56,8 +56,19 @@ template <class E> const allocation* expression_storage_like(const E& e, storage
     return like;
 }
 
+// The value of output O from node N. A float64 value for a float16 output is rounded from
+// double (the store's float conversion would round twice).
+template <class O, class N> std::string emit_output(source_builder& b) {
+    if constexpr (std::is_same_v<canonical_t<O>, half> &&
+                  std::is_same_v<typename std::decay_t<N>::value_type, double>)
+        return b.round_to_half(dtype::float64, std::decay_t<N>::emit(b));
+    else
+        return std::decay_t<N>::emit(b);
+}
 template <class... E> struct expr_list {
-    static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
+    template <class... O> static std::vector<std::string> emit(source_builder& b) {
+        return {emit_output<O, E>(b)...};
+    }
 };
 
 // outs: tuple of cl_array (handles); exprs: tuple of expression nodes.
@@ -135,7 +146,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         if (plan.n == 0) return;
         static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
         kernel k = assign_kernel(q.context(), &type_tag<assigner>::id, plan, out_types,
-                                 [](source_builder& b) { return expr_list<E...>::emit(b); });
+                                 [](source_builder& b) { return expr_list<E...>::template emit<OT...>(b); });
 
         // Arguments: outputs, the terminals in emit order, the layout.
         std::vector<launch_arg> args;

@@ -72,7 +72,7 @@ struct floor_divide_op {
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "floor_divide needs numeric operands");
-        const std::string t = dtype_traits<R>::cl_name, f = "clarray_floordiv_" + t;
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_floordiv_" + t;
         if constexpr (is_floating_v<R>) {
             // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
             // division correctly).
@@ -108,7 +108,7 @@ struct modulus_op {
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "% needs numeric operands");
-        const std::string t = dtype_traits<R>::cl_name, f = "clarray_mod_" + t;
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_mod_" + t;
         if constexpr (is_floating_v<R>) {
             g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
     $T r = fmod(a, b);
@@ -142,7 +142,7 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         if constexpr (is_floating_v<R>) {
             return "pow(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         } else {
-            const std::string t = dtype_traits<R>::cl_name, f = "clarray_ipow_" + t;
+            const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_ipow_" + t;
             std::string text = "inline $T $F($T b, $T e) {\n";
             if constexpr (is_signed_integer_v<R>)
                 text += "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n";
@@ -164,7 +164,7 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
             if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
-                const std::string t = dtype_traits<R>::cl_name, f = "clarray_" #NAME "_" + t;      \
+                const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_" #NAME "_" + t;      \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
                                       " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }", \
                                       t, f));                                                      \
@@ -276,7 +276,13 @@ struct abs_op : lanewise_op { // fabs for floats
 template <class U> struct cast_op : lanewise_op { // the identity when lanewise
     template <class A> using result_t = canonical_t<U>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        return cast_to<canonical_t<U>>(g, a);
+        if constexpr (std::is_same_v<U, half> && !std::is_same_v<A, half>) {
+            // float16 values compute in float; an explicit cast rounds as a store would (never
+            // lanewise: a lanewise tree has no value of another type).
+            return g.round_to_half(dtype_of<A>(), a);
+        } else {
+            return cast_to<canonical_t<U>>(g, a);
+        }
     }
 };
 
