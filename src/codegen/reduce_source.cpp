@@ -257,8 +257,8 @@ std::string store_finished(dtype out, const std::string& ptr, const std::string&
 
 // one_pass, one item per unit: store the partial of output `m`, count it, and if it was the
 // last of the P, combine them into the finished output.
-std::string finish_last_item(const reduce_text& op, dtype out_type,
-                             const std::string& m, const std::string& p, const std::string& acc,
+std::string finish_last_item(const reduce_text& op, dtype out_type, const std::string& m,
+                             const std::string& p, const std::string& acc,
                              const std::string& indent) {
     std::string s = indent + "{\n";
     const std::string in = indent + "    ";
@@ -279,9 +279,9 @@ std::string finish_last_item(const reduce_text& op, dtype out_type,
     return s + indent + "}\n";
 }
 
-std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op,
-                         dtype out_type, const std::string& m, const std::string& p,
-                         const std::string& acc, const std::string& indent) {
+std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op, dtype out_type,
+                         const std::string& m, const std::string& p, const std::string& acc,
+                         const std::string& indent) {
     if (spec.one_pass) return finish_last_item(op, out_type, m, p, acc, indent);
     if (spec.finish_here)
         return indent + store_finished(out_type, "r", m, "clarray_finish(" + acc + ", L.n)");
@@ -476,7 +476,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 for (std::size_t k = 0; k < U; ++k)
                     s += "        acc" + str(k) + " -= cmp" + str(k) + ";\n";
             for (std::size_t k = 0; k < U; ++k)
-                s += write_result(spec, op, out_type, "m0 + " + str(k), "p", "acc" + str(k), "        ");
+                s += write_result(spec, op, out_type, "m0 + " + str(k), "p", "acc" + str(k),
+                                  "        ");
             s += "        return;\n    }\n";
             s += "    for (ulong q = 0; q < valid; ++q) {\n";
         } else {
@@ -502,8 +503,7 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
          op.combine + "\n}\n";
     s += "inline " + ot + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish + "\n}\n";
     s += "kernel void clarray_reduce_final(global const " + op.acc + "* parts, global " +
-         cl_type_name(out_type) +
-         "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
+         cl_type_name(out_type) + "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
     if (cooperative) s += ", local " + op.acc + "* scratch";
     s += ") {\n";
     if (cooperative)
@@ -512,7 +512,8 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
         s += "    const ulong m = get_global_id(0);\n    if (m >= M) return;\n";
     s += combine_parts(op, cooperative, "parts[m * P + i]", "P", "    ");
     if (cooperative) {
-        s += "    if (get_local_id(0) == 0) " + store_finished(out_type, "r", "m", "clarray_finish(acc0, n)");
+        s += "    if (get_local_id(0) == 0) " +
+             store_finished(out_type, "r", "m", "clarray_finish(acc0, n)");
     } else {
         s += "    " + store_finished(out_type, "r", "m", "clarray_finish(acc0, n)");
     }
@@ -536,8 +537,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     all.insert(all.begin(), 0); // the output is operand 0 of the layout
     const reduce_layout_schema lay(all.size(), kept_rank, red_rank);
     s += lay.layout().declaration() + "\n";
-    s += "kernel void clarray_scan(global " + std::string(cl_type_name(out_type)) + "* a0, " + b.input_parameters() +
-         ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
+    s += "kernel void clarray_scan(global " + std::string(cl_type_name(out_type)) + "* a0, " +
+         b.input_parameters() + ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
          lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
     s += "    const ulong m = unit / L.P, p = unit % L.P;\n";

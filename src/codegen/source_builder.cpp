@@ -276,8 +276,8 @@ std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
     for (std::size_t j = 0; j < n_arrays; ++j)
         s += "        const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i0;\n";
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "        " +
-             cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) + ";\n";
+        s += "        " + cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) +
+             ";\n";
     s += "    } else {\n";
     s += "        for (ulong i = i0; i < " + n + "; ++i) {\n";
     for (std::size_t j = 0; j < n_arrays; ++j)

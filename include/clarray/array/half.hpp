@@ -37,10 +37,10 @@ public:
         const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
         const std::uint32_t a = x & 0x7fffffffu;
         if (a >= 0x7f800000u) // inf, or NaN (kept quiet, with its top payload bits)
-            return static_cast<std::uint16_t>(sign | 0x7c00u |
-                                               (a > 0x7f800000u ? 0x200u | ((a >> 13) & 0x3ffu) : 0u));
+            return static_cast<std::uint16_t>(
+                sign | 0x7c00u | (a > 0x7f800000u ? 0x200u | ((a >> 13) & 0x3ffu) : 0u));
         if (a >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u); // >= 65520: inf
-        if (a < 0x38800000u) { // below 2^-14: a half subnormal (or zero)
+        if (a < 0x38800000u) {                // below 2^-14: a half subnormal (or zero)
             if (a < 0x33000000u) return sign; // at most 2^-25 (the tie goes to even 0)
             const std::uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;
             const std::uint32_t shift = 126u - e; // 14..24: to units of 2^-24
@@ -162,13 +162,12 @@ public:
                           tinyness_before = false;
     static constexpr float_denorm_style has_denorm = denorm_present;
     static constexpr float_round_style round_style = round_to_nearest;
-    static constexpr int digits = 11, digits10 = 3, max_digits10 = 5, radix = 2,
-                         min_exponent = -13, min_exponent10 = -4, max_exponent = 16,
-                         max_exponent10 = 4;
+    static constexpr int digits = 11, digits10 = 3, max_digits10 = 5, radix = 2, min_exponent = -13,
+                         min_exponent10 = -4, max_exponent = 16, max_exponent10 = 4;
     static constexpr H min() noexcept { return H::from_bits(0x0400); } // 2^-14
     static constexpr H lowest() noexcept { return H::from_bits(0xfbff); }
-    static constexpr H max() noexcept { return H::from_bits(0x7bff); } // 65504
-    static constexpr H epsilon() noexcept { return H::from_bits(0x1400); } // 2^-10
+    static constexpr H max() noexcept { return H::from_bits(0x7bff); }         // 65504
+    static constexpr H epsilon() noexcept { return H::from_bits(0x1400); }     // 2^-10
     static constexpr H round_error() noexcept { return H::from_bits(0x3800); } // 0.5
     static constexpr H infinity() noexcept { return H::from_bits(0x7c00); }
     static constexpr H quiet_NaN() noexcept { return H::from_bits(0x7e00); }

@@ -145,8 +145,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         plan_assignment(shape0, ops, n_out, scalar_bytes, vectorizable, q.context().device(), plan);
         if (plan.n == 0) return;
         static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
-        kernel k = assign_kernel(q.context(), &type_tag<assigner>::id, plan, out_types,
-                                 [](source_builder& b) { return expr_list<E...>::template emit<OT...>(b); });
+        kernel k = assign_kernel(
+            q.context(), &type_tag<assigner>::id, plan, out_types,
+            [](source_builder& b) { return expr_list<E...>::template emit<OT...>(b); });
 
         // Arguments: outputs, the terminals in emit order, the layout.
         std::vector<launch_arg> args;
