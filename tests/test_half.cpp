@@ -33,7 +33,7 @@ template <class F> double nearest_half(F x) {
     const double a = std::fabs(static_cast<double>(x));
     if (a >= 65520.0) return std::copysign(std::numeric_limits<double>::infinity(), x);
     if (a == 0) return static_cast<double>(x);
-    const int e = std::max(std::ilogb(a), -14);  // binade, subnormals share 2^-14's
+    const int e = std::max(std::ilogb(a), -14); // binade, subnormals share 2^-14's
     const double ulp = std::ldexp(1.0, e - 10);
     const double r = std::nearbyint(a / ulp) * ulp; // exact: ulp is a power of two
     return std::copysign(r, static_cast<double>(x));
@@ -57,8 +57,8 @@ void check_halves(const std::string& what, const xt::xarray<half>& got,
     std::size_t bad = 0, first = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
         if (ulps(got.flat(i), want.flat(i)) > max_ulps && bad++ == 0) first = i;
-    INFO("first mismatch at flat index " << first << ": got " << float(got.flat(first))
-                                         << ", want " << float(want.flat(first)));
+    INFO("first mismatch at flat index " << first << ": got " << float(got.flat(first)) << ", want "
+                                         << float(want.flat(first)));
     CHECK(bad == 0);
 }
 
@@ -179,8 +179,9 @@ TEST_CASE("float16 host type: traits, limits, conversions", "[half]") {
     std::size_t bad = 0;
     for (std::uint32_t b = 0; b < 0x7c00u; ++b) {
         const double lo = float(half::from_bits(static_cast<std::uint16_t>(b)));
-        const double hi = b + 1 < 0x7c00u ? double(float(half::from_bits(static_cast<std::uint16_t>(b + 1))))
-                                          : 65536.0; // past max: the tie at 65520
+        const double hi = b + 1 < 0x7c00u
+                              ? double(float(half::from_bits(static_cast<std::uint16_t>(b + 1))))
+                              : 65536.0; // past max: the tie at 65520
         const double mid = (lo + hi) / 2;
         for (double s : {1.0, -1.0}) {
             const float fm = static_cast<float>(s * mid);
@@ -219,7 +220,7 @@ TEST_CASE("float16 on the device: all 65536 bit patterns through vload_half / vs
         if (!test::storage_available<S>()) return;
         INFO(S::name);
         auto h = ca::to_device<S>(test::q(), all);
-        ca::cl_array<float, S> f = ca::astype<float>(h); // vload_half
+        ca::cl_array<float, S> f = ca::astype<float>(h);  // vload_half
         ca::cl_array<half, S> back = f * 1;               // vstore_half_rte on the store
         ca::cl_array<half, S> cast = ca::astype<half>(f); // the explicit cast's rounding
         ca::cl_array<half, S> moved = h(ca::range(1, 65536, 2)).copy(); // 16-bit moves
@@ -251,13 +252,15 @@ TEST_CASE("float16 on the device: float and double values round to nearest even"
     std::vector<double> dv;
     for (std::uint32_t b = 0; b < 0x7c00u; ++b) {
         const double lo = half::to_float(static_cast<std::uint16_t>(b));
-        const double hi = b + 1 < 0x7c00u ? half::to_float(static_cast<std::uint16_t>(b + 1)) : 65536.0;
+        const double hi =
+            b + 1 < 0x7c00u ? half::to_float(static_cast<std::uint16_t>(b + 1)) : 65536.0;
         const double mid = (lo + hi) / 2;
         for (double s : {1.0, -1.0}) {
             const float fm = static_cast<float>(s * mid);
             fv.insert(fv.end(), {fm, std::nextafter(fm, 0.0f), std::nextafter(fm, 2 * fm)});
             if (b % 8 == 0)
-                dv.insert(dv.end(), {s * mid, s * (mid + mid * 0x1p-40), s * (mid - mid * 0x1p-40)});
+                dv.insert(dv.end(),
+                          {s * mid, s * (mid + mid * 0x1p-40), s * (mid - mid * 0x1p-40)});
         }
     }
     const float inf = std::numeric_limits<float>::infinity();
@@ -269,8 +272,9 @@ TEST_CASE("float16 on the device: float and double values round to nearest even"
         for (std::size_t i = 0; i < values.size(); ++i) {
             const double want = nearest_half(values[i]);
             const float g = got(i);
-            bad += std::isnan(want) ? !std::isnan(g) : (g != static_cast<float>(want) ||
-                                                        std::signbit(g) != std::signbit(want));
+            bad += std::isnan(want)
+                       ? !std::isnan(g)
+                       : (g != static_cast<float>(want) || std::signbit(g) != std::signbit(want));
         }
         CHECK(bad == 0);
     };
@@ -310,29 +314,31 @@ TEMPLATE_TEST_CASE("float16 arithmetic and math match float computed on the host
             out = e;
             return out.get();
         };
-        check_halves("a + b", eval(a + b), host_zip(ha, hb, [](float x, float y) { return x + y; }));
-        check_halves("a - b", eval(a - b), host_zip(ha, hb, [](float x, float y) { return x - y; }));
-        check_halves("a * b", eval(a * b), host_zip(ha, hb, [](float x, float y) { return x * y; }));
+        check_halves("a + b", eval(a + b),
+                     host_zip(ha, hb, [](float x, float y) { return x + y; }));
+        check_halves("a - b", eval(a - b),
+                     host_zip(ha, hb, [](float x, float y) { return x - y; }));
+        check_halves("a * b", eval(a * b),
+                     host_zip(ha, hb, [](float x, float y) { return x * y; }));
         check_halves("a / b", eval(a / b), host_zip(ha, hb, [](float x, float y) { return x / y; }),
                      1);
         // Intermediates stay float: one rounding at the store.
         check_halves("a * b + a", eval(a * b + a),
                      host_zip(ha, hb, [](float x, float y) { return x * y + x; }));
-        check_halves("a + row (broadcast)", eval(a + row),
-                     [&] {
-                         xt::xarray<half> r = xt::xarray<half>::from_shape(shape);
-                         for (std::size_t i = 0; i < shape[0]; ++i)
-                             for (std::size_t j = 0; j < shape[1]; ++j)
-                                 r(i, j) = half(float(ha(i, j)) + float(hrow(0, j)));
-                         return r;
-                     }());
+        check_halves("a + row (broadcast)", eval(a + row), [&] {
+            xt::xarray<half> r = xt::xarray<half>::from_shape(shape);
+            for (std::size_t i = 0; i < shape[0]; ++i)
+                for (std::size_t j = 0; j < shape[1]; ++j)
+                    r(i, j) = half(float(ha(i, j)) + float(hrow(0, j)));
+            return r;
+        }());
         // A weak float scalar becomes float16 first (NEP 50), as NumPy's float16 * 0.1.
         const float tenth = half(0.1);
-        check_halves("a * 0.1", eval(a * 0.1),
-                     host_map(ha, [&](float x) { return x * tenth; }));
+        check_halves("a * 0.1", eval(a * 0.1), host_map(ha, [&](float x) { return x * tenth; }));
         check_halves("2 - a", eval(2 - a), host_map(ha, [](float x) { return 2 - x; }));
         check_halves("-a", eval(-a), host_map(ha, [](float x) { return -x; }));
-        check_halves("abs(a)", eval(ca::abs(a)), host_map(ha, [](float x) { return std::fabs(x); }));
+        check_halves("abs(a)", eval(ca::abs(a)),
+                     host_map(ha, [](float x) { return std::fabs(x); }));
         check_halves("maximum(a, b)", eval(ca::maximum(a, b)),
                      host_zip(ha, hb, [](float x, float y) {
                          return std::isnan(x) || std::isnan(y) ? x + y : std::max(x, y);
@@ -355,6 +361,24 @@ TEMPLATE_TEST_CASE("float16 arithmetic and math match float computed on the host
                      host_map(ha, [](float x) { return std::pow(x, 2.0f); }), 1);
         check_halves("floor(a * 1.5)", eval(ca::floor(a * 1.5)),
                      host_map(ha, [](float x) { return std::floor(x * 1.5f); }));
+        // nextafter steps to the neighbouring float16 (bits +-1 in sign-magnitude order).
+        check_halves("nextafter(a, b)", eval(ca::nextafter(a, b)), [&] {
+            xt::xarray<half> r = xt::xarray<half>::from_shape(shape);
+            for (std::size_t i = 0; i < ha.size(); ++i) {
+                const float x = ha.flat(i), y = hb.flat(i);
+                const auto bits = ha.flat(i).bits();
+                if (std::isnan(x) || std::isnan(y))
+                    r.flat(i) = std::numeric_limits<half>::quiet_NaN();
+                else if (x == y)
+                    r.flat(i) = hb.flat(i);
+                else if (x == 0)
+                    r.flat(i) = half::from_bits(y > 0 ? 0x0001 : 0x8001);
+                else // away from zero: the next magnitude up, else down
+                    r.flat(i) = half::from_bits(
+                        static_cast<std::uint16_t>((y > x) == (x > 0) ? bits + 1 : bits - 1));
+            }
+            return r;
+        }());
         // Comparisons and classification give bool.
         ca::cl_array<bool, S> lt = a < b, nan = ca::isnan(a);
         const auto hlt = lt.get(), hnan = nan.get();
@@ -367,7 +391,8 @@ TEMPLATE_TEST_CASE("float16 arithmetic and math match float computed on the host
         // Compound assignment in place.
         auto acc = place<half, S>(ha, lo);
         acc += b;
-        check_halves("acc += b", acc.get(), host_zip(ha, hb, [](float x, float y) { return x + y; }));
+        check_halves("acc += b", acc.get(),
+                     host_zip(ha, hb, [](float x, float y) { return x + y; }));
     }
 }
 
@@ -432,10 +457,10 @@ TEST_CASE("float16 astype to and from every dtype", "[half]") {
             bad += gb(i).bits() != half(static_cast<double>(src(i))).bits();
         CHECK(bad == 0);
     };
-    std::apply([&](auto... t) { (one(t), ...); },
-               std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t,
-                          std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, half, float,
-                          double>{});
+    std::apply(
+        [&](auto... t) { (one(t), ...); },
+        std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t, half, float, double>{});
 }
 
 TEMPLATE_TEST_CASE("float16 reductions accumulate in float and round once", "[half]",
@@ -457,8 +482,8 @@ TEMPLATE_TEST_CASE("float16 reductions accumulate in float and round once", "[ha
             const std::size_t rows = h.shape(0), cols = h.shape(1);
             const std::size_t n_out = axis < 0 ? 1 : (axis == 0 ? cols : rows);
             const std::size_t len = axis < 0 ? h.size() : (axis == 0 ? rows : cols);
-            xt::xarray<half> r = xt::xarray<half>::from_shape(
-                axis < 0 ? ca::shape_type{} : ca::shape_type{n_out});
+            xt::xarray<half> r =
+                xt::xarray<half>::from_shape(axis < 0 ? ca::shape_type{} : ca::shape_type{n_out});
             for (std::size_t o = 0; o < n_out; ++o) {
                 double acc = init;
                 for (std::size_t k = 0; k < len; ++k) {
@@ -476,22 +501,19 @@ TEMPLATE_TEST_CASE("float16 reductions accumulate in float and round once", "[ha
         check_halves("sum axis 1", ca::sum(p, 1).get(), reference(hp, 1, 0.0, add, false), 1);
         check_halves("mean axis 1", ca::mean(p, 1).get(), reference(hp, 1, 0.0, add, true), 1);
         check_halves("mean", ca::mean(v).get(), reference(hv, -1, 0.0, add, true), 1);
-        const auto q = place<half, S>(xt::xarray<half>(host_map(hp, [](float x) {
-                                          return 0.9f + x / 20;
-                                      })),
-                                      layout);
-        check_halves("prod axis 0", ca::prod(q, 0).get(),
-                     reference(host_map(hp, [](float x) { return 0.9f + x / 20; }), 0, 1.0, mul,
-                               false),
-                     1);
+        const auto q = place<half, S>(
+            xt::xarray<half>(host_map(hp, [](float x) { return 0.9f + x / 20; })), layout);
+        check_halves(
+            "prod axis 0", ca::prod(q, 0).get(),
+            reference(host_map(hp, [](float x) { return 0.9f + x / 20; }), 0, 1.0, mul, false), 1);
         static_assert(std::is_same_v<typename decltype(ca::sum(p))::value_type, half>);
         static_assert(std::is_same_v<typename decltype(ca::mean(p))::value_type, half>);
         // min / max / argmin / argmax: exact.
         auto extreme = [](double x, double y) { return std::max(x, y); };
         check_halves("max axis 1", ca::max(v, 1).get(), reference(hv, 1, -1e9, extreme, false));
         check_halves("min axis 0", ca::min(v, 0).get(),
-                     reference(hv, 0, 1e9, [](double x, double y) { return std::min(x, y); },
-                               false));
+                     reference(
+                         hv, 0, 1e9, [](double x, double y) { return std::min(x, y); }, false));
         const auto am = ca::argmax(v, 1).get(), an = ca::argmin(v).get();
         std::size_t bad = 0;
         std::size_t best_min = 0;
@@ -593,8 +615,7 @@ TEMPLATE_TEST_CASE("float16 factories, views, host views, kernels and pools", "[
         auto x = ca::to_device<S>(q, h);
         auto bits = ca::zeros<std::uint16_t, S>(q, {40});
         prg.kernel("k")(q, {40}, x, bits, half(-6.5f));
-        check_halves("3 * x in a user kernel", x.get(),
-                     host_map(h, [](float y) { return 3 * y; }));
+        check_halves("3 * x in a user kernel", x.get(), host_map(h, [](float y) { return 3 * y; }));
         CHECK(bits.get()(39) == half(-6.5f).bits());
     }
     SECTION("pools: arrays, results and temporaries of float16") {

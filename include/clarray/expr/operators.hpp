@@ -164,7 +164,8 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
             if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
-                const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_" #NAME "_" + t;      \
+                const std::string t = cl_value_type_name(dtype_of<R>()),                           \
+                                  f = "clarray_" #NAME "_" + t;                                    \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
                                       " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }", \
                                       t, f));                                                      \
@@ -235,8 +236,38 @@ CLARRAY_FLOAT_BINARY(atan2_op, "atan2")
 CLARRAY_FLOAT_BINARY(hypot_op, "hypot")
 CLARRAY_FLOAT_BINARY(copysign_op, "copysign")
 CLARRAY_FLOAT_BINARY(fmod_op, "fmod")
-CLARRAY_FLOAT_BINARY(nextafter_op, "nextafter")
 #undef CLARRAY_FLOAT_BINARY
+
+// nextafter: float16 steps to the neighbouring float16 (its values are floats in the kernel,
+// where nextafter would step by a float ulp, which the store rounds away).
+struct nextafter_op : lanewise_call_op { // float16 is never lanewise (lanewise_terminal_v)
+    template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        if constexpr (std::is_same_v<R, half>) {
+            // The float16 ulp at |a| is 2^(e-10), e its binade (subnormals share 2^-14's), half
+            // that when stepping down onto the binade below.
+            g.helper("clarray_nextafter_half",
+                     R"CLC(inline float clarray_nextafter_half(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return b;
+    if (a == 0) return copysign(0x1p-24f, b);
+    if (isinf(a)) return copysign(65504.0f, a);
+    const float m = fabs(a);
+    const int e = max(ilogb(m), -14);
+    float ulp = ldexp(1.0f, e - 10);
+    if ((b > a) != (a > 0) && e > -14 && m == ldexp(1.0f, e)) ulp *= 0.5f;
+    const float r = b > a ? a + ulp : a - ulp;
+    if (r == 0) return copysign(0.0f, a);
+    return fabs(r) > 65504.0f ? copysign(INFINITY, r) : r;
+})CLC");
+            return "clarray_nextafter_half(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        } else {
+            return "nextafter(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        }
+    }
+};
 
 // ---- unary ----
 struct negate_op : lanewise_op {
