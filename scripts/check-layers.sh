@@ -21,7 +21,8 @@ array     runtime storage memory
 codegen   runtime storage memory array
 expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
-host      runtime storage memory array
+host      runtime storage memory array expr
+random    runtime storage memory array
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

@@ -8,7 +8,7 @@
 #   NO_SUITE=1 (workloads only).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
-#   catch2 (Catch2 2.13: the device image has only Catch2 3)
+#   catch2 (Catch2 2.13: the device image has only Catch2 3) librandom123-dev
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -76,6 +76,13 @@ if [[ $what == bench || $what == all ]]; then
     if ((prc == 3)); then echo "$be: not measured ($(tail -1 "$out/py_$be.txt"))"; rm -f "$out/py_$be.csv" "$out/py_$be.txt"
     elif ((prc != 0)); then tail -5 "$out/py_$be.txt"; rc=1
     else grep -E "N=16000000" "$out/py_$be.txt"; fi
+  done
+  # Random draws vs a fill of the same array (docs/random.md quotes the medians).
+  for dev in ${BENCH_DEVICES:-NVIDIA}; do
+    [[ -x build-device-bench/bench/bench_random ]] || break
+    echo "== bench_random on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_random --out "$out/random_$dev.csv" 2>&1 \
+      | tee "$out/random_$dev.txt" || rc=1
   done
   # The workload benchmark: copy workloads_*.csv and py_workloads_*.csv into bench/device-results/.
   for dev in ${BENCH_DEVICES:-NVIDIA}; do

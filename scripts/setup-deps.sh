@@ -3,7 +3,7 @@
 # Usage: scripts/setup-deps.sh [--bench]
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-      libxtensor-dev libxsimd-dev xtl-dev catch2 clinfo)
+      libxtensor-dev libxsimd-dev xtl-dev catch2 clinfo librandom123-dev)
 if [[ "${1:-}" == "--bench" ]]; then pkgs+=(libbenchmark-dev python3-matplotlib); fi
 missing=()
 for p in "${pkgs[@]}"; do

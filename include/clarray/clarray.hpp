@@ -19,3 +19,6 @@
 #include "clarray/expr/assign.hpp"
 #include "clarray/reduce/reduce.hpp"
 #include "clarray/reduce/user_kernels.hpp"
+#include "clarray/host/print.hpp"
+#include "clarray/host/npy.hpp"
+#include "clarray/random/generator.hpp"

@@ -77,6 +77,13 @@ public:
     using error::error;
 };
 
+// A file could not be opened, read or written, or is not in the format expected (load_npy,
+// save_npy). Its message names the file.
+class io_error : public error {
+public:
+    using error::error;
+};
+
 // Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or nullptr when unknown.
 const char* cl_error_name(cl_int code) noexcept;
 

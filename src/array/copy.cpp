@@ -85,8 +85,9 @@ event strided_copy(const array_ref& dst, const array_ref& src) {
     try {
         ss = broadcast_strides(*src.shape, *src.strides, shape);
     } catch (const shape_error&) {
-        throw shape_error("assignment: source shape " + shape_to_string(*src.shape) +
-                          " does not broadcast to destination shape " + shape_to_string(shape));
+        throw shape_error("assignment: source shape " + shape_to_string(*src.shape) + " " +
+                          dtype_name(src.type) + " does not broadcast to destination shape " +
+                          shape_to_string(shape) + " " + dtype_name(dst.type));
     }
     if (checked_size(shape) == 0) return {};
     if (src.alloc == dst.alloc) {

@@ -27,13 +27,16 @@ void strided_launch(const shape_type& shape, std::size_t n, const std::vector<op
 } // namespace
 
 operand_view input_view(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset,
-                        allocation* alloc, const shape_type& target) {
+                        allocation* alloc, const shape_type& target, const dtype* type,
+                        const dtype* target_type) {
     operand_view v{{}, offset, alloc, &shape, &strides};
     try {
         v.strides = broadcast_strides(shape, strides, target);
     } catch (const shape_error&) {
-        throw shape_error("expression: operand of shape " + shape_to_string(shape) +
-                          " does not broadcast to shape " + shape_to_string(target));
+        auto of = [](const dtype* t) { return t ? std::string(" ") + dtype_name(*t) : ""; };
+        throw shape_error("expression: operand of shape " + shape_to_string(shape) + of(type) +
+                          " does not broadcast to the output's shape " + shape_to_string(target) +
+                          of(target_type));
     }
     return v;
 }

@@ -2,9 +2,25 @@
 
 namespace clarray::detail {
 
+namespace {
+// The user's own text (arguments, preamble, operation) may name any OpenCL C type; it is not a
+// dtype clarray knows, so the only way to see that it needs fp64 is to read it.
+bool user_text_uses_double(std::initializer_list<const std::string*> texts) {
+    for (const std::string* t : texts)
+        if (t->find("double") != std::string::npos) return true;
+    return false;
+}
+std::string fp64_pragma() {
+    return std::string("#pragma OPENCL EXTENSION ") + required_extension(dtype::float64) +
+           " : enable\n";
+}
+} // namespace
+
 std::string elementwise_source(const std::string& name, const std::string& arguments,
                                const std::string& operation, const std::string& preamble) {
-    std::string s = preamble + "\n";
+    std::string s;
+    if (user_text_uses_double({&arguments, &operation, &preamble})) s += fp64_pragma();
+    s += preamble + "\n";
     s += "kernel void " + name + "(" + arguments + ", ulong clarray_n) {\n";
     s += "    const ulong i = get_global_id(0);\n    if (i >= clarray_n) return;\n";
     s += "    " + operation + ";\n}\n";
@@ -14,14 +30,15 @@ std::string elementwise_source(const std::string& name, const std::string& argum
 // Stage 1: part p of [0, n) in chunks (a work-group per part with a local tree on GPUs, one
 // work-item per part on CPUs); stage 2 combines the parts. The user's names come first in the
 // parameter lists; ours are prefixed so they cannot collide with theirs.
-std::string user_reduction_source(const std::string& type, const std::string& reduce_expr,
+std::string user_reduction_source(dtype type, const std::string& reduce_expr,
                                   const std::string& map_expr, const std::string& arguments,
                                   const std::string& preamble, bool cooperative) {
-    const std::string& T = type;
+    const std::string T = cl_type_name(type);
     std::string s;
-    if (T == "double" || preamble.find("double") != std::string::npos ||
-        arguments.find("double") != std::string::npos)
-        s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    if (const char* ext = required_extension(type))
+        s += std::string("#pragma OPENCL EXTENSION ") + ext + " : enable\n";
+    else if (user_text_uses_double({&reduce_expr, &map_expr, &arguments, &preamble}))
+        s += fp64_pragma();
     s += preamble + "\n";
     s += "inline " + T + " clarray_user_combine(" + T + " a, " + T + " b) {\n    return (" +
          reduce_expr + ");\n}\n";

@@ -4,9 +4,11 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clarray/runtime/context_state.hpp"
+#include "clarray/runtime/device.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/queue.hpp"
 
@@ -25,18 +27,101 @@ void check_arg(cl_int rc, const char* call, const kernel& k, std::size_t i) {
     if (rc != CL_SUCCESS) throw cl_error(rc, call, argument_text(k, i));
 }
 
+std::string plural(std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// Bytes of an OpenCL C parameter type by its name ("int", "float4", "global float*"), or 0 when
+// the name is not a scalar, vector or pointer type (a struct).
+std::size_t parameter_bytes(std::string type, const device& dev) {
+    if (!type.empty() && type.back() == '*') {
+        cl_uint bits = 0;
+        clGetDeviceInfo(dev.id(), CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, nullptr);
+        return bits / 8;
+    }
+    std::size_t lanes = 1;
+    std::size_t digits = type.find_first_of("0123456789");
+    if (digits != std::string::npos) {
+        lanes = std::stoul(type.substr(digits));
+        if (lanes == 3) lanes = 4; // 3-component vectors take the size of 4
+        type.erase(digits);
+    }
+    static const std::pair<const char*, std::size_t> sizes[] = {
+        {"char", 1},           {"uchar", 1},        {"short", 2},        {"ushort", 2},
+        {"half", 2},           {"int", 4},          {"uint", 4},         {"float", 4},
+        {"long", 8},           {"ulong", 8},        {"double", 8},       {"unsigned char", 1},
+        {"unsigned short", 2}, {"unsigned int", 4}, {"unsigned long", 8}};
+    for (const auto& s : sizes)
+        if (type == s.first) return s.second * lanes;
+    if (type == "size_t" || type == "ptrdiff_t" || type == "intptr_t" || type == "uintptr_t")
+        return parameter_bytes("void*", dev);
+    return 0;
+}
+
+// What the kernel declares for parameter i, from clGetKernelArgInfo: "the parameter is 'int n',
+// which takes 4 bytes". Drivers need not report it unless the program was built with
+// -cl-kernel-arg-info (OpenCL promises it only then; pocl reports it always); failure paths
+// alone ask.
+std::string declared_parameter(const queue& q, cl_kernel raw, cl_uint i) {
+    char type[256] = {0}, name[256] = {0};
+    cl_kernel_arg_address_qualifier address = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    if (clGetKernelArgInfo(raw, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, nullptr) !=
+        CL_SUCCESS)
+        return "the kernel's parameter types are not available on this driver unless the program "
+               "is built with -cl-kernel-arg-info";
+    clGetKernelArgInfo(raw, i, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
+    clGetKernelArgInfo(raw, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address, &address, nullptr);
+    std::string decl = type;
+    if (address == CL_KERNEL_ARG_ADDRESS_GLOBAL) decl = "global " + decl;
+    if (address == CL_KERNEL_ARG_ADDRESS_CONSTANT) decl = "constant " + decl;
+    if (address == CL_KERNEL_ARG_ADDRESS_LOCAL) decl = "local " + decl;
+    std::string text = "the parameter is '" + decl + (*name ? std::string(" ") + name : "") + "'";
+    if (address == CL_KERNEL_ARG_ADDRESS_GLOBAL || address == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+        return text + ": pass a cl_array";
+    if (address == CL_KERNEL_ARG_ADDRESS_LOCAL) return text + ": pass local_memory<T>(count)";
+    if (std::size_t bytes = parameter_bytes(type, q.context().device()))
+        return text + ", which takes " + plural(bytes, "byte");
+    return text;
+}
+
+// The words of a failed argument: what was given and what the kernel declares.
+std::string given_text(const launch_arg& a) {
+    switch (a.what) {
+    case launch_arg::kind::value:
+        return "given a value of " + plural(a.bytes, "byte");
+    case launch_arg::kind::local:
+        return "given local memory of " + plural(a.bytes, "byte");
+    case launch_arg::kind::memory:
+        return "given an array (device memory)";
+    default:
+        return "given the layout words";
+    }
+}
+
+[[noreturn]] void argument_failed(cl_int rc, const char* call, const queue& q, const kernel& k,
+                                  cl_kernel raw, std::size_t i, const launch_arg& a) {
+    std::string detail = argument_text(k, i) + ": " + given_text(a) + "; ";
+    if (rc == CL_INVALID_ARG_INDEX)
+        detail += "the kernel takes " + plural(k.argument_count(), "argument");
+    else
+        detail += declared_parameter(q, raw, static_cast<cl_uint>(i));
+    throw cl_error(rc, call, detail);
+}
+
 // Binds one memory argument. A Buffer view that does not start at the allocation's start needs a
 // sub-buffer (returned, to be kept until the enqueue), which must be aligned.
 handle<cl_mem> bind_memory(const queue& q, const kernel& k, cl_kernel raw, cl_uint i,
                            const launch_arg& a) {
     if (a.svm) {
         void* p = a.svm_pointer ? static_cast<char*>(a.svm_pointer) + a.byte_offset : nullptr;
-        check_arg(clSetKernelArgSVMPointer(raw, i, p), "clSetKernelArgSVMPointer", k, i);
+        if (cl_int rc = clSetKernelArgSVMPointer(raw, i, p))
+            argument_failed(rc, "clSetKernelArgSVMPointer", q, k, raw, i, a);
         return {};
     }
     if (a.byte_offset == 0 || !a.buffer) {
         cl_mem m = a.buffer;
-        check_arg(clSetKernelArg(raw, i, sizeof(cl_mem), &m), "clSetKernelArg(cl_mem)", k, i);
+        if (cl_int rc = clSetKernelArg(raw, i, sizeof(cl_mem), &m))
+            argument_failed(rc, "clSetKernelArg(cl_mem)", q, k, raw, i, a);
         return {};
     }
     const std::size_t align = q.context().device().mem_base_addr_align_bytes();
@@ -159,6 +244,12 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
     layout_upload upload;
     try {
         std::lock_guard<std::mutex> lock(k.argument_mutex());
+        // Too few arguments would launch with those left from an earlier launch.
+        if (count < k.argument_count())
+            throw cl_error(CL_INVALID_KERNEL_ARGS, "clEnqueueNDRangeKernel",
+                           "kernel '" + k.name() + "' takes " +
+                               plural(k.argument_count(), "argument") + ", given " +
+                               std::to_string(count));
         cl_kernel raw = k.variant_for(svm_mask);
         handle<cl_mem> subs[4];
         std::size_t n_subs = 0;
@@ -169,11 +260,12 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
             switch (a.what) {
             case launch_arg::kind::value:
             case launch_arg::kind::layout_value:
-                check_arg(clSetKernelArg(raw, idx, a.bytes, a.data), "clSetKernelArg", k, i);
+                if (cl_int rc = clSetKernelArg(raw, idx, a.bytes, a.data))
+                    argument_failed(rc, "clSetKernelArg", q, k, raw, i, a);
                 break;
             case launch_arg::kind::local:
-                check_arg(clSetKernelArg(raw, idx, a.bytes, nullptr), "clSetKernelArg(local)", k,
-                          i);
+                if (cl_int rc = clSetKernelArg(raw, idx, a.bytes, nullptr))
+                    argument_failed(rc, "clSetKernelArg(local)", q, k, raw, i, a);
                 break;
             case launch_arg::kind::layout_buffer: {
                 cl_mem m = upload.prepare(q, k, i, a.data, a.bytes, deps);

@@ -60,8 +60,17 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
 
 } // namespace detail
 
+namespace {
+// User programs keep their parameter types (clGetKernelArgInfo), so that a rejected kernel
+// argument can be compared with what the kernel declares (src/runtime/launch.cpp).
+std::string with_arg_info(const std::string& options) {
+    if (options.find("-cl-kernel-arg-info") != std::string::npos) return options;
+    return options.empty() ? "-cl-kernel-arg-info" : options + " -cl-kernel-arg-info";
+}
+} // namespace
+
 program::program(const context& ctx, const std::string& source, const std::string& options)
-    : ctx_(ctx), prog_(detail::build_program(ctx, source, options)) {}
+    : ctx_(ctx), prog_(detail::build_program(ctx, source, with_arg_info(options))) {}
 
 program::program(const context& ctx, cl_program built) : ctx_(ctx), prog_(built) {}
 
@@ -89,6 +98,17 @@ cl_kernel kernel::variant_for(std::uint64_t mask) const {
     detail::check_cl(rc, "clCreateKernel");
     st.variants.emplace_back(mask, std::move(k));
     return st.variants.back().second.get();
+}
+
+cl_uint kernel::argument_count() const {
+    state& st = *state_;
+    if (!st.arg_count_known) {
+        detail::check_cl(clGetKernelInfo(st.k.get(), CL_KERNEL_NUM_ARGS, sizeof(st.arg_count),
+                                         &st.arg_count, nullptr),
+                         "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+        st.arg_count_known = true;
+    }
+    return st.arg_count;
 }
 
 kernel::kernel(const context& ctx, detail::handle<cl_kernel> k, std::string name)

@@ -39,9 +39,13 @@ namespace clarray {
 template <class T, class Storage = svm_coarse> class cl_array;
 
 namespace detail {
+// The xtensor expression tag of cl_arrays and clarray expressions (see xscalar_base_impl below).
+struct device_expression_tag {};
 // The base of every expression node (expr/expression.hpp): cl_array's expression constructor and
 // assignment recognise nodes by it without naming a type of the layer above.
-struct expression_base {};
+struct expression_base {
+    using expression_tag = device_expression_tag;
+};
 template <class E>
 inline constexpr bool is_expression_node_v = std::is_base_of_v<expression_base, E>;
 } // namespace detail
@@ -94,6 +98,7 @@ public:
     using value_type = T;
     using stored_type = stored_t<T>;
     using storage_policy = Storage;
+    using expression_tag = detail::device_expression_tag; // not an xtensor scalar: see below
     static constexpr clarray::dtype dtype = dtype_traits<T>::id;
 
     cl_array() = default;
@@ -177,6 +182,13 @@ public:
     // Writes the expression's values into this array (one kernel); e broadcasts to our shape.
     template <class E, class = std::enable_if_t<detail::is_expression_node_v<E>>>
     cl_array& operator=(const E& e);
+    // Host data is not a device value: `a = host` says what to write instead.
+    template <class D> cl_array& operator=(const xt::xexpression<D>&) {
+        static_assert(detail::dependent_false_v<D>,
+                      "clarray: a host xtensor expression cannot be assigned to a cl_array; copy "
+                      "it into the array with a.set(host)");
+        return *this;
+    }
     // In place, one kernel each; the result must be castable to T (NumPy's same_kind rule).
     template <class X> cl_array& operator+=(const X& x);
     template <class X> cl_array& operator-=(const X& x);
@@ -339,5 +351,36 @@ template <class T, class S> struct kernel_arg<cl_array<T, S>> {
 };
 
 } // namespace clarray
+
+// xtensor takes any operand of its operators that is not an xtensor expression for a scalar, so
+// `a + host` (a cl_array and an xt::xarray) would build a host expression holding the cl_array as
+// a scalar and fail later, far from the mistake, in pages of candidates. Wrapped as a scalar, a
+// device array or expression carries the device tag, and xtensor's operators and functions then
+// make a host_operand_error instead, which says what to do in one static_assert. (Two
+// declarations of xtensor's expression-tag extension points, which must match its own.)
+namespace clarray::detail {
+template <class... E> struct host_operand_error {
+    template <class... A> explicit host_operand_error(A&&...) {
+        static_assert(dependent_false_v<host_operand_error>,
+                      "clarray: a host xtensor expression (xt::xarray...) cannot be an operand of "
+                      "a device expression; copy it to the device first: "
+                      "clarray::to_device(queue, host)");
+    }
+    template <class U> operator U() const; // no second error where the result is used
+};
+} // namespace clarray::detail
+namespace xt::extension {
+template <class Tag, class CT> struct xscalar_base_impl;
+template <class CT> struct xscalar_base_impl<clarray::detail::device_expression_tag, CT> {
+    using type = clarray::detail::expression_base;
+};
+} // namespace xt::extension
+namespace xt::detail {
+template <class Tag, class F, class... E> struct select_xfunction_expression;
+template <class F, class... E>
+struct select_xfunction_expression<clarray::detail::device_expression_tag, F, E...> {
+    using type = clarray::detail::host_operand_error<F, E...>;
+};
+} // namespace xt::detail
 
 #include "clarray/array/cl_array_impl.hpp"

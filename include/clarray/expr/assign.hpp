@@ -23,14 +23,31 @@ namespace detail {
 // Shape of an expression: its array operands broadcast together.
 template <class E> shape_type expression_shape(const E& e) {
     shape_type s;
-    bool any = false;
+    bool any = false, ok = true;
     e.for_each_terminal([&](const auto& t) {
         if constexpr (std::decay_t<decltype(t)>::is_array) {
-            s = any ? broadcast_shapes(s, t.array().shape()) : t.array().shape();
+            if (!ok) return;
+            try {
+                s = any ? broadcast_shapes(s, t.array().shape()) : t.array().shape();
+            } catch (const shape_error&) {
+                ok = false;
+            }
             any = true;
         }
     });
     if (!any) throw usage_error("an expression needs at least one array operand");
+    if (!ok) { // the message names every operand: "(3, 4) float32, (5,) int32"
+        std::string operands;
+        e.for_each_terminal([&](const auto& t) {
+            if constexpr (std::decay_t<decltype(t)>::is_array) {
+                using A = std::decay_t<decltype(t.array())>;
+                operands += (operands.empty() ? "" : ", ") + shape_to_string(t.array().shape()) +
+                            " " + dtype_name(A::dtype);
+            }
+        });
+        throw shape_error("expression: operands of shapes and dtypes " + operands +
+                          " cannot be broadcast together");
+    }
     return s;
 }
 template <class E> const queue& expression_queue(const E& e) {
@@ -93,7 +110,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 auto same = [&](const auto& x) {
                     if (x.shape() != shape0)
                         throw shape_error("tie: outputs of shapes " + shape_to_string(shape0) +
-                                          " and " + shape_to_string(x.shape()) + " differ");
+                                          " " + dtype_name(first.dtype) + " and " +
+                                          shape_to_string(x.shape()) + " " + dtype_name(x.dtype) +
+                                          " differ");
                     // get_context() throws for an unbound output (it would be bound as NULL).
                     if (x.get_context() != first.get_context())
                         throw usage_error("tie: outputs from different contexts");
@@ -119,8 +138,10 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 if (t.array().get_context().get() != cctx)
                     throw usage_error("expression: operands from different contexts");
                 const auto& a = t.array();
-                ops.push_back(
-                    input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0));
+                static constexpr dtype in_type = std::decay_t<decltype(a)>::dtype;
+                static constexpr dtype out_type = dtype_traits<first_out_t>::id;
+                ops.push_back(input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0,
+                                         &in_type, &out_type));
             } else {
                 scalar_bytes += sizeof(t.value());
             }

@@ -26,9 +26,11 @@ struct operand_view {
     const strides_type* own_strides;
 };
 
-// An input operand's view broadcast to `target`; throws shape_error naming both shapes.
+// An input operand's view broadcast to `target`; throws shape_error naming both shapes (and,
+// when given, the operand's dtype and the output's).
 operand_view input_view(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset,
-                        allocation* alloc, const shape_type& target);
+                        allocation* alloc, const shape_type& target, const dtype* type = nullptr,
+                        const dtype* target_type = nullptr);
 
 // Whether an input shares memory with one of the first n_out operands (the outputs) at a
 // different mapping, so that it would be overwritten before other work-items read it.

@@ -44,7 +44,8 @@ void cl_array<T, S>::set(const xt::xexpression<E>& e) {
     }
     if (!ok)
         throw shape_error("set: host shape " + shape_to_string(es) +
-                          " does not broadcast to the array's shape " + shape_to_string(shape_));
+                          " does not broadcast to the array's shape " + shape_to_string(shape_) +
+                          " (" + dtype_name(dtype) + ")");
     if (size() == 0) return;
     xt::xarray<T> host = xt::broadcast(de, detail::to_host_shape(shape_));
     write_c_order(host.data());

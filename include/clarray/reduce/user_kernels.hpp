@@ -61,7 +61,7 @@ template <class... Args> std::size_t user_range(const char* what, const Args&...
 
 std::string elementwise_source(const std::string& name, const std::string& arguments,
                                const std::string& operation, const std::string& preamble);
-std::string user_reduction_source(const std::string& type, const std::string& reduce_expr,
+std::string user_reduction_source(dtype type, const std::string& reduce_expr,
                                   const std::string& map_expr, const std::string& arguments,
                                   const std::string& preamble, bool cooperative);
 
@@ -105,7 +105,7 @@ public:
         : neutral_(static_cast<stored_t<T>>(neutral)),
           cooperative_(!ctx.device().is_cpu()),
           group_(cooperative_ ? detail::reduction_group_size(ctx.device()) : 1),
-          program_(ctx, detail::user_reduction_source(cl_type_name(dtype_traits<T>::id),
+          program_(ctx, detail::user_reduction_source(dtype_traits<T>::id,
                                                       reduce_expr, map_expr, arguments, preamble,
                                                       cooperative_)),
           stage1_(program_.kernel("clarray_user_reduce")),

@@ -70,6 +70,8 @@ public:
     // pattern: NVIDIA rejects a launch when an argument set with clSetKernelArgSVMPointer is
     // later set to a cl_mem (docs/quirks.md). The caller holds argument_mutex().
     cl_kernel variant_for(std::uint64_t svm_mask) const;
+    // CL_KERNEL_NUM_ARGS, queried once. The caller holds argument_mutex().
+    cl_uint argument_count() const;
 
 private:
     struct state {
@@ -83,6 +85,8 @@ private:
         std::mutex mutex;
         bool k_bound = false; // k's binding pattern is fixed once it launched
         std::uint64_t k_mask = 0;
+        cl_uint arg_count = 0;
+        bool arg_count_known = false;
         std::vector<std::pair<std::uint64_t, detail::handle<cl_kernel>>> variants;
     };
     std::shared_ptr<state> state_;

@@ -12,6 +12,7 @@ class kernel;
 class program {
 public:
     // Builds for the context's device; throws build_error carrying the build log on failure.
+    // -cl-kernel-arg-info is added to the options: launch errors name the parameter's type.
     program(const context& ctx, const std::string& source, const std::string& options = "");
     // Wraps an already built program (takes ownership of one reference).
     program(const context& ctx, cl_program built);
