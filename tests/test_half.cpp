@@ -8,11 +8,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <unistd.h>
 
 #include <xtensor/xarray.hpp>
 #include <xtensor/xio.hpp>
@@ -603,6 +606,27 @@ TEMPLATE_TEST_CASE("float16 factories, views, host views, kernels and pools", "[
         CHECK(float(a(2, 3).item()) == 100.5f);
         auto r = a.reshape({8, 6});
         CHECK(r(1, 0).item().bits() == h(0, 6).bits());
+    }
+    SECTION(".npy files ('<f2'), printing and describe") {
+        xt::xarray<half> h = random_halves({3, 5}, -4, 4, 23);
+        auto a = ca::to_device<S>(q, h);
+        const std::string path =
+            (std::filesystem::temp_directory_path() /
+             ("clarray_half_" + std::to_string(::getpid()) + "_" + S::name + ".npy"))
+                .string();
+        ca::save_npy(path, a.transpose());
+        std::vector<unsigned char> data;
+        const auto header = ca::detail::read_npy(path, ca::dtype::float16, data);
+        CHECK(header.descr == "<f2"); // NumPy's float16 on a little-endian host
+        check_halves(".npy round trip", ca::load_npy<half, S>(q, path).get(),
+                     xt::xarray<half>(xt::transpose(h)));
+        std::filesystem::remove(path);
+        std::ostringstream os;
+        os << a(0, ca::range(0, 2));
+        std::ostringstream want;
+        want << xt::xarray<half>(xt::view(h, 0, xt::range(0, 2)));
+        CHECK(os.str() == want.str());
+        CHECK(ca::describe(a).find("float16") != std::string::npos);
     }
     SECTION("raw kernel arguments: half arrays and a half value") {
         ca::program prg(test::ctx(),
