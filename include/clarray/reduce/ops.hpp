@@ -215,10 +215,11 @@ template <float_sum_kind K> struct float_sum_op {
                                                                                : "norm";
     static constexpr bool needs_elements = false;
     template <class V> struct impl {
-        using acc = compute_t<
-            std::conditional_t<K == float_sum_kind::mean, mean_t<V>, real_of_t<mean_t<V>>>>;
+        // The result type: complex mean complex, the other complex sums real; float16 results
+        // float16 (accumulated in float32).
+        using out = std::conditional_t<K == float_sum_kind::mean, mean_t<V>, real_of_t<mean_t<V>>>;
+        using acc = compute_t<out>;
         using acc_host = acc;
-        using out = mean_t<V>;
         static reduce_text text() {
             const std::string f = dtype_traits<acc>::cl_name;
             const std::string v = "(" + f + ")v";
@@ -266,9 +267,9 @@ struct norm_inf_op {
     static constexpr const char* name = "norm(inf)";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        using acc = compute_t<real_of_t<mean_t<V>>>;
+        using out = real_of_t<mean_t<V>>;
+        using acc = compute_t<out>;
         using acc_host = acc;
-        using out = mean_t<V>;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = is_complex_v<V> ? "return hypot(v.x, v.y);" : "return fabs((" + t.acc + ")v);";
