@@ -23,6 +23,7 @@ expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
 host      runtime storage memory array expr
 random    runtime storage memory array
+indexing  runtime storage memory array codegen expr reduce
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

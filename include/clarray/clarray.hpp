@@ -19,6 +19,7 @@
 #include "clarray/expr/assign.hpp"
 #include "clarray/reduce/reduce.hpp"
 #include "clarray/reduce/user_kernels.hpp"
+#include "clarray/indexing/indexing.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
 #include "clarray/random/generator.hpp"
