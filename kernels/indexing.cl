@@ -7,6 +7,8 @@
 
 long clarray_view_offset(constant index_layout* L, int j, ulong i) {
     long o = L->offset[j];
+    // The host coalesces each view, so contiguous operands are rank 1: no division.
+    if (L->rank[j] == 1) return o + (long)i * L->strides[j * MAX_DIMS];
     for (int k = (int)L->rank[j] - 1; k >= 0; --k) {
         const ulong e = L->shape[j * MAX_DIMS + k];
         o += (long)(i % e) * L->strides[j * MAX_DIMS + k];

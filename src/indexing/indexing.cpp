@@ -35,8 +35,10 @@ constexpr std::size_t index_operands = 3;
     F(cl_long, strides, index_operands* ::clarray::max_dims)
 CLARRAY_SHARED_STRUCT(index_layout, CLARRAY_INDEX_LAYOUT_FIELDS);
 
-void set_view(index_layout& L, std::size_t j, const shape_type& shape, const strides_type& strides,
-              std::ptrdiff_t offset) {
+void set_view(index_layout& L, std::size_t j, shape_type shape, strides_type strides,
+              std::ptrdiff_t offset, bool merge = true) {
+    // Merging axes keeps the C-order position of every element, and spares the kernel divisions.
+    if (merge) coalesce(shape, {&strides});
     L.rank[j] = shape.size();
     L.offset[j] = offset;
     for (std::size_t k = 0; k < shape.size(); ++k) {
@@ -128,7 +130,9 @@ void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, 
         L.inner = 1;
         L.flat_target = 1;
         L.axis_len = static_cast<cl_long>(checked_size(*a.shape));
-        L.cycle = checked_size(*values.shape);
+        // values repeat only when shorter than the indices
+        const std::size_t nv = checked_size(*values.shape);
+        L.cycle = nv < rows ? nv : 0;
         set_view(L, 0, a);
     } else {
         const shape_type rest(a.shape->begin() + 1, a.shape->end());
@@ -167,7 +171,7 @@ void nonzero_coordinates(const array_ref& out, const shape_type& shape, const ar
     index_layout L;
     L.n = checked_size(shape);
     L.count = count;
-    set_view(L, 0, shape, strides_type(shape.size(), 0), 0);
+    set_view(L, 0, shape, strides_type(shape.size(), 0), 0, false); // the coordinates' axes
     kernel k = index_kernel(q.context(), which::nonzero, dtype::int64, dtype::int64, false);
     const launch_arg args[] = {mem(out, access::write), mem(pos, access::read),
                                launch_arg::layout(&L, sizeof L, true)};
