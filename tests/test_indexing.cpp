@@ -213,7 +213,8 @@ TEST_CASE("take checks indices and axes with typed errors", "[indexing][errors]"
     CHECK_THROWS_AS(ca::compress(ca::cl_array<bool, ca::buffer>(q(), {11}), a), ca::index_error);
 }
 
-TEST_CASE("a * take(b, idx) + 1 is one kernel, and reductions read gathers", "[indexing]") {
+TEST_CASE("a fused gather (a times take(b, idx) plus 1) is one kernel, and reductions read gathers",
+          "[indexing]") {
     auto run = [](auto pa, auto pb, auto pi) {
         using SA = decltype(pa);
         using SB = decltype(pb);
