@@ -375,6 +375,22 @@ TEST_CASE("add_at along the first axis of a 2-d view (np.add.at(a, idx, rows))",
     });
 }
 
+TEST_CASE("masked(x, x > 0) = x * 2 is putmask with expressions", "[indexing]") {
+    each_policy([](auto policy) {
+        using S = decltype(policy);
+        const xt::xarray<float> h = test::random_array<float>({5, 7}, 41);
+        auto big = device<float, S>(test::random_array<float>({7, 9}, 42));
+        auto x = big(ca::range(1, 6), ca::range(0, 7)); // an offset view
+        x.set(h);
+        const std::uint64_t before = ca::kernel_launch_count();
+        ca::masked(x, x > 0.0f) = x * 2.0f;
+        CHECK(ca::kernel_launch_count() - before == 1);
+        xt::xarray<float> got = x.get();
+        for (std::size_t i = 0; i < h.size(); ++i)
+            REQUIRE(got.data()[i] == (h.data()[i] > 0 ? h.data()[i] * 2.0f : h.data()[i]));
+    });
+}
+
 namespace {
 template <class T, class S> void mask_case(std::size_t n, int lay) {
     INFO("n " << n << ", layout " << lay);

@@ -10,6 +10,7 @@
 //   ca::nonzero(a)                    one int64 array of indices per axis
 //   ca::count_nonzero(a)              a host integer
 //   ca::putmask(a, mask, values)      a = values where mask (values broadcast, one kernel)
+//   ca::masked(a, mask) = values      the same, e.g. masked(x, x > 0) = x * 2
 //
 // Where the host waits: take/put/add_at in raise mode read one flag (whether any index is out of
 // range, from one device reduction) before their kernel is enqueued; wrap and clip never wait.
@@ -256,12 +257,31 @@ template <class T, class S> std::int64_t count_nonzero(const cl_array<T, S>& a) 
 
 // a = values where mask is nonzero (values broadcast to a's shape and converted to a's dtype;
 // np.copyto(a, values, where=mask)). One kernel, enqueued.
-template <class T, class S, class M, class MS, class V>
-void putmask(const cl_array<T, S>& a, const cl_array<M, MS>& mask, const V& values) {
+template <class T, class S, class M, class V>
+void putmask(const cl_array<T, S>& a, const M& mask, const V& values) {
+    static_assert(is_expression_v<M>, "putmask: the mask must be an array or an expression");
     if constexpr (is_scalar_v<V>)
         detail::assign(a, where(mask, static_cast<T>(values), a));
     else
         detail::assign(a, where(mask, astype<T>(values), a));
+}
+
+// `masked(a, mask) = values` is putmask(a, mask, values): `masked(x, x > 0) = x * 2`.
+template <class T, class S, class M> class masked_array {
+public:
+    masked_array(const cl_array<T, S>& a, M mask) : a_(a), mask_(std::move(mask)) {}
+    template <class V> masked_array& operator=(const V& values) {
+        putmask(a_, mask_, values);
+        return *this;
+    }
+
+private:
+    cl_array<T, S> a_; // a handle: writes go to the caller's array
+    M mask_;
+};
+template <class T, class S, class M>
+masked_array<T, S, std::decay_t<M>> masked(const cl_array<T, S>& a, M&& mask) {
+    return masked_array<T, S, std::decay_t<M>>(a, std::forward<M>(mask));
 }
 
 } // namespace clarray
