@@ -262,6 +262,10 @@ public:
     cl_array copy(layout l = layout::c) const;
     // Every element = value. Enqueued, does not block.
     void fill(const T& value);
+    // A new array with this one's values converted to U (as C casts; to bool: != 0), contiguous
+    // in layout l: NumPy's astype. Enqueued, does not block. Defined in expr/assign.hpp (one
+    // generated kernel); the free function astype<U>(x) is the lazy expression.
+    template <class U> cl_array<U, Storage> astype(layout l = layout::c) const;
     // A typed, strided xtensor view of this array on the host; see host/host_view.hpp.
     auto map(access a = access::read_write) const; // host_view<T, Storage>
 

@@ -231,6 +231,19 @@ cl_array<T, S>& cl_array<T, S>::operator=(const E& e) {
     return *this;
 }
 
+// NumPy's astype: a new array, converted by one generated kernel (the same type: a copy).
+template <class T, class S>
+template <class U>
+cl_array<U, S> cl_array<T, S>::astype(layout l) const {
+    if constexpr (std::is_same_v<U, T>) {
+        return copy(l);
+    } else {
+        cl_array<U, S> out(get_queue(), shape_, l, alloc_.get());
+        detail::assign(out, detail::as_node(*this));
+        return out;
+    }
+}
+
 #define CLARRAY_COMPOUND(SYMBOL, OPSYMBOL)                                                         \
     template <class T, class S>                                                                    \
     template <class X>                                                                             \
