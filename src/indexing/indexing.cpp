@@ -104,15 +104,6 @@ void launch_n(const queue& q, const kernel& k, std::size_t n, const launch_arg* 
 
 } // namespace
 
-std::size_t normalize_axis(std::ptrdiff_t axis, std::size_t rank, const char* what) {
-    const auto r = static_cast<std::ptrdiff_t>(rank);
-    if (axis < -r || axis >= r)
-        throw index_error(std::string(what) + ": axis " + std::to_string(axis) +
-                          " is out of range for an array of " + std::to_string(rank) +
-                          " dimensions");
-    return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
-}
-
 void throw_index_range(const char* what, std::size_t extent, std::optional<std::size_t> axis) {
     const std::string n = std::to_string(extent);
     throw index_error(

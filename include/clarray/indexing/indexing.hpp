@@ -24,6 +24,7 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
+#include "clarray/array/manipulation.hpp" // detail::normalize_axis
 #include "clarray/error.hpp"
 #include "clarray/expr/assign.hpp"
 #include "clarray/expr/gather.hpp"
@@ -48,7 +49,6 @@ void nonzero_coordinates(const array_ref& out, const shape_type& shape, const ar
 // index_error naming what, the extent and the axis.
 [[noreturn]] void throw_index_range(const char* what, std::size_t extent,
                                     std::optional<std::size_t> axis);
-std::size_t normalize_axis(std::ptrdiff_t axis, std::size_t rank, const char* what);
 
 template <class I> constexpr void check_index_type() {
     static_assert(is_index_type_v<I>,
