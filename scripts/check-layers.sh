@@ -25,6 +25,7 @@ host      runtime storage memory array expr
 random    runtime storage memory array
 linalg    runtime storage memory array
 sort      runtime storage memory array
+indexing  runtime storage memory array codegen expr reduce
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

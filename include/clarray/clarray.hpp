@@ -22,6 +22,7 @@
 #include "clarray/expr/manipulation.hpp"
 #include "clarray/reduce/reduce.hpp"
 #include "clarray/reduce/user_kernels.hpp"
+#include "clarray/indexing/indexing.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
 #include "clarray/linalg/linalg.hpp"

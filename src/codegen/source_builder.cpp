@@ -84,6 +84,14 @@ std::string source_builder::array_input(dtype d) {
     return cl_load(d, "a" + J, "o" + J);
 }
 
+std::string source_builder::array_input_at(dtype d, const std::string& index) {
+    note_type(d);
+    std::size_t j = outputs_ + params_arrays_++;
+    params_.push_back({true, d, j});
+    const std::string J = std::to_string(j);
+    return "a" + J + "[o" + J + " + (" + index + ")]";
+}
+
 std::string source_builder::scalar_input(dtype d) {
     note_type(d);
     std::size_t j = scalars_++;
