@@ -1,12 +1,12 @@
 // The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP
 // host loop, one process, interleaved repeats.
 //
-//   ops   add (c=a+b), iadd (a+=b), axpy (z=2x+y), fused (d=a*b+c*sin(e)), strided
-//         (c[::2]=a[::2]+b[::2]), transpose_add (C=A.T+B, square), sum, dot, rowsum
-//         (sum over axis 1 of a square matrix), colsum (axis 0), copy (device-to-device copy
-//         bandwidth), tune_add / tune_fused (raw kernel shapes: elements per work-item x local
-//         size, for the library owner), cmul_add (complex64 c = a*b + d) and cabs_sum
-//         (complex64 sum(abs(a))), at N >= 1e6 only
+//   ops   add (c=a+b), add_f16 (c=a+b on float16, with float32 alongside), iadd (a+=b), axpy
+//         (z=2x+y), fused (d=a*b+c*sin(e)), strided (c[::2]=a[::2]+b[::2]), transpose_add
+//         (C=A.T+B, square), sum, dot, rowsum (sum over axis 1 of a square matrix), colsum
+//         (axis 0), copy (device-to-device copy bandwidth), tune_add / tune_fused (raw kernel
+//         shapes: elements per work-item x local size, for the library owner), cmul_add
+//         (complex64 c = a*b + d) and cabs_sum (complex64 sum(abs(a))), at N >= 1e6 only
 //   N     1e3, 1e5, 1e6, 1.6e7 (float32); matrices are s x s with s = floor(sqrt(N))
 //
 // Timing: every implementation of one (op, N) is warmed up and checked against a host result,
@@ -15,7 +15,8 @@
 // it (clFinish), with `inner` chosen per implementation so that a sample lasts about
 // --target-ms. The CSV has every sample; bench/report.py takes medians and ratios.
 //
-// Bytes per element (read + written, no write-allocate): add/iadd/axpy/transpose_add 12,
+// Bytes per element (read + written, no write-allocate): add_f16 6 (its float32 row too, for
+// the ratio), add/iadd/axpy/transpose_add 12,
 // fused 20, strided 12 per touched element (N/2 of them), sum 4, dot 8, rowsum/colsum 4 (+ the
 // output), copy 8, cmul_add 32, cabs_sum 8.
 #include <clarray/clarray.hpp>
@@ -56,6 +57,10 @@ const char* raw_source = R"CLC(
 kernel void add(global const float* a, global const float* b, global float* c, ulong n) {
     ulong i = get_global_id(0);
     if (i < n) c[i] = a[i] + b[i];
+}
+kernel void add_half(global const half* a, global const half* b, global half* c, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
 }
 kernel void iadd(global float* a, global const float* b, ulong n) {
     ulong i = get_global_id(0);
@@ -310,6 +315,12 @@ void set_arg(cl_kernel k, cl_uint i, const float* p) {
 }
 void set_arg(cl_kernel k, cl_uint i, float* p) {
     set_arg(k, i, static_cast<const float*>(p));
+}
+void set_arg(cl_kernel k, cl_uint i, const ca::half* p) {
+    check(clSetKernelArgSVMPointer(k, i, p), "clSetKernelArgSVMPointer");
+}
+void set_arg(cl_kernel k, cl_uint i, ca::half* p) {
+    set_arg(k, i, static_cast<const ca::half*>(p));
 }
 void set_arg(cl_kernel k, cl_uint i, local_bytes l) {
     check(clSetKernelArg(k, i, l.n, nullptr), "clSetKernelArg(local)");
@@ -629,6 +640,45 @@ void suite::run_size(std::size_t n) {
                                     hout[i] = ha[i] + hb[i];
                             },
                             clear_h, [&] { return host_check(hout, want, 1e-6); }});
+        run_case(oc);
+    }
+    if (wanted(opt, "add_f16")) {
+        // float16 storage, computed in float: the same sums as add (exact in float16).
+        op_case oc{"add_f16", n, n, 6.0 * n, {}};
+        auto want = expect([&](std::size_t i) { return ha[i] + hb[i]; });
+        std::vector<ca::half> ha16(n), hb16(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            ha16[i] = ca::half(ha[i]);
+            hb16[i] = ca::half(hb[i]);
+        }
+        using harr = ca::cl_array<ca::half>;
+        harr a16 = ca::to_device(q, ha16), b16 = ca::to_device(q, hb16),
+             d16 = ca::zeros<ca::half>(q, {n});
+        q.finish();
+        auto clear_d16 = [&] {
+            d16.fill(ca::half(0.0f));
+            q.finish();
+        };
+        cl_kernel kadd16 = k("add_half");
+        ca::half *pa16 = a16.svm_data(), *pb16 = b16.svm_data(), *pd16 = d16.svm_data();
+        oc.impls.push_back({"clarray",
+                            [&] {
+                                d16 = a16 + b16;
+                                q.finish();
+                            },
+                            clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
+        oc.impls.push_back({"raw",
+                            [&, kadd16] {
+                                enqueue(cq, kadd16, {G}, {L}, pa16, pb16, pd16, un);
+                                finish();
+                            },
+                            clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
+        oc.impls.push_back({"clarray_f32",
+                            [&] {
+                                d = a + b;
+                                q.finish();
+                            },
+                            clear_d, [&] { return dev_check(d, want, 1e-6); }});
         run_case(oc);
     }
     if (wanted(opt, "iadd")) {

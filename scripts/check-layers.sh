@@ -23,6 +23,7 @@ expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
 host      runtime storage memory array expr
 random    runtime storage memory array
+linalg    runtime storage memory array
 sort      runtime storage memory array
 umbrella  *
 '

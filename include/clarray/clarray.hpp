@@ -24,5 +24,6 @@
 #include "clarray/reduce/user_kernels.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
+#include "clarray/linalg/linalg.hpp"
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"

@@ -75,16 +75,19 @@ template <class E> const allocation* expression_storage_like(const E& e, storage
 
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
-    // Each value converted to its output's type where complex types are involved (the kernel
-    // casts the others).
+    // Each value prepared for its output's type: converted where complex types are involved (the
+    // kernel casts the others); a float64 value for a float16 output rounded from double (the
+    // store's float conversion would round twice).
     template <class... OT> static std::vector<std::string> emit_for(source_builder& b) {
         return {
             output_value<canonical_t<OT>, typename std::decay_t<E>::value_type>(b, E::emit(b))...};
     }
     template <class O, class V>
-    static std::string output_value(const source_builder& b, const std::string& text) {
+    static std::string output_value(source_builder& b, const std::string& text) {
         if constexpr (!std::is_same_v<O, V> && (is_complex_v<O> || is_complex_v<V>))
             return b.convert(dtype_traits<O>::id, dtype_traits<V>::id, text);
+        else if constexpr (std::is_same_v<O, half> && std::is_same_v<V, double>)
+            return b.round_to_half(dtype::float64, text);
         else
             return text;
     }
