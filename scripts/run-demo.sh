@@ -11,8 +11,9 @@ build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
   ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" --target examples_all
-for demo in "$build"/examples/svm "$build"/examples/demo_array_svm \
-  "$build"/examples/monte_carlo_pi "$build"/examples/softmax "$build"/examples/least_squares; do
+for demo in "$build"/examples/tour "$build"/examples/svm "$build"/examples/demo_array_svm \
+  "$build"/examples/monte_carlo_pi "$build"/examples/softmax "$build"/examples/least_squares \
+  "$build"/examples/kmeans; do
   [[ -x $demo ]] || continue
   echo "== $demo"
   "$demo"
