@@ -1,12 +1,14 @@
 // The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP
 // host loop, one process, interleaved repeats.
 //
-//   ops   add (c=a+b), iadd (a+=b), axpy (z=2x+y), fused (d=a*b+c*sin(e)), strided
-//         (c[::2]=a[::2]+b[::2]), transpose_add (C=A.T+B, square), sum, dot, rowsum
-//         (sum over axis 1 of a square matrix), colsum (axis 0), copy (device-to-device copy
-//         bandwidth), tune_add / tune_fused (raw kernel shapes: elements per work-item x local
-//         size, for the library owner), cmul_add (complex64 c = a*b + d) and cabs_sum
-//         (complex64 sum(abs(a))), at N >= 1e6 only
+//   ops   add (c=a+b), add_f16 (c=a+b on float16, with float32 alongside), iadd (a+=b), axpy
+//         (z=2x+y), fused (d=a*b+c*sin(e)), strided (c[::2]=a[::2]+b[::2]), transpose_add
+//         (C=A.T+B, square), sum, dot, rowsum (sum over axis 1 of a square matrix), colsum
+//         (axis 0), copy (device-to-device copy bandwidth), tune_add / tune_fused (raw kernel
+//         shapes: elements per work-item x local size, for the library owner), cmul_add
+//         (complex64 c = a*b + d), cabs_sum (complex64 sum(abs(a))),
+//         take (c = a[idx], a random permutation-like index), put (a[idx] = v), hist (add_at
+//         of N ones into 256 int32 bins: contended atomics); cmul_add and cabs_sum at N >= 1e6 only
 //   N     1e3, 1e5, 1e6, 1.6e7 (float32); matrices are s x s with s = floor(sqrt(N))
 //
 // Timing: every implementation of one (op, N) is warmed up and checked against a host result,
@@ -15,9 +17,10 @@
 // it (clFinish), with `inner` chosen per implementation so that a sample lasts about
 // --target-ms. The CSV has every sample; bench/report.py takes medians and ratios.
 //
-// Bytes per element (read + written, no write-allocate): add/iadd/axpy/transpose_add 12,
+// Bytes per element (read + written, no write-allocate): add_f16 6 (its float32 row too, for
+// the ratio), add/iadd/axpy/transpose_add 12,
 // fused 20, strided 12 per touched element (N/2 of them), sum 4, dot 8, rowsum/colsum 4 (+ the
-// output), copy 8, cmul_add 32, cabs_sum 8.
+// output), copy 8, cmul_add 32, cabs_sum 8, take/put 12 (index, value, result), hist 4 (the index).
 #include <clarray/clarray.hpp>
 
 #if __has_include(<clarray/reduce/reduce.hpp>) && !defined(CLARRAY_BENCH_NO_REDUCE)
@@ -25,6 +28,12 @@
 #define CLARRAY_BENCH_HAVE_REDUCE 1
 #else
 #define CLARRAY_BENCH_HAVE_REDUCE 0
+#endif
+
+#if __has_include(<clarray/indexing/indexing.hpp>)
+#define CLARRAY_BENCH_HAVE_INDEXING 1
+#else
+#define CLARRAY_BENCH_HAVE_INDEXING 0
 #endif
 
 #include <omp.h>
@@ -56,6 +65,10 @@ const char* raw_source = R"CLC(
 kernel void add(global const float* a, global const float* b, global float* c, ulong n) {
     ulong i = get_global_id(0);
     if (i < n) c[i] = a[i] + b[i];
+}
+kernel void add_half(global const half* a, global const half* b, global half* c, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
 }
 kernel void iadd(global float* a, global const float* b, ulong n) {
     ulong i = get_global_id(0);
@@ -286,6 +299,18 @@ kernel void cabs_tree(global const float2* a, global float* part, ulong n, local
     }
     if (l == 0) part[get_group_id(0)] = scratch[0];
 }
+kernel void gather(global const float* a, global const int* idx, global float* c, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) c[i] = a[idx[i]];
+}
+kernel void scatter(global float* a, global const int* idx, global const float* v, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) a[idx[i]] = v[i];
+}
+kernel void histogram(global int* bins, global const int* idx, ulong n) {
+    ulong i = get_global_id(0);
+    if (i < n) atomic_add(bins + idx[i], 1);
+}
 )CLC";
 
 // ---------------------------------------------------------------- small utilities
@@ -310,6 +335,18 @@ void set_arg(cl_kernel k, cl_uint i, const float* p) {
 }
 void set_arg(cl_kernel k, cl_uint i, float* p) {
     set_arg(k, i, static_cast<const float*>(p));
+}
+void set_arg(cl_kernel k, cl_uint i, const ca::half* p) {
+    check(clSetKernelArgSVMPointer(k, i, p), "clSetKernelArgSVMPointer");
+}
+void set_arg(cl_kernel k, cl_uint i, ca::half* p) {
+    set_arg(k, i, static_cast<const ca::half*>(p));
+}
+void set_arg(cl_kernel k, cl_uint i, const int* p) {
+    check(clSetKernelArgSVMPointer(k, i, p), "clSetKernelArgSVMPointer");
+}
+void set_arg(cl_kernel k, cl_uint i, int* p) {
+    set_arg(k, i, static_cast<const int*>(p));
 }
 void set_arg(cl_kernel k, cl_uint i, local_bytes l) {
     check(clSetKernelArg(k, i, l.n, nullptr), "clSetKernelArg(local)");
@@ -629,6 +666,45 @@ void suite::run_size(std::size_t n) {
                                     hout[i] = ha[i] + hb[i];
                             },
                             clear_h, [&] { return host_check(hout, want, 1e-6); }});
+        run_case(oc);
+    }
+    if (wanted(opt, "add_f16")) {
+        // float16 storage, computed in float: the same sums as add (exact in float16).
+        op_case oc{"add_f16", n, n, 6.0 * n, {}};
+        auto want = expect([&](std::size_t i) { return ha[i] + hb[i]; });
+        std::vector<ca::half> ha16(n), hb16(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            ha16[i] = ca::half(ha[i]);
+            hb16[i] = ca::half(hb[i]);
+        }
+        using harr = ca::cl_array<ca::half>;
+        harr a16 = ca::to_device(q, ha16), b16 = ca::to_device(q, hb16),
+             d16 = ca::zeros<ca::half>(q, {n});
+        q.finish();
+        auto clear_d16 = [&] {
+            d16.fill(ca::half(0.0f));
+            q.finish();
+        };
+        cl_kernel kadd16 = k("add_half");
+        ca::half *pa16 = a16.svm_data(), *pb16 = b16.svm_data(), *pd16 = d16.svm_data();
+        oc.impls.push_back({"clarray",
+                            [&] {
+                                d16 = a16 + b16;
+                                q.finish();
+                            },
+                            clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
+        oc.impls.push_back({"raw",
+                            [&, kadd16] {
+                                enqueue(cq, kadd16, {G}, {L}, pa16, pb16, pd16, un);
+                                finish();
+                            },
+                            clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
+        oc.impls.push_back({"clarray_f32",
+                            [&] {
+                                d = a + b;
+                                q.finish();
+                            },
+                            clear_d, [&] { return dev_check(d, want, 1e-6); }});
         run_case(oc);
     }
     if (wanted(opt, "iadd")) {
@@ -1162,6 +1238,119 @@ void suite::run_size(std::size_t n) {
                             [&] { return compare("host", hvec.data(), want_col, 1, 1e-4); }});
         run_case(oc);
     }
+
+#if CLARRAY_BENCH_HAVE_INDEXING
+    // ---------------------------------------------------------- indexing
+    if (wanted(opt, "take") || wanted(opt, "put") || wanted(opt, "hist")) {
+        // idx[i] = i * 7919 mod n (a permutation when n is not a multiple of 7919): every
+        // element once, in an order that defeats caches and prefetchers.
+        std::vector<int> hidx(n), hbin(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            hidx[i] = static_cast<int>((i * 7919u) % n);
+            hbin[i] = static_cast<int>((i * 2654435761u >> 7) % 256u);
+        }
+        ca::cl_array<int> idx = ca::to_device(q, hidx), bin_idx = ca::to_device(q, hbin);
+        ca::cl_array<int> bins = ca::zeros<int>(q, {256});
+        q.finish();
+        int *pidx = idx.svm_data(), *pbin = bin_idx.svm_data(), *pbins = bins.svm_data();
+        if (wanted(opt, "take")) {
+            op_case oc{"take", n, n, 12.0 * n, {}};
+            auto want = expect([&](std::size_t i) { return ha[hidx[i]]; });
+            cl_kernel kg = k("gather");
+            oc.impls.push_back({"clarray",
+                                [&] {
+                                    d = ca::take(a, idx);
+                                    q.finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"clarray_wrap", // no index check: no host read
+                                [&] {
+                                    d = ca::take(a, idx, 0, ca::index_mode::wrap);
+                                    q.finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"raw",
+                                [&, kg] {
+                                    enqueue(cq, kg, {G}, {L}, pa, pidx, pd, un);
+                                    finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"openmp",
+                                [&] {
+#pragma omp parallel for schedule(static)
+                                    for (std::size_t i = 0; i < n; ++i)
+                                        hout[i] = ha[hidx[i]];
+                                },
+                                clear_h, [&] { return host_check(hout, want, 0); }});
+            run_case(oc);
+        }
+        if (wanted(opt, "put")) {
+            op_case oc{"put", n, n, 12.0 * n, {}};
+            std::vector<float> want(n);
+            for (std::size_t i = 0; i < n; ++i)
+                want[hidx[i]] = ha[i];
+            cl_kernel ks = k("scatter");
+            oc.impls.push_back({"clarray",
+                                [&] {
+                                    ca::put(d, idx, a);
+                                    q.finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"clarray_wrap",
+                                [&] {
+                                    ca::put(d, idx, a, ca::index_mode::wrap);
+                                    q.finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"raw",
+                                [&, ks] {
+                                    enqueue(cq, ks, {G}, {L}, pd, pidx, pa, un);
+                                    finish();
+                                },
+                                clear_d, [&] { return dev_check(d, want, 0); }});
+            oc.impls.push_back({"openmp",
+                                [&] {
+#pragma omp parallel for schedule(static)
+                                    for (std::size_t i = 0; i < n; ++i)
+                                        hout[hidx[i]] = ha[i];
+                                },
+                                clear_h, [&] { return host_check(hout, want, 0); }});
+            run_case(oc);
+        }
+        if (wanted(opt, "hist")) {
+            op_case oc{"hist", n, n, 4.0 * n, {}};
+            std::vector<float> want(256, 0.0f);
+            for (std::size_t i = 0; i < n; ++i)
+                want[hbin[i]] += 1.0f;
+            // Each call adds n more: the check runs once after a reset, so one call's counts.
+            auto clear_bins = [&] {
+                bins.fill(0);
+                q.finish();
+            };
+            auto check_bins = [&] {
+                auto hv = bins.map(ca::access::read);
+                std::vector<float> got(256);
+                for (std::size_t b = 0; b < 256; ++b)
+                    got[b] = static_cast<float>(hv(b));
+                return compare("device", got.data(), want, 1, 0);
+            };
+            cl_kernel kh = k("histogram");
+            oc.impls.push_back({"clarray",
+                                [&] {
+                                    ca::add_at(bins, bin_idx, 1);
+                                    q.finish();
+                                },
+                                clear_bins, check_bins});
+            oc.impls.push_back({"raw",
+                                [&, kh] {
+                                    enqueue(cq, kh, {G}, {L}, pbins, pbin, un);
+                                    finish();
+                                },
+                                clear_bins, check_bins});
+            run_case(oc);
+        }
+    }
+#endif
 
     // ---------------------------------------------------------- tuning shapes (raw only)
     if (n >= 1000000) {

@@ -99,6 +99,23 @@ kernel void strided_fill(global T* dst, T value, nd_pair L) {
     dst[d] = value;
 }
 
+#ifdef CLARRAY_HALF
+// float16 (T is ushort: copies and fills move its bits): ranges compute in float and round to
+// nearest even on store.
+kernel void arange(global half* dst, float start, float step, long offset, ulong n) {
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    vstore_half_rte(start + (float)i * step, offset + (long)i, dst);
+}
+kernel void linspace(global half* dst, float start, float step, float stop, int last_is_stop,
+                     long offset, ulong n) {
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    float v = start + (float)i * step;
+    if (last_is_stop && i == n - 1) v = stop;
+    vstore_half_rte(v, offset + (long)i, dst);
+}
+#else
 // dst[offset + i] = start + i * step for a contiguous 1-d dst.
 kernel void arange(global T* dst, T start, T step, long offset, ulong n) {
     ulong i = get_global_id(0);
@@ -115,3 +132,4 @@ kernel void linspace(global T* dst, T start, T step, T stop, int last_is_stop, l
     if (last_is_stop && i == n - 1) v = stop;
     dst[offset + (long)i] = v;
 }
+#endif

@@ -23,7 +23,9 @@ expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
 host      runtime storage memory array expr
 random    runtime storage memory array
+linalg    runtime storage memory array
 sort      runtime storage memory array
+indexing  runtime storage memory array codegen expr reduce
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

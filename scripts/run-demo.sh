@@ -12,7 +12,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS
   ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" --target examples_all
 for demo in "$build"/examples/svm "$build"/examples/demo_array_svm \
-  "$build"/examples/monte_carlo_pi "$build"/examples/softmax; do
+  "$build"/examples/monte_carlo_pi "$build"/examples/softmax "$build"/examples/least_squares; do
   [[ -x $demo ]] || continue
   echo "== $demo"
   "$demo"

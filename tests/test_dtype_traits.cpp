@@ -130,6 +130,7 @@ TEST_CASE("every dtype has traits, a distinct name and a distinct id", "[dtype]"
     // (complex64 and complex128 have their trait tests in test_complex.cpp)
     std::apply([&](auto... v) { (note(v), ...); },
                std::tuple<DTYPE_TYPES, std::complex<float>, std::complex<double>>{});
+    note(ca::half{}); // float16: no OpenCL C value type without cl_khr_fp16 (tests/test_half.cpp)
     CHECK(ids.size() == ca::dtype_count);
     CHECK(names.size() == ca::dtype_count);
     CHECK(*ids.rbegin() == ca::dtype_count - 1);

@@ -19,8 +19,8 @@ namespace {
 
 using D = ca::dtype;
 constexpr D Bo = D::bool_, I1 = D::int8, U1 = D::uint8, I2 = D::int16, U2 = D::uint16,
-            I4 = D::int32, U4 = D::uint32, I8 = D::int64, U8 = D::uint64, F4 = D::float32,
-            F8 = D::float64;
+            I4 = D::int32, U4 = D::uint32, I8 = D::int64, U8 = D::uint64, F2 = D::float16,
+            F4 = D::float32, F8 = D::float64;
 
 struct promo_row {
     D a, b, result;
@@ -30,7 +30,8 @@ struct promo_row {
 // it follows: bool is below every other type; two kinds of the same signedness take the larger;
 // signed with unsigned takes the smallest signed type holding both (int16 for int8/uint8, ...) and
 // uint64 with any signed integer has none, so float64; an integer with a float takes the smallest
-// float holding the integer exactly (float32 for <= 16-bit integers, else float64).
+// float holding the integer exactly, but at least the float's own size (float16 for 8-bit
+// integers, float32 for 16-bit ones, else float64); two floats take the larger.
 constexpr promo_row promo_table[] = {
     // bool
     {Bo, Bo, Bo}, {Bo, I1, I1}, {Bo, U1, U1}, {Bo, I2, I2}, {Bo, U2, U2}, {Bo, I4, I4},
@@ -58,6 +59,9 @@ constexpr promo_row promo_table[] = {
     // float32, float64
     {F4, F4, F4}, {F4, F8, F8},
     {F8, F8, F8},
+    // float16 with every type (np.result_type of NumPy 2)
+    {F2, Bo, F2}, {F2, I1, F2}, {F2, U1, F2}, {F2, I2, F4}, {F2, U2, F4}, {F2, I4, F8},
+    {F2, U4, F8}, {F2, I8, F8}, {F2, U8, F8}, {F2, F2, F2}, {F2, F4, F4}, {F2, F8, F8},
 };
 constexpr std::size_t promo_rows = sizeof(promo_table) / sizeof(promo_table[0]);
 
@@ -82,12 +86,12 @@ struct weak_row {
 constexpr weak_row weak_table[] = {
     {Bo, Bo, I8, F8}, {I1, I1, I1, F8}, {U1, U1, U1, F8}, {I2, I2, I2, F8},
     {U2, U2, U2, F8}, {I4, I4, I4, F8}, {U4, U4, U4, F8}, {I8, I8, I8, F8},
-    {U8, U8, U8, F8}, {F4, F4, F4, F4}, {F8, F8, F8, F8},
+    {U8, U8, U8, F8}, {F4, F4, F4, F4}, {F8, F8, F8, F8}, {F2, F2, F2, F2},
 };
 
 using all_types = std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t,
-                             std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
-                             double>;
+                             std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, ca::half,
+                             float, double>;
 constexpr std::size_t n_types = std::tuple_size_v<all_types>;
 template <std::size_t I> using type_at = std::tuple_element_t<I, all_types>;
 
@@ -101,6 +105,7 @@ template <> struct type_of<I4> { using type = std::int32_t; };
 template <> struct type_of<U4> { using type = std::uint32_t; };
 template <> struct type_of<I8> { using type = std::int64_t; };
 template <> struct type_of<U8> { using type = std::uint64_t; };
+template <> struct type_of<F2> { using type = ca::half; };
 template <> struct type_of<F4> { using type = float; };
 template <> struct type_of<F8> { using type = double; };
 
@@ -115,6 +120,7 @@ template <class T> constexpr D id_of() {
     else if constexpr (std::is_same_v<T, std::uint32_t>) return U4;
     else if constexpr (std::is_same_v<T, std::int64_t>) return I8;
     else if constexpr (std::is_same_v<T, std::uint64_t>) return U8;
+    else if constexpr (std::is_same_v<T, ca::half>) return F2;
     else if constexpr (std::is_same_v<T, float>) return F4;
     else {
         static_assert(std::is_same_v<T, double>);
@@ -122,8 +128,8 @@ template <class T> constexpr D id_of() {
     }
 }
 const char* name_of(D d) {
-    static const char* names[] = {"bool",   "int8",   "uint8", "int16",   "uint16",  "int32",
-                                  "uint32", "int64",  "uint64", "float32", "float64"};
+    static const char* names[] = {"bool",   "int8",   "uint8",   "int16",   "uint16",  "int32",
+                                  "uint32", "int64",  "uint64",  "float16", "float32", "float64"};
     return names[static_cast<int>(d)];
 }
 
@@ -193,6 +199,8 @@ template <std::size_t... I> void check_weak_all(std::index_sequence<I...>) {
 }
 
 // ---- host data and host references ----
+template <class T>
+constexpr bool is_float = std::is_floating_point_v<T> || std::is_same_v<T, ca::half>;
 // Values covering the whole range of T (including its extremes, 0 and -1), deterministic.
 template <class T> xt::xarray<T> full_range_values(std::size_t n, unsigned seed) {
     std::mt19937_64 rng(seed);
@@ -200,21 +208,21 @@ template <class T> xt::xarray<T> full_range_values(std::size_t n, unsigned seed)
     for (std::size_t i = 0; i < n; ++i) {
         T v;
         if constexpr (std::is_same_v<T, bool>) v = (rng() & 1) != 0;
-        else if constexpr (std::is_floating_point_v<T>)
+        else if constexpr (is_float<T>)
             v = static_cast<T>(std::uniform_real_distribution<double>(-1e4, 1e4)(rng));
         else v = static_cast<T>(rng()); // modular: any bit pattern of T
         a(i) = v;
     }
-    if constexpr (!std::is_same_v<T, bool> && !std::is_floating_point_v<T>) {
+    if constexpr (!std::is_same_v<T, bool> && !is_float<T>) {
         a(0) = std::numeric_limits<T>::min();
         a(1) = std::numeric_limits<T>::max();
         a(2) = 0;
         a(3) = static_cast<T>(-1);
         a(4) = 1;
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_float<T>) {
         a(0) = T(0.1);
         a(1) = T(-0.5);
-        a(2) = 0;
+        a(2) = T(0);
         a(3) = T(16777217.0);
     }
     return a;
@@ -302,7 +310,7 @@ template <std::size_t... I> void device_all(std::index_sequence<I...>) {
 } // namespace
 
 TEST_CASE("promotion table is complete and symmetric", "[promotion]") {
-    CHECK(promo_rows == 66); // 11 * 12 / 2 unordered pairs
+    CHECK(promo_rows == 78); // 12 * 13 / 2 unordered pairs
     for (std::size_t i = 0; i < n_types; ++i)
         for (std::size_t j = 0; j < n_types; ++j) {
             const D a = static_cast<D>(i), b = static_cast<D>(j);
@@ -315,7 +323,7 @@ TEST_CASE("promotion table is complete and symmetric", "[promotion]") {
         }
 }
 
-TEST_CASE("promote_t follows NumPy 2 result_type for all 121 dtype pairs", "[promotion]") {
+TEST_CASE("promote_t follows NumPy 2 result_type for all 144 dtype pairs", "[promotion]") {
     check_promote_all(std::make_index_sequence<n_types>{});
     // Other C++ spellings of the same dtypes promote as their canonical types.
     CHECK(clarray_id<ca::promote_t<long long, unsigned int>>() == I8);

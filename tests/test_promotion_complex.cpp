@@ -16,7 +16,7 @@ namespace {
 using D = ca::dtype;
 constexpr D Bo = D::bool_, I1 = D::int8, U1 = D::uint8, I2 = D::int16, U2 = D::uint16,
             I4 = D::int32, U4 = D::uint32, I8 = D::int64, U8 = D::uint64, F4 = D::float32,
-            F8 = D::float64, C8 = D::complex64, C16 = D::complex128;
+            F8 = D::float64, F2 = D::float16, C8 = D::complex64, C16 = D::complex128;
 
 struct promo_row {
     D a, b, result;
@@ -32,6 +32,7 @@ constexpr promo_row promo_table[] = {
     {C8, F8, C16},  {C8, C8, C8},   {C8, C16, C16}, {C16, Bo, C16}, {C16, I1, C16},
     {C16, U1, C16}, {C16, I2, C16}, {C16, U2, C16}, {C16, I4, C16}, {C16, U4, C16},
     {C16, I8, C16}, {C16, U8, C16}, {C16, F4, C16}, {C16, F8, C16}, {C16, C16, C16},
+    {C8, F2, C8},   {C16, F2, C16}, // float16: NumPy 2's complex64 / complex128
 };
 
 // Weak scalars (NEP 50): an array of dtype A with a Python complex (every kind below complex
@@ -43,12 +44,12 @@ struct weak_row {
 };
 constexpr weak_row weak_complex_table[] = {
     {Bo, C16}, {I1, C16}, {U1, C16}, {I2, C16}, {U2, C16}, {I4, C16},  {U4, C16},
-    {I8, C16}, {U8, C16}, {F4, C8},  {F8, C16}, {C8, C8},  {C16, C16},
+    {I8, C16}, {U8, C16}, {F4, C8},  {F8, C16}, {C8, C8},  {C16, C16}, {F2, C8},
 };
 
 using all_types = std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t,
                              std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
-                             double, std::complex<float>, std::complex<double>>;
+                             double, std::complex<float>, std::complex<double>, ca::half>;
 constexpr std::size_t n_types = std::tuple_size_v<all_types>;
 template <std::size_t I> using type_at = std::tuple_element_t<I, all_types>;
 
@@ -78,16 +79,18 @@ template <class T> constexpr D id_of() {
         return F8;
     else if constexpr (std::is_same_v<T, std::complex<float>>)
         return C8;
+    else if constexpr (std::is_same_v<T, ca::half>)
+        return F2;
     else {
         static_assert(std::is_same_v<T, std::complex<double>>);
         return C16;
     }
 }
-constexpr D ids[] = {Bo, I1, U1, I2, U2, I4, U4, I8, U8, F4, F8, C8, C16};
+constexpr D ids[] = {Bo, I1, U1, I2, U2, I4, U4, I8, U8, F4, F8, C8, C16, F2};
 const char* name_of(D d) {
     static const char* names[] = {"bool",    "int8",      "uint8",     "int16",  "uint16",
                                   "int32",   "uint32",    "int64",     "uint64", "float32",
-                                  "float64", "complex64", "complex128"};
+                                  "float64", "complex64", "complex128", "float16"};
     for (std::size_t i = 0; i < n_types; ++i)
         if (ids[i] == d) return names[i];
     return "?";

@@ -60,7 +60,11 @@ kernel builtin_kernel(const context& ctx, builtin which, dtype d) {
                                                    : std::string();
                     source += nd_pair::cl_declaration();
                     source += kernel_source_strided;
-                    return program_source{std::move(source), std::string("-DT=") + cl_type_name(d)};
+                    // float16 moves as 16-bit integers (CLARRAY_HALF: ranges in float).
+                    return program_source{std::move(source),
+                                          is_half_storage(d)
+                                              ? std::string("-DT=ushort -DCLARRAY_HALF")
+                                              : std::string("-DT=") + cl_type_name(d)};
                 });
         });
 }

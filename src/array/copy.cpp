@@ -173,7 +173,7 @@ event strided_fill(const array_ref& dst, const void* value) {
 
 event fill_arange(const array_ref& a, const void* start, const void* step) {
     const queue& q = bound_queue(a);
-    const std::size_t elem = a.elem_size();
+    const std::size_t elem = is_half_storage(a.type) ? sizeof(float) : a.elem_size();
     const kernel k = builtin_kernel(q.context(), builtin::arange, a.type);
     const cl_long offset = a.offset;
     const cl_ulong n = checked_size(*a.shape);
@@ -185,7 +185,7 @@ event fill_arange(const array_ref& a, const void* start, const void* step) {
 event fill_linspace(const array_ref& a, const void* start, const void* step, const void* stop,
                     bool endpoint) {
     const queue& q = bound_queue(a);
-    const std::size_t elem = a.elem_size();
+    const std::size_t elem = is_half_storage(a.type) ? sizeof(float) : a.elem_size();
     const kernel k = builtin_kernel(q.context(), builtin::linspace, a.type);
     const cl_ulong n = checked_size(*a.shape);
     const cl_int last_is_stop = endpoint && n > 1;

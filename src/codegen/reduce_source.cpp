@@ -247,10 +247,18 @@ std::string load_part_function(const reduce_text& op) {
            "* p) {\n    return " + load + ";\n}\n";
 }
 
+// The statement storing finished `value` as element `index` of output `ptr` (float16: rounded
+// to nearest even by vstore_half_rte).
+std::string store_finished(dtype out, const std::string& ptr, const std::string& index,
+                           const std::string& value) {
+    return cl_store(out, ptr, index, std::string("(") + cl_value_type_name(out) + ")" + value) +
+           ";\n";
+}
+
 // one_pass, one item per unit: store the partial of output `m`, count it, and if it was the
 // last of the P, combine them into the finished output.
-std::string finish_last_item(const reduce_text& op, const std::string& out_type,
-                             const std::string& m, const std::string& p, const std::string& acc,
+std::string finish_last_item(const reduce_text& op, dtype out_type, const std::string& m,
+                             const std::string& p, const std::string& acc,
                              const std::string& indent) {
     std::string s = indent + "{\n";
     const std::string in = indent + "    ";
@@ -265,24 +273,24 @@ std::string finish_last_item(const reduce_text& op, const std::string& out_type,
         combine_parts(op, false, "clarray_load_part(parts + mo * L.P + i)", "L.P", in + "        ");
     s += in + "        fin = acc0;\n";
     s += in + "    }\n";
-    s += in + "    r[mo] = (" + out_type + ")clarray_finish(fin, L.n);\n";
+    s += in + "    " + store_finished(out_type, "r", "mo", "clarray_finish(fin, L.n)");
     s += in + "    counters[mo] = 0;\n";
     s += in + "}\n";
     return s + indent + "}\n";
 }
 
-std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op,
-                         const std::string& out_type, const std::string& m, const std::string& p,
-                         const std::string& acc, const std::string& indent) {
+std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op, dtype out_type,
+                         const std::string& m, const std::string& p, const std::string& acc,
+                         const std::string& indent) {
     if (spec.one_pass) return finish_last_item(op, out_type, m, p, acc, indent);
     if (spec.finish_here)
-        return indent + "r[" + m + "] = (" + out_type + ")clarray_finish(" + acc + ", L.n);\n";
+        return indent + store_finished(out_type, "r", m, "clarray_finish(" + acc + ", L.n)");
     return indent + "r[(" + m + ") * L.P + " + p + "] = " + acc + ";\n";
 }
 
 // one_pass, a work-group per unit: item 0 stores the group's partial and counts it; the group
 // that counted last combines the P partials together.
-std::string finish_last_group(const reduce_text& op, const std::string& out_type) {
+std::string finish_last_group(const reduce_text& op, dtype out_type) {
     std::string s = "    local int last_group;\n";
     s += "    if (get_local_id(0) == 0) {\n";
     s += "        parts[m * L.P + p] = acc0;\n";
@@ -296,7 +304,7 @@ std::string finish_last_group(const reduce_text& op, const std::string& out_type
     s += "    {\n";
     s += combine_parts(op, true, "clarray_load_part(parts + m * L.P + i)", "L.P", "        ");
     s += "        if (get_local_id(0) == 0) {\n";
-    s += "            r[m] = (" + out_type + ")clarray_finish(acc0, L.n);\n";
+    s += "            " + store_finished(out_type, "r", "m", "clarray_finish(acc0, L.n)");
     s += "            counters[m] = 0;\n";
     s += "        }\n";
     s += "    }\n";
@@ -309,7 +317,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                                  dtype value_type, dtype out_type, const reduce_text& op,
                                  const reduce_kernel_spec& spec) {
     const std::vector<std::size_t> js = input_arrays(b);
-    const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
+    const std::string vt = cl_value_type_name(value_type), ot = cl_value_type_name(out_type);
     const std::size_t kr = spec.kept_rank, rr = spec.red_rank, U = spec.lanes;
     std::string s = kernel_prelude(op, with_output(b.required_extensions(), out_type));
     s += b.helpers_text();
@@ -321,7 +329,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     const reduce_layout_schema lay(js.size(), kr, rr);
     s += lay.layout().declaration() + "\n";
     if (spec.one_pass) s += load_part_function(op);
-    const std::string result_type = spec.finish_here || spec.one_pass ? ot : op.acc;
+    const std::string result_type =
+        spec.finish_here || spec.one_pass ? std::string(cl_type_name(out_type)) : op.acc;
     s += "kernel void clarray_reduce(global " + result_type +
          (spec.shape == reduce_shape::rows ? "* restrict r, " : "* r, ") + b.input_parameters() +
          ", " + op.acc + " neutral, " + lay.layout().parameter(spec.layout_in_buffer);
@@ -345,7 +354,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "        acc0 = clarray_combine(acc0, clarray_from(" + map_call(js, args, "") +
              ", t));\n";
         s += "    }\n";
-        s += "    r[o * L.kin + i] = (" + ot + ")clarray_finish(acc0, L.n);\n";
+        s += "    " + store_finished(out_type, "r", "o * L.kin + i", "clarray_finish(acc0, L.n)");
     } else if (spec.shape == reduce_shape::chunks) {
         if (spec.cooperative)
             s += "    const ulong unit = get_group_id(0);\n";
@@ -363,10 +372,10 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += lane_walk(lay, js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
             s += group_tree("    ");
             if (spec.one_pass) {
-                s += finish_last_group(op, ot);
+                s += finish_last_group(op, out_type);
             } else {
                 s += "    if (get_local_id(0) == 0) {\n";
-                s += write_result(spec, op, ot, "m", "p", "acc0", "        ");
+                s += write_result(spec, op, out_type, "m", "p", "acc0", "        ");
                 s += "    }\n";
             }
         } else {
@@ -394,7 +403,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 s += lane_flush(op, 1, "    ");
             }
             s += lane_fold(op, U, "    ");
-            s += write_result(spec, op, ot, "m", "p", "acc0", "    ");
+            s += write_result(spec, op, out_type, "m", "p", "acc0", "    ");
         }
     } else if (spec.shape == reduce_shape::rows) {
         // rows (CPUs, contiguous kept axis): item g streams the rows of part p through a strip
@@ -467,7 +476,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 for (std::size_t k = 0; k < U; ++k)
                     s += "        acc" + str(k) + " -= cmp" + str(k) + ";\n";
             for (std::size_t k = 0; k < U; ++k)
-                s += write_result(spec, op, ot, "m0 + " + str(k), "p", "acc" + str(k), "        ");
+                s += write_result(spec, op, out_type, "m0 + " + str(k), "p", "acc" + str(k),
+                                  "        ");
             s += "        return;\n    }\n";
             s += "    for (ulong q = 0; q < valid; ++q) {\n";
         } else {
@@ -477,7 +487,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
         s += "        ulong l = begin;\n";
         s +=
             lane_walk(lay, js, args, op, rr, spec.red_contiguous, spec.steps, "1", "q", "        ");
-        s += write_result(spec, op, ot, "m0 + q", "p", "acc0", "        ");
+        s += write_result(spec, op, out_type, "m0 + q", "p", "acc0", "        ");
         s += "    }\n";
     }
     s += "}\n" + word_struct::close(spec.layout_in_buffer);
@@ -485,15 +495,15 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
 }
 
 std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative) {
-    const std::string ot = cl_type_name(out_type);
+    const std::string ot = cl_value_type_name(out_type);
     std::string s = kernel_prelude(op, with_output({}, out_type));
     // clarray_from is not used here; declare it over the accumulator type to keep one text.
     s += op.prelude;
     s += "inline " + op.acc + " clarray_combine(" + op.acc + " x, " + op.acc + " y) {\n    " +
          op.combine + "\n}\n";
     s += "inline " + ot + " clarray_finish(" + op.acc + " x, long n) {\n    " + op.finish + "\n}\n";
-    s += "kernel void clarray_reduce_final(global const " + op.acc + "* parts, global " + ot +
-         "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
+    s += "kernel void clarray_reduce_final(global const " + op.acc + "* parts, global " +
+         cl_type_name(out_type) + "* r, ulong M, ulong P, long n, " + op.acc + " neutral";
     if (cooperative) s += ", local " + op.acc + "* scratch";
     s += ") {\n";
     if (cooperative)
@@ -502,9 +512,10 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
         s += "    const ulong m = get_global_id(0);\n    if (m >= M) return;\n";
     s += combine_parts(op, cooperative, "parts[m * P + i]", "P", "    ");
     if (cooperative) {
-        s += "    if (get_local_id(0) == 0) r[m] = (" + ot + ")clarray_finish(acc0, n);\n";
+        s += "    if (get_local_id(0) == 0) " +
+             store_finished(out_type, "r", "m", "clarray_finish(acc0, n)");
     } else {
-        s += "    r[m] = (" + ot + ")clarray_finish(acc0, n);\n";
+        s += "    " + store_finished(out_type, "r", "m", "clarray_finish(acc0, n)");
     }
     s += "}\n";
     return s;
@@ -514,7 +525,7 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
                         dtype out_type, const reduce_text& op, std::size_t kept_rank,
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer) {
     std::vector<std::size_t> js = input_arrays(b);
-    const std::string vt = cl_type_name(value_type), ot = cl_type_name(out_type);
+    const std::string vt = cl_value_type_name(value_type), ot = cl_value_type_name(out_type);
     std::string s = kernel_prelude(op, with_output(b.required_extensions(), out_type));
     s += b.helpers_text();
     s += "inline " + vt + " clarray_map(" + b.input_parameters();
@@ -526,8 +537,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     all.insert(all.begin(), 0); // the output is operand 0 of the layout
     const reduce_layout_schema lay(all.size(), kept_rank, red_rank);
     s += lay.layout().declaration() + "\n";
-    s += "kernel void clarray_scan(global " + ot + "* a0, " + b.input_parameters() +
-         ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
+    s += "kernel void clarray_scan(global " + std::string(cl_type_name(out_type)) + "* a0, " +
+         b.input_parameters() + ", global const " + op.acc + "* carry, " + op.acc + " neutral, " +
          lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     s += "    const ulong unit = get_global_id(0);\n    if (unit >= L.M * L.P) return;\n";
     s += "    const ulong m = unit / L.P, p = unit % L.P;\n";
@@ -539,7 +550,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     s += reduced_offsets(lay, all, 0, red_rank, false, "l", "        ");
     s += "        " + op.acc + " y = clarray_from(" + map_call(js, b.input_arguments(), "") +
          ", l);\n";
-    const std::string store = "        a0[b0 + r0] = (" + ot + ")clarray_finish(acc, 0);\n";
+    const std::string store =
+        "        " + store_finished(out_type, "a0", "b0 + r0", "clarray_finish(acc, 0)");
     if (exclusive) s += store;
     s += "        acc = clarray_combine(acc, y);\n";
     if (!exclusive) s += store;

@@ -31,7 +31,30 @@ std::string extension_set::pragmas() const {
 std::string cl_cast(dtype d, const std::string& text) {
     if (dtype_kind_of(d) == dtype_kind::boolean)
         return std::string("((") + cl_type_name(d) + ")((" + text + ") != 0))";
-    return std::string("((") + cl_type_name(d) + ")(" + text + "))";
+    return std::string("((") + cl_value_type_name(d) + ")(" + text + "))";
+}
+
+std::string cl_load(dtype d, const std::string& ptr, const std::string& index) {
+    if (is_half_storage(d)) return "vload_half(" + index + ", " + ptr + ")";
+    return ptr + "[" + index + "]";
+}
+
+std::string cl_vload(dtype d, std::size_t width, const std::string& address) {
+    return (is_half_storage(d) ? "vload_half" : "vload") + std::to_string(width) + "(0, " +
+           address + ")";
+}
+
+std::string cl_store(dtype d, const std::string& ptr, const std::string& index,
+                     const std::string& value) {
+    if (is_half_storage(d)) return "vstore_half_rte(" + value + ", " + index + ", " + ptr + ")";
+    return ptr + "[" + index + "] = " + value;
+}
+
+std::string cl_vstore(dtype d, std::size_t width, const std::string& address,
+                      const std::string& value) {
+    const std::string w = std::to_string(width);
+    return (is_half_storage(d) ? "vstore_half" + w + "_rte(" : "vstore" + w + "(") + value +
+           ", 0, " + address + ")";
 }
 
 std::string cl_convert(dtype to, dtype from, const std::string& text) {
@@ -55,10 +78,18 @@ std::string source_builder::array_input(dtype d) {
     params_.push_back({true, d, j});
     const std::string J = std::to_string(j);
     if (width_ > 1 && j < 32 && (inner_broadcast_ >> j & 1u))
-        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(a" + J + "[o" + J +
-               "]))";
-    if (width_ > 1) return "vload" + std::to_string(width_) + "(0, a" + J + " + o" + J + ")";
-    return "a" + J + "[o" + J + "]";
+        return std::string("((") + cl_value_type_name(d) + std::to_string(width_) + ")(" +
+               cl_load(d, "a" + J, "o" + J) + "))";
+    if (width_ > 1) return cl_vload(d, width_, "a" + J + " + o" + J);
+    return cl_load(d, "a" + J, "o" + J);
+}
+
+std::string source_builder::array_input_at(dtype d, const std::string& index) {
+    note_type(d);
+    std::size_t j = outputs_ + params_arrays_++;
+    params_.push_back({true, d, j});
+    const std::string J = std::to_string(j);
+    return "a" + J + "[o" + J + " + (" + index + ")]";
 }
 
 std::string source_builder::scalar_input(dtype d) {
@@ -67,7 +98,7 @@ std::string source_builder::scalar_input(dtype d) {
     params_.push_back({false, d, j});
     // Broadcast explicitly: OpenCL's vector builtins (pow, atan2...) take no scalar operands.
     if (width_ > 1)
-        return std::string("((") + cl_type_name(d) + std::to_string(width_) + ")(s" +
+        return std::string("((") + cl_value_type_name(d) + std::to_string(width_) + ")(s" +
                std::to_string(j) + "))";
     return "s" + std::to_string(j);
 }
@@ -90,7 +121,7 @@ std::string source_builder::input_parameters() const {
             s += std::string("global const ") + cl_type_name(p.type) + "* a" +
                  std::to_string(p.index);
         else
-            s += std::string(cl_type_name(p.type)) + " s" + std::to_string(p.index);
+            s += std::string(cl_value_type_name(p.type)) + " s" + std::to_string(p.index);
     }
     return s;
 }
@@ -102,6 +133,16 @@ std::string source_builder::input_arguments() const {
         s += (p.is_array ? "a" : "s") + std::to_string(p.index);
     }
     return s;
+}
+
+std::string source_builder::round_to_half(dtype from, const std::string& text) {
+    // No half values without cl_khr_fp16: a round trip through 16 private bits.
+    const std::string t = from == dtype::float64 ? "double" : "float";
+    const std::string f = "clarray_round_half_" + t;
+    helper(f, "inline float " + f + "(" + t + " x) {\n    ushort h;\n" +
+                  "    vstore_half_rte(x, 0, (half*)&h);\n" +
+                  "    return vload_half(0, (const half*)&h);\n}");
+    return f + "((" + t + ")(" + text + "))";
 }
 
 void source_builder::helper(const std::string& name, const std::string& definition) {
@@ -156,7 +197,7 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs,
             s += std::string("global const ") + cl_type_name(p.type) + "* a" +
                  std::to_string(p.index) + ", ";
         else
-            s += std::string(cl_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
+            s += std::string(cl_value_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
     }
     s += lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     return s;
@@ -190,8 +231,10 @@ std::string source_builder::assign_kernel(const std::vector<dtype>& outs,
         if (rank > 2) s += unravel_rows(lay, "o", n_arrays, rank);
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "    a" + std::to_string(k) + "[o" + std::to_string(k) +
-             "] = " + cl_cast(outs[k], values[k]) + ";\n";
+        s += "    " +
+             cl_store(outs[k], "a" + std::to_string(k), "o" + std::to_string(k),
+                      cl_cast(outs[k], values[k])) +
+             ";\n";
     s += "}\n" + word_struct::close(layout_in_buffer);
     return s;
 }
@@ -226,19 +269,20 @@ std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
     if (width == 1) {
         s += offsets("    ", "i0");
         for (std::size_t k = 0; k < outs.size(); ++k)
-            s += "    a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+            s += "    " + cl_store(outs[k], "a" + J(k), "o" + J(k), cl_cast(outs[k], values[k])) +
+                 ";\n";
     } else {
         s += "    if (i0 + " + W + " <= inner) {\n";
         s += offsets("        ", "i0");
         for (std::size_t k = 0; k < outs.size(); ++k)
-            s += "        vstore" + W + "(" + vector_values[k] + ", 0, a" + J(k) + " + o" + J(k) +
-                 ");\n";
+            s += "        " +
+                 cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) + ";\n";
         s += "    } else {\n";
         s += "        for (ulong i = i0; i < inner; ++i) {\n";
         s += offsets("            ", "i");
         for (std::size_t k = 0; k < outs.size(); ++k)
-            s +=
-                "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+            s += "            " +
+                 cl_store(outs[k], "a" + J(k), "o" + J(k), cl_cast(outs[k], values[k])) + ";\n";
         s += "        }\n    }\n";
     }
     s += "}\n" + word_struct::close(layout_in_buffer);
@@ -260,14 +304,15 @@ std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
     for (std::size_t j = 0; j < n_arrays; ++j)
         s += "        const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i0;\n";
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "        vstore" + W + "(" + vector_values[k] + ", 0, a" + J(k) + " + o" + J(k) +
-             ");\n";
+        s += "        " + cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) +
+             ";\n";
     s += "    } else {\n";
     s += "        for (ulong i = i0; i < " + n + "; ++i) {\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
         s += "            const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i;\n";
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "            a" + J(k) + "[o" + J(k) + "] = " + cl_cast(outs[k], values[k]) + ";\n";
+        s += "            " +
+             cl_store(outs[k], "a" + J(k), "o" + J(k), cl_cast(outs[k], values[k])) + ";\n";
     s += "        }\n    }\n}\n" + word_struct::close(layout_in_buffer);
     return s;
 }

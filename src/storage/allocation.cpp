@@ -148,7 +148,25 @@ wait_list allocation::all_uses_locked() {
     return all;
 }
 
+cl_mem allocation::as_buffer() {
+    if (mem_) return mem_;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!svm_as_buffer_) {
+        cl_int rc = CL_SUCCESS;
+        svm_as_buffer_ = clCreateBuffer(home_.context().get(),
+                                        CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, svm_, &rc);
+        detail::check_cl(rc, "clCreateBuffer(CL_MEM_USE_HOST_PTR over SVM)");
+    }
+    return svm_as_buffer_;
+}
+
 allocation::~allocation() {
+    if (svm_as_buffer_) {
+        // Deletion waits for the commands that use it; the region itself goes below, ordered
+        // after the same commands.
+        cl_int rc = clReleaseMemObject(svm_as_buffer_);
+        if (rc != CL_SUCCESS) report_noexcept_failure("clReleaseMemObject (SVM as Buffer)", rc);
+    }
     if (pool_) {
         // Back to the pool with our uses: its next owner's commands are ordered after them.
         std::vector<use_record> uses;

@@ -40,8 +40,9 @@ event strided_copy(const array_ref& dst, const array_ref& src);
 event strided_fill(const array_ref& dst, const void* value);
 
 // The generators of a contiguous 1-d array a (bound, not empty); start, step and stop point to
-// one value of a.type each. arange: a[i] = start + i * step. linspace: a[i] = start + i * step,
-// the last element stop exactly when endpoint (and more than one element).
+// one kernel value of a.type each (kernel_value_t: a float for float16).
+// arange: a[i] = start + i * step. linspace: a[i] = start + i * step, the last element stop
+// exactly when endpoint (and more than one element).
 event fill_arange(const array_ref& a, const void* start, const void* step);
 event fill_linspace(const array_ref& a, const void* start, const void* step, const void* stop,
                     bool endpoint);

@@ -2,11 +2,15 @@
 // Element types clarray stores. Everything a layer needs to know about a type comes from here:
 // its kind, size, OpenCL C spelling, the OpenCL extension it needs and the type its sums
 // accumulate in. bool is stored as uchar (OpenCL C has no storable bool); complex numbers as
-// OpenCL float2/double2 (real, imaginary), the layout of std::complex.
+// OpenCL float2/double2 (real, imaginary), the layout of std::complex. float16 is stored as
+// OpenCL C `half` (pointers to half need no cl_khr_fp16), read and written with vload_half /
+// vstore_half_rte, and its values compute in float (cl_value_type_name, kernel_value_t).
 #include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include "clarray/array/half.hpp"
 
 namespace clarray {
 
@@ -38,6 +42,7 @@ enum class dtype_kind : unsigned char {
     X(std::int64_t, int64, "int64", "long", std::int64_t, signed_integer, nullptr, std::int64_t)   \
     X(std::uint64_t, uint64, "uint64", "ulong", std::uint64_t, unsigned_integer, nullptr,          \
       std::uint64_t)                                                                               \
+    X(half, float16, "float16", "half", half, floating, nullptr, float)                            \
     X(float, float32, "float32", "float", float, floating, nullptr, float)                         \
     X(double, float64, "float64", "double", double, floating, "cl_khr_fp64", double)               \
     X(std::complex<float>, complex64, "complex64", "float2", std::complex<float>, complex,         \
@@ -93,6 +98,15 @@ constexpr bool is_floating(dtype d) noexcept {
 constexpr bool is_complex(dtype d) noexcept {
     return dtype_kind_of(d) == dtype_kind::complex;
 }
+// float16 elements move through vload_half / vstore_half_rte, never as values of their own type.
+constexpr bool is_half_storage(dtype d) noexcept {
+    return d == dtype::float16;
+}
+// The OpenCL C type of d's values inside a kernel (scalar arguments, casts, accumulators):
+// cl_type_name, except float16, which computes in float.
+constexpr const char* cl_value_type_name(dtype d) noexcept {
+    return is_half_storage(d) ? "float" : cl_type_name(d);
+}
 
 template <class T> struct dtype_traits; // only the supported types are defined
 
@@ -127,6 +141,9 @@ template <class T> inline constexpr bool is_dtype_v = is_dtype<T>::value;
 
 // The type the device memory holds for T.
 template <class T> using stored_t = typename dtype_traits<T>::stored_type;
+// The host type of a kernel value of dtype T (cl_value_type_name): float for half.
+template <class T>
+using kernel_value_t = std::conditional_t<std::is_same_v<T, half>, float, stored_t<T>>;
 
 // Kind tests on dtypes (T must be one).
 template <class T> inline constexpr dtype_kind kind_of_v = dtype_traits<T>::kind;

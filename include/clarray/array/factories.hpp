@@ -117,19 +117,24 @@ cl_array<T, S> arange(const queue& q, T start, T stop, T step = T(1)) {
     static_assert(!is_complex_v<T>, "arange: complex numbers are not a range type");
     if (step == T(0)) throw usage_error("arange: step must not be zero");
     cl_array<T, S> a(q, shape_type{detail::arange_length(start, stop, step)});
-    if (a.size() != 0) detail::fill_arange(detail::array_ref_of(a), &start, &step);
+    const kernel_value_t<T> k_start = static_cast<kernel_value_t<T>>(start),
+                            k_step = static_cast<kernel_value_t<T>>(step);
+    if (a.size() != 0) detail::fill_arange(detail::array_ref_of(a), &k_start, &k_step);
     return a;
 }
 
 // num values evenly spaced over [start, stop] (or [start, stop) without endpoint), as NumPy.
 template <class T, class S = svm_coarse>
 cl_array<T, S> linspace(const queue& q, T start, T stop, std::size_t num, bool endpoint = true) {
-    static_assert(is_floating_v<T>, "linspace: T must be float or double");
+    static_assert(is_floating_v<T>, "linspace: T must be a floating type");
     cl_array<T, S> a(q, shape_type{num});
     if (num == 0) return a;
     std::size_t div = endpoint ? num - 1 : num;
-    T step = div > 0 ? static_cast<T>((static_cast<double>(stop) - start) / div) : T(0);
-    detail::fill_linspace(detail::array_ref_of(a), &start, &step, &stop, endpoint);
+    // In the kernel's value type (float for float16: a step rounded to half would drift).
+    using K = kernel_value_t<T>;
+    const K k_start = static_cast<K>(start), k_stop = static_cast<K>(stop),
+            step = div > 0 ? static_cast<K>((static_cast<double>(stop) - start) / div) : K(0);
+    detail::fill_linspace(detail::array_ref_of(a), &k_start, &step, &k_stop, endpoint);
     return a;
 }
 

@@ -13,12 +13,23 @@
 
 namespace clarray::detail {
 
-// Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar.
+// Turns `text` (an OpenCL value) into type d; bool becomes 0/1 in a uchar, float16 a float
+// (its value type: cl_value_type_name; rounding to half happens on store).
 std::string cl_cast(dtype d, const std::string& text);
 // `text`, a value of type `from`, converted to type `to`: cl_cast, except where complex types are
 // involved (real -> complex: imaginary part 0; complex -> real: the real part; complex -> bool:
 // either part non-zero; between complex types: convert_T).
 std::string cl_convert(dtype to, dtype from, const std::string& text);
+// Element `index` of `ptr` (an array of dtype d) as a value: `ptr[index]`, or vload_half for
+// float16. The vector forms read or write `width` elements at `address` (a pointer expression).
+std::string cl_load(dtype d, const std::string& ptr, const std::string& index);
+std::string cl_vload(dtype d, std::size_t width, const std::string& address);
+// The statement (without `;`) storing `value` (of d's value type) there: an assignment, or
+// vstore_half_rte (round to nearest even) for float16.
+std::string cl_store(dtype d, const std::string& ptr, const std::string& index,
+                     const std::string& value);
+std::string cl_vstore(dtype d, std::size_t width, const std::string& address,
+                      const std::string& value);
 
 // The OpenCL extensions a kernel needs, each once, from the dtypes it touches
 // (required_extension).
@@ -79,6 +90,10 @@ public:
     // The element access of the next array operand ("a3[o3]", or "vload8(0, a3 + o3)" in a
     // vector builder); declares its parameter.
     std::string array_input(dtype d);
+    // The next array operand read at `index` elements past its own offset ("a3[o3 + (index)]"),
+    // for operands whose position depends on other values (a gather); declares its parameter.
+    // Not in vector builders (such expressions are not lanewise).
+    std::string array_input_at(dtype d, const std::string& index);
     // The next scalar argument ("s2", or "((float8)(s2))" in a vector builder); declares it.
     std::string scalar_input(dtype d);
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
@@ -93,6 +108,10 @@ public:
     void set_inner_broadcast(std::uint32_t mask) { inner_broadcast_ = mask; }
     // A helper function emitted once before the kernel (keyed by name).
     void helper(const std::string& name, const std::string& definition);
+    // `text`, a value of type `from` (float64 or another type that computes in float), rounded
+    // to float16 precision as a float, directly from its own type (one rounding). Scalar
+    // builders only.
+    std::string round_to_half(dtype from, const std::string& text);
     // A value of type d appears in the kernel (operands are noted by array_input/scalar_input).
     void note_type(dtype d) {
         extensions_.add(d);

@@ -73,18 +73,28 @@ template <class E> const allocation* expression_storage_like(const E& e, storage
     return like;
 }
 
+// Whether terminal T reads beyond its broadcast view (a gather: expr/gather.hpp), naming the
+// region it may read (read_shape, read_strides, at its view's offset) for the alias analysis.
+template <class T, class = void> struct reads_region : std::false_type {};
+template <class T>
+struct reads_region<T, std::void_t<decltype(std::declval<const T&>().read_shape())>>
+    : std::true_type {};
+
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
-    // Each value converted to its output's type where complex types are involved (the kernel
-    // casts the others).
+    // Each value prepared for its output's type: converted where complex types are involved (the
+    // kernel casts the others); a float64 value for a float16 output rounded from double (the
+    // store's float conversion would round twice).
     template <class... OT> static std::vector<std::string> emit_for(source_builder& b) {
         return {
             output_value<canonical_t<OT>, typename std::decay_t<E>::value_type>(b, E::emit(b))...};
     }
     template <class O, class V>
-    static std::string output_value(const source_builder& b, const std::string& text) {
+    static std::string output_value(source_builder& b, const std::string& text) {
         if constexpr (!std::is_same_v<O, V> && (is_complex_v<O> || is_complex_v<V>))
             return b.convert(dtype_traits<O>::id, dtype_traits<V>::id, text);
+        else if constexpr (std::is_same_v<O, half> && std::is_same_v<V, double>)
+            return b.round_to_half(dtype::float64, text);
         else
             return text;
     }
@@ -144,6 +154,10 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                 static constexpr dtype out_type = dtype_traits<first_out_t>::id;
                 ops.push_back(input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0,
                                          &in_type, &out_type));
+                if constexpr (reads_region<std::decay_t<decltype(t)>>::value) {
+                    ops.back().shape = &t.read_shape();
+                    ops.back().own_strides = &t.read_strides();
+                }
             } else {
                 scalar_bytes += sizeof(t.value());
             }

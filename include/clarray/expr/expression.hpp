@@ -66,8 +66,11 @@ template <class Op, class = void> struct op_vector_traits {
 template <class Op> struct op_vector_traits<Op, std::void_t<decltype(Op::lanewise)>> {
     static constexpr bool lanewise = Op::lanewise, calls_function = Op::calls_function;
 };
+// float16 stays scalar: pocl's vload_halfN / vstore_halfN fault on addresses not aligned to the
+// vector (docs/quirks.md), and the scalar kernel's one conversion per element is cheap.
 template <class V, class T>
-inline constexpr bool lanewise_terminal_v = std::is_same_v<V, T>&& is_floating_v<T>;
+inline constexpr bool lanewise_terminal_v =
+    std::is_same_v<V, T>&& is_floating_v<T> && !std::is_same_v<T, half>;
 
 // An array operand. A is cl_array<T,S> or const cl_array<T,S>&.
 template <class A> class array_terminal : public expression<array_terminal<A>> {
@@ -96,12 +99,13 @@ template <class T> class scalar_terminal : public expression<scalar_terminal<T>>
 public:
     using value_type = T;
     template <class W>
-    explicit scalar_terminal(W w) : v_(checked_cast(w)), stored_(static_cast<stored_t<T>>(v_)) {}
+    explicit scalar_terminal(W w)
+        : v_(checked_cast(w)), stored_(static_cast<kernel_value_t<T>>(v_)) {}
     static std::string emit(source_builder& b) { return b.scalar_input(dtype_of<T>()); }
     template <class F> void for_each_terminal(F&& f) const { f(*this); }
     template <class U> static constexpr bool lanewise_as = lanewise_terminal_v<T, U>;
     static constexpr bool calls_function = false;
-    stored_t<T> value() const noexcept { return stored_; }
+    kernel_value_t<T> value() const noexcept { return stored_; }
     static constexpr bool is_array = false;
     launch_arg kernel_argument() const noexcept {
         return launch_arg::value(&stored_, sizeof stored_);
@@ -128,7 +132,7 @@ private:
         return static_cast<T>(w);
     }
     T v_;
-    stored_t<T> stored_; // what the kernel argument points at
+    kernel_value_t<T> stored_; // what the kernel argument points at (float16: a float)
 };
 
 // Op applied to children E... (each a node type, possibly a const reference).

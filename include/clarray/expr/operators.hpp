@@ -103,7 +103,7 @@ struct floor_divide_op {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "floor_divide needs numeric operands");
         static_assert(!is_complex_v<R>, "floor_divide is not defined for complex numbers");
-        const std::string t = dtype_traits<R>::cl_name, f = "clarray_floordiv_" + t;
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_floordiv_" + t;
         if constexpr (is_floating_v<R>) {
             // NumPy's npy_divmod: exact even where a / b rounds (devices need not round
             // division correctly).
@@ -140,7 +140,7 @@ struct modulus_op {
         using R = result_t<A, B>;
         static_assert(!is_boolean_v<R>, "% needs numeric operands");
         static_assert(!is_complex_v<R>, "% is not defined for complex numbers");
-        const std::string t = dtype_traits<R>::cl_name, f = "clarray_mod_" + t;
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_mod_" + t;
         if constexpr (is_floating_v<R>) {
             g.helper(f, cl_helper(R"CLC(inline $T $F($T a, $T b) {
     $T r = fmod(a, b);
@@ -177,7 +177,7 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         } else if constexpr (is_floating_v<R>) {
             return "pow(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
         } else {
-            const std::string t = dtype_traits<R>::cl_name, f = "clarray_ipow_" + t;
+            const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_ipow_" + t;
             std::string text = "inline $T $F($T b, $T e) {\n";
             if constexpr (is_signed_integer_v<R>)
                 text += "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n";
@@ -201,7 +201,8 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
             static_assert(!is_complex_v<R>,                                                        \
                           "maximum/minimum/fmax/fmin: complex numbers are not ordered");           \
             if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
-                const std::string t = dtype_traits<R>::cl_name, f = "clarray_" #NAME "_" + t;      \
+                const std::string t = cl_value_type_name(dtype_of<R>()),                           \
+                                  f = "clarray_" #NAME "_" + t;                                    \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \
                                       " return (isnan(a) || isnan(b)) ? a + b : f" FN "(a, b); }", \
                                       t, f));                                                      \
@@ -280,8 +281,38 @@ CLARRAY_FLOAT_BINARY(atan2_op, "atan2")
 CLARRAY_FLOAT_BINARY(hypot_op, "hypot")
 CLARRAY_FLOAT_BINARY(copysign_op, "copysign")
 CLARRAY_FLOAT_BINARY(fmod_op, "fmod")
-CLARRAY_FLOAT_BINARY(nextafter_op, "nextafter")
 #undef CLARRAY_FLOAT_BINARY
+
+// nextafter: float16 steps to the neighbouring float16 (its values are floats in the kernel,
+// where nextafter would step by a float ulp, which the store rounds away).
+struct nextafter_op : lanewise_call_op { // float16 is never lanewise (lanewise_terminal_v)
+    template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        if constexpr (std::is_same_v<R, half>) {
+            // The float16 ulp at |a| is 2^(e-10), e its binade (subnormals share 2^-14's), half
+            // that when stepping down onto the binade below.
+            g.helper("clarray_nextafter_half",
+                     R"CLC(inline float clarray_nextafter_half(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return b;
+    if (a == 0) return copysign(0x1p-24f, b);
+    if (isinf(a)) return copysign(65504.0f, a);
+    const float m = fabs(a);
+    const int e = max(ilogb(m), -14);
+    float ulp = ldexp(1.0f, e - 10);
+    if ((b > a) != (a > 0) && e > -14 && m == ldexp(1.0f, e)) ulp *= 0.5f;
+    const float r = b > a ? a + ulp : a - ulp;
+    if (r == 0) return copysign(0.0f, a);
+    return fabs(r) > 65504.0f ? copysign(INFINITY, r) : r;
+})CLC");
+            return "clarray_nextafter_half(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        } else {
+            return "nextafter(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        }
+    }
+};
 
 // ---- unary ----
 struct negate_op : lanewise_op {
@@ -324,7 +355,17 @@ struct abs_op : lanewise_op { // fabs for floats; |z| (real) for complex
 template <class U> struct cast_op : lanewise_op { // the identity when lanewise
     template <class A> using result_t = canonical_t<U>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
-        return convert<canonical_t<U>, A>(g, a);
+        if constexpr (std::is_same_v<U, half> && !std::is_same_v<A, half>) {
+            // float16 values compute in float; an explicit cast rounds as a store would (never
+            // lanewise: a lanewise tree has no value of another type). A complex value gives its
+            // real part.
+            if constexpr (is_complex_v<A>)
+                return g.round_to_half(dtype_of<real_of_t<A>>(), "(" + a + ").x");
+            else
+                return g.round_to_half(dtype_of<A>(), a);
+        } else {
+            return convert<canonical_t<U>, A>(g, a);
+        }
     }
 };
 

@@ -39,10 +39,12 @@ template <class T> using canonical_t = typename canonical<T>::type;
 template <class T> struct type_holder { using type = T; };
 template <class X, class Y>
 using wider_t = std::conditional_t<(dtype_traits<X>::size > dtype_traits<Y>::size), X, Y>;
-// A float with an integer: float32 holds integers of up to 16 bits exactly.
+// A float with an integer: float32 holds integers of up to 16 bits exactly, float16 those of
+// 8 bits (int16 with float16 is float32).
 template <class F, class I>
-using float_int_t =
-    std::conditional_t<std::is_same_v<F, double> || (dtype_traits<I>::size > 2), double, F>;
+using float_int_t = std::conditional_t<
+    std::is_same_v<F, double> || (dtype_traits<I>::size > 2), double,
+    std::conditional_t<std::is_same_v<F, half> && (dtype_traits<I>::size > 1), float, F>>;
 // A signed with an unsigned integer: the smallest signed type holding both.
 template <class S, class U>
 using mixed_int_t = std::conditional_t<(dtype_traits<S>::size > dtype_traits<U>::size), S,
@@ -97,9 +99,10 @@ using weak_promote_t = std::conditional_t<
             std::conditional_t<is_boolean_v<A>, std::int64_t, detail::canonical_t<A>>,
             std::conditional_t<is_inexact_v<A>, detail::canonical_t<A>, double>>>>;
 
-// The floating type math functions compute in: floats keep theirs, small integers (and bool)
-// use float, 32/64-bit integers use double (NumPy would give float16 for 8-bit inputs; OpenCL has
-// no portable half). Complex types keep theirs.
+// The floating type math functions compute in: floats keep theirs (float16 included), small
+// integers (and bool) use float, 32/64-bit integers use double (NumPy gives float16 for bool and
+// 8-bit inputs; float keeps their values' precision and the results of existing code). Complex
+// types keep theirs.
 template <class T>
 using float_of_t =
     std::conditional_t<is_inexact_v<T>, T,

@@ -21,6 +21,11 @@ namespace clarray::detail {
 template <class V> using sum_acc_t = typename dtype_traits<V>::sum_accumulator;
 // mean/var/std/norm compute in the input's float (or complex) type, integers in float64.
 template <class V> using mean_t = std::conditional_t<is_inexact_v<V>, V, double>;
+// The type values of V accumulate in on the device: V, but float16 in float32 (it has no
+// arithmetic of its own without cl_khr_fp16; NumPy, too, sums float16 in float32).
+template <class V> using compute_t = std::conditional_t<std::is_same_v<V, half>, float, V>;
+// The output of an accumulation of V in A: float16 stays float16 (rounded once, at the end).
+template <class V, class A> using result_of_t = std::conditional_t<std::is_same_v<V, half>, V, A>;
 
 // A reduce_text whose accumulator is dtype A.
 template <class A> reduce_text text_accumulating() {
@@ -46,7 +51,7 @@ struct sum_op {
     template <class V> struct impl {
         using acc = sum_acc_t<V>;
         using acc_host = stored_t<acc>;
-        using out = acc;
+        using out = result_of_t<V, acc>;
         static reduce_text text() {
             return additive_text<acc>(std::string("return (") + dtype_traits<acc>::cl_name + ")v;",
                                       "return x;");
@@ -61,7 +66,7 @@ struct prod_op {
     template <class V> struct impl {
         using acc = sum_acc_t<V>;
         using acc_host = stored_t<acc>;
-        using out = acc;
+        using out = result_of_t<V, acc>;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = "return (" + t.acc + ")v;";
@@ -82,8 +87,8 @@ struct dot_sum_op {
     static constexpr const char* name = "dot";
     static constexpr bool needs_elements = false;
     template <class V> struct impl {
-        using acc = V;
-        using acc_host = stored_t<V>;
+        using acc = compute_t<V>;
+        using acc_host = stored_t<acc>;
         using out = V;
         static reduce_text text() {
             if constexpr (is_boolean_v<V>) {
@@ -93,7 +98,7 @@ struct dot_sum_op {
                 t.finish = "return x;";
                 return t;
             } else {
-                return additive_text<V>("return v;", "return x;");
+                return additive_text<acc>("return v;", "return x;");
             }
         }
         static acc_host neutral() { return 0; }
@@ -107,11 +112,11 @@ template <bool Max> struct extremum_op {
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
         static_assert(!is_complex_v<V>, "max/min: complex numbers are not ordered");
-        using acc = V;
-        using acc_host = stored_t<V>;
+        using acc = compute_t<V>;
+        using acc_host = stored_t<acc>;
         using out = V;
         static reduce_text text() {
-            reduce_text t = text_accumulating<V>();
+            reduce_text t = text_accumulating<acc>();
             t.from = "return v;";
             const char* cmp = Max ? ">" : "<";
             if constexpr (is_floating_v<V>)
@@ -123,8 +128,8 @@ template <bool Max> struct extremum_op {
         }
         static acc_host neutral() {
             if constexpr (is_floating_v<V>)
-                return Max ? -std::numeric_limits<V>::infinity()
-                           : std::numeric_limits<V>::infinity();
+                return Max ? -std::numeric_limits<acc>::infinity()
+                           : std::numeric_limits<acc>::infinity();
             else if constexpr (is_boolean_v<V>)
                 return Max ? 0 : 1;
             else
@@ -162,7 +167,7 @@ template <bool Max> struct arg_op {
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
         static_assert(!is_complex_v<V>, "argmax/argmin: complex numbers are not ordered");
-#define CLARRAY_ARG_ACC_FIELDS(F) F(stored_t<V>, v, 0) F(std::int64_t, i, 0)
+#define CLARRAY_ARG_ACC_FIELDS(F) F(stored_t<compute_t<V>>, v, 0) F(std::int64_t, i, 0)
         // The device accumulator (value, index) and its host layout, from one field list.
         CLARRAY_SHARED_STRUCT(acc_host, CLARRAY_ARG_ACC_FIELDS);
 #undef CLARRAY_ARG_ACC_FIELDS
@@ -172,7 +177,7 @@ template <bool Max> struct arg_op {
             return std::string("clarray_arg_") + dtype_traits<V>::cl_name;
         }
         static reduce_text text() {
-            reduce_text t = text_accumulating<V>(); // the extension of the V it holds
+            reduce_text t = text_accumulating<compute_t<V>>(); // the extension of the V it holds
             const std::string s = struct_name();
             t.acc = s;
             t.prelude = acc_host::cl_declaration(s.c_str());
@@ -210,9 +215,11 @@ template <float_sum_kind K> struct float_sum_op {
                                                                                : "norm";
     static constexpr bool needs_elements = false;
     template <class V> struct impl {
-        using acc = std::conditional_t<K == float_sum_kind::mean, mean_t<V>, real_of_t<mean_t<V>>>;
+        // The result type: complex mean complex, the other complex sums real; float16 results
+        // float16 (accumulated in float32).
+        using out = std::conditional_t<K == float_sum_kind::mean, mean_t<V>, real_of_t<mean_t<V>>>;
+        using acc = compute_t<out>;
         using acc_host = acc;
-        using out = acc;
         static reduce_text text() {
             const std::string f = dtype_traits<acc>::cl_name;
             const std::string v = "(" + f + ")v";
@@ -260,9 +267,9 @@ struct norm_inf_op {
     static constexpr const char* name = "norm(inf)";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        using acc = real_of_t<mean_t<V>>;
+        using out = real_of_t<mean_t<V>>;
+        using acc = compute_t<out>;
         using acc_host = acc;
-        using out = acc;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = is_complex_v<V> ? "return hypot(v.x, v.y);" : "return fabs((" + t.acc + ")v);";

@@ -225,7 +225,7 @@ auto reduce_initial(const E& e, const reduce_axes& axes, bool keep_dims, const W
     using R = reducer<Op, N>;
     using V = typename R::V;
     // The initial value takes the element type, as NumPy casts it (a weak scalar).
-    const auto init = static_cast<stored_t<V>>(scalar_terminal<V>(initial).value());
+    const auto init = static_cast<kernel_value_t<V>>(scalar_terminal<V>(initial).value());
     return R::run(node, axes, keep_dims, typename R::acc_host(init), true);
 }
 

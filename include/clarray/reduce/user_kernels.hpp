@@ -95,6 +95,8 @@ private:
 
 template <class T> class reduction_kernel {
     static_assert(is_dtype_v<T>, "reduction_kernel: unsupported result type");
+    static_assert(!std::is_same_v<T, half>, "reduction_kernel: float16 has no OpenCL C value "
+                                            "type without cl_khr_fp16 (reduce in float)");
 
 public:
     reduction_kernel(const context& ctx, T neutral, const std::string& reduce_expr,

@@ -89,6 +89,12 @@ public:
     std::size_t bytes() const noexcept { return bytes_; }
     void* svm_pointer() const noexcept { return svm_; }
     cl_mem buffer() const noexcept { return mem_; }
+    // The memory as a cl_mem, for libraries that take Buffers only (CLBlast): a Buffer's own
+    // cl_mem, or for SVM a Buffer over the region (CL_MEM_USE_HOST_PTR with the SVM pointer,
+    // which OpenCL 2.0 defines to use the SVM memory itself), made on first use and released
+    // with the allocation, before the region (OpenCL defers its deletion until the commands
+    // using it are done). Throws cl_error when the driver refuses to create it.
+    cl_mem as_buffer();
     const queue& home_queue() const noexcept { return home_; }
     const clarray::context& context() const noexcept { return home_.context(); }
     // The pool the memory came from (null for memory of its own). Temporaries made "like" this
@@ -136,6 +142,7 @@ private:
     std::shared_ptr<detail::block_recycler> pool_;
     void* svm_ = nullptr;
     cl_mem mem_ = nullptr;
+    cl_mem svm_as_buffer_ = nullptr; // as_buffer() of SVM, guarded by mutex_
     mutable std::mutex mutex_;
     std::vector<use_record> writers_; // the last write(s)
     std::vector<use_record> readers_; // reads since the last write

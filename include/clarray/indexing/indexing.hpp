@@ -1,0 +1,287 @@
+#pragma once
+// Indexing by integer arrays and boolean masks, with NumPy's names (docs/indexing.md):
+//
+//   ca::take(a, idx)                  a.flat[idx] (an expression: `x * take(a, idx) + 1` is one
+//   ca::take(a, idx, axis, mode)      kernel); along an axis; mode raise / wrap / clip
+//   ca::put(a, idx, values, mode)     a.flat[idx] = values (values repeat; duplicates: one wins)
+//   ca::add_at(a, idx, values)        np.add.at: a[idx] += values, duplicates accumulate (atomics)
+//   ca::compress(cond, a)             the elements of a.flat where cond (1-d, in order)
+//   ca::extract(cond, a)              the same with cond of a's size
+//   ca::nonzero(a)                    one int64 array of indices per axis
+//   ca::count_nonzero(a)              a host integer
+//   ca::putmask(a, mask, values)      a = values where mask (values broadcast, one kernel)
+//   ca::masked(a, mask) = values      the same, e.g. masked(x, x > 0) = x * 2
+//
+// Where the host waits: take/put/add_at in raise mode read one flag (whether any index is out of
+// range, from one device reduction) before their kernel is enqueued; wrap and clip never wait.
+// compress, extract and nonzero read the count of selected elements (the result's size);
+// count_nonzero reads its result. Everything else is enqueued.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "clarray/array/cl_array.hpp"
+#include "clarray/array/copy.hpp"
+#include "clarray/array/manipulation.hpp" // detail::normalize_axis
+#include "clarray/error.hpp"
+#include "clarray/expr/assign.hpp"
+#include "clarray/expr/gather.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/reduce/reduce.hpp"
+
+namespace clarray {
+namespace detail {
+
+// One scatter over type-erased operands (src/indexing/indexing.cpp). flat: a.flat[k] (put);
+// else a[k, ...] along axis 0 (add_at). values: put reads values.flat[i % values.size];
+// add_at reads values, already broadcast to idx.shape + a.shape[1:], in C order.
+void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
+             bool flat, bool add);
+// out[j] = a.flat[i] for the i where the inclusive running count pos (int64, contiguous, of
+// n elements) steps; out holds pos[n - 1] elements.
+void compact(const array_ref& out, const array_ref& a, const array_ref& pos, std::size_t n);
+// out (int64, contiguous, rank x count): the coordinates in `shape` of the flat positions where
+// pos steps.
+void nonzero_coordinates(const array_ref& out, const shape_type& shape, const array_ref& pos,
+                         std::size_t count);
+// index_error naming what, the extent and the axis.
+[[noreturn]] void throw_index_range(const char* what, std::size_t extent,
+                                    std::optional<std::size_t> axis);
+
+template <class I> constexpr void check_index_type() {
+    static_assert(is_index_type_v<I>,
+                  "clarray indexing: index arrays must be int32 or int64 (NumPy refuses float and "
+                  "bool index arrays here too)");
+}
+
+// Raise mode: throws index_error when an index lies outside [-n, n). One reduction and one read
+// of its flag; nothing for empty idx.
+template <class I, class S>
+void check_indices(const cl_array<I, S>& idx, std::size_t n, const char* what,
+                   std::optional<std::size_t> axis) {
+    if (idx.size() == 0) return;
+    if (n == 0) throw_index_range(what, n, axis);
+    const auto bound = static_cast<std::int64_t>(n);
+    const auto wide = astype<std::int64_t>(idx);
+    if (any((wide < -bound) | (wide >= bound)).item()) throw_index_range(what, n, axis);
+}
+
+template <class A, class B> void same_context(const A& a, const B& b, const char* what) {
+    if (a.get_context() != b.get_context())
+        throw usage_error(std::string(what) + ": arrays from different contexts");
+}
+
+// v as type T on its own storage (a conversion kernel only when the types differ).
+template <class T, class V, class VS> cl_array<T, VS> as_type(const cl_array<V, VS>& v) {
+    if constexpr (std::is_same_v<canonical_t<T>, canonical_t<V>>)
+        return v;
+    else
+        return cl_array<T, VS>(astype<T>(v));
+}
+
+// b, or a copy of it when it overlaps a's memory (a scatter reads b while it writes a).
+template <class A, class B> B unaliased(const A& a, const B& b) {
+    if (a.data() && a.data() == b.data() &&
+        ranges_overlap(a.shape(), a.strides(), a.offset(), b.shape(), b.strides(), b.offset()))
+        return b.copy();
+    return b;
+}
+
+template <class T, class S> cl_array<T, S> one_value(const queue& q, const T& v) {
+    cl_array<T, S> x(q, shape_type{1});
+    x.fill(v);
+    return x;
+}
+
+} // namespace detail
+
+// ---- gather ----
+
+// a.flat[idx] (axis empty) or a taken along `axis` at idx: shape a.shape[:axis] + idx.shape +
+// a.shape[axis+1:]. An expression: it is evaluated where it is assigned, fused with the rest.
+// raise mode checks the indices here (docs/indexing.md); a flat take of a view that is not one
+// strided line gathers from a contiguous copy of it (as NumPy's ravel).
+template <class T, class S, class I, class IS>
+auto take(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
+          std::optional<std::ptrdiff_t> axis = std::nullopt, index_mode mode = index_mode::raise) {
+    detail::check_index_type<I>();
+    detail::same_context(a, idx, "take");
+    const cl_array<T, S> src = axis ? a : a.ravel();
+    const std::size_t ax = axis ? detail::normalize_axis(*axis, a.dimension(), "take") : 0;
+    const std::size_t n = src.shape()[ax];
+    if (mode == index_mode::raise)
+        detail::check_indices(idx, n, "take", axis ? std::optional<std::size_t>(ax) : std::nullopt);
+    else if (n == 0 && idx.size() > 0)
+        throw index_error("take: cannot take from an empty axis");
+    return detail::gather_node<T, S, I, IS>(src, idx, ax, mode);
+}
+
+// ---- scatter ----
+
+// a.flat[idx[i]] = values.flat[i % values.size()] (NumPy's put); for duplicate indices one of
+// the writes wins, unspecified which. values is converted to a's dtype.
+template <class T, class S, class I, class IS, class V, class VS>
+void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values,
+         index_mode mode = index_mode::raise) {
+    detail::check_index_type<I>();
+    detail::same_context(a, idx, "put");
+    detail::same_context(a, values, "put");
+    if (idx.size() == 0) return;
+    if (values.size() == 0)
+        throw shape_error("put: no values for " + std::to_string(idx.size()) + " indices");
+    if (mode == index_mode::raise)
+        detail::check_indices(idx, a.size(), "put", std::nullopt);
+    else if (a.size() == 0)
+        throw index_error("put: cannot put into an empty array");
+    const auto v = detail::unaliased(a, detail::as_type<T>(values));
+    const auto i = detail::unaliased(a, idx);
+    detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(v), mode,
+                    true, false);
+}
+template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
+void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value,
+         index_mode mode = index_mode::raise) {
+    put(a, idx, detail::one_value<T, S>(a.get_queue(), static_cast<T>(value)), mode);
+}
+
+// np.add.at(a, idx, values): a[idx] += values with every duplicate index accumulating (device
+// atomics; float sums in an unspecified order). idx indexes a's first axis; values broadcast to
+// idx.shape + a.shape[1:]. Negative indices count from the end; others out of range throw
+// index_error. Element types of 4 or 8 bytes (64-bit needs cl_khr_int64_base_atomics).
+template <class T, class S, class I, class IS, class V, class VS>
+void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values) {
+    detail::check_index_type<I>();
+    static_assert(sizeof(stored_t<detail::canonical_t<T>>) >= 4 && !std::is_same_v<T, bool>,
+                  "add_at: the array must hold a 32- or 64-bit type (device atomics)");
+    detail::same_context(a, idx, "add_at");
+    detail::same_context(a, values, "add_at");
+    if (a.dimension() == 0) throw shape_error("add_at: a 0-d array has no axis to index");
+    shape_type target = idx.shape();
+    for (std::size_t d = 1; d < a.dimension(); ++d)
+        target.push_back(a.shape()[d]);
+    if (target.size() > max_dims)
+        throw shape_error("add_at: a[idx] would have more than " + std::to_string(max_dims) +
+                          " dimensions");
+    const auto v = detail::unaliased(a, detail::as_type<T>(values));
+    const strides_type vst = broadcast_strides(v.shape(), v.strides(), target); // shape_error
+    if (idx.size() == 0) return;
+    detail::check_indices(idx, a.shape()[0], "add_at", std::size_t{0});
+    const auto i = detail::unaliased(a, idx);
+    const std::decay_t<decltype(v)> vb(v.get_queue(), v.data(), target, vst, v.offset());
+    detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(vb),
+                    index_mode::raise, false, true);
+}
+template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
+void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value) {
+    add_at(a, idx, detail::one_value<T, S>(a.get_queue(), static_cast<T>(value)));
+}
+
+// ---- boolean masks ----
+namespace detail {
+// Inclusive running count of the nonzero elements of m in C order (int64, contiguous).
+template <class M, class MS> cl_array<std::int64_t, MS> running_count(const cl_array<M, MS>& m) {
+    return cumsum(astype<std::int64_t>(astype<bool>(m)));
+}
+// The last element of a running count: the host waits for it.
+template <class S> std::size_t total(const cl_array<std::int64_t, S>& pos) {
+    const std::size_t n = pos.size();
+    return static_cast<std::size_t>(
+        pos(range(static_cast<std::ptrdiff_t>(n) - 1, static_cast<std::ptrdiff_t>(n))).item());
+}
+template <class T, class S, class M, class MS>
+cl_array<T, S> compress_flat(const cl_array<M, MS>& cond, const cl_array<T, S>& a,
+                             const char* what) {
+    same_context(a, cond, what);
+    if (cond.size() == 0) return cl_array<T, S>(a.get_queue(), shape_type{0});
+    const auto pos = running_count(cond);
+    const std::size_t count = total(pos); // the host waits here: the result's size
+    cl_array<T, S> out(a.get_queue(), shape_type{count}, layout::c, a.data().get());
+    if (count > 0) compact(array_ref_of(out), array_ref_of(a), array_ref_of(pos), cond.size());
+    return out;
+}
+} // namespace detail
+
+// The elements of a.flat at the positions where the 1-d cond is nonzero, in order (NumPy's
+// compress without axis); cond may be shorter than a.
+template <class M, class MS, class T, class S>
+cl_array<T, S> compress(const cl_array<M, MS>& cond, const cl_array<T, S>& a) {
+    if (cond.dimension() != 1)
+        throw shape_error("compress: the condition must be 1-d, not of shape " +
+                          shape_to_string(cond.shape()));
+    if (cond.size() > a.size())
+        throw index_error("compress: condition of " + std::to_string(cond.size()) +
+                          " elements is longer than the array's " + std::to_string(a.size()));
+    return detail::compress_flat(cond, a, "compress");
+}
+
+// The elements of a.flat where cond.flat is nonzero (cond of a's size), in order.
+template <class M, class MS, class T, class S>
+cl_array<T, S> extract(const cl_array<M, MS>& cond, const cl_array<T, S>& a) {
+    if (cond.size() != a.size())
+        throw shape_error("extract: condition of shape " + shape_to_string(cond.shape()) +
+                          " and array of shape " + shape_to_string(a.shape()) + " differ in size");
+    return detail::compress_flat(cond, a, "extract");
+}
+
+// The indices of the nonzero elements, one int64 array per axis (C order), as NumPy's nonzero.
+template <class T, class S>
+std::vector<cl_array<std::int64_t, S>> nonzero(const cl_array<T, S>& a) {
+    if (a.dimension() == 0)
+        throw shape_error("nonzero: a 0-d array has no axes (NumPy refuses it too)");
+    const std::size_t rank = a.dimension();
+    std::vector<cl_array<std::int64_t, S>> result;
+    if (a.size() == 0) {
+        for (std::size_t k = 0; k < rank; ++k)
+            result.emplace_back(a.get_queue(), shape_type{0});
+        return result;
+    }
+    const auto pos = detail::running_count(a);
+    const std::size_t count = detail::total(pos); // the host waits here
+    cl_array<std::int64_t, S> coords(a.get_queue(), shape_type{rank, count}, layout::c,
+                                     a.data().get());
+    if (count > 0)
+        detail::nonzero_coordinates(detail::array_ref_of(coords), a.shape(),
+                                    detail::array_ref_of(pos), count);
+    for (std::size_t k = 0; k < rank; ++k)
+        result.push_back(coords(static_cast<std::ptrdiff_t>(k)));
+    return result;
+}
+
+// How many elements are nonzero; the host waits for the count.
+template <class T, class S> std::int64_t count_nonzero(const cl_array<T, S>& a) {
+    if (a.size() == 0) return 0;
+    return sum(astype<bool>(a)).item();
+}
+
+// a = values where mask is nonzero (values broadcast to a's shape and converted to a's dtype;
+// np.copyto(a, values, where=mask)). One kernel, enqueued.
+template <class T, class S, class M, class V>
+void putmask(const cl_array<T, S>& a, const M& mask, const V& values) {
+    static_assert(is_expression_v<M>, "putmask: the mask must be an array or an expression");
+    if constexpr (is_scalar_v<V>)
+        detail::assign(a, where(mask, static_cast<T>(values), a));
+    else
+        detail::assign(a, where(mask, astype<T>(values), a));
+}
+
+// `masked(a, mask) = values` is putmask(a, mask, values): `masked(x, x > 0) = x * 2`.
+template <class T, class S, class M> class masked_array {
+public:
+    masked_array(const cl_array<T, S>& a, M mask) : a_(a), mask_(std::move(mask)) {}
+    template <class V> masked_array& operator=(const V& values) {
+        putmask(a_, mask_, values);
+        return *this;
+    }
+
+private:
+    cl_array<T, S> a_; // a handle: writes go to the caller's array
+    M mask_;
+};
+template <class T, class S, class M>
+masked_array<T, S, std::decay_t<M>> masked(const cl_array<T, S>& a, M&& mask) {
+    return masked_array<T, S, std::decay_t<M>>(a, std::forward<M>(mask));
+}
+
+} // namespace clarray

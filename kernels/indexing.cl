@@ -1,0 +1,99 @@
+// Library kernels of the indexing layer (scatter, mask compaction, nonzero coordinates).
+// Built per element type with -DT=<OpenCL C type> -DI=<index type> -DADD=0|1 -DATOMIC=<kind>
+// -DMAX_DIMS=<n>, after the pragmas its types need and the declaration of index_layout, which
+// comes from its one description in src/indexing/indexing.cpp. Each operand j (0: the target,
+// 1: the indices, 2: the values) is a strided view indexed by its flat C-order position. The
+// layout always travels through a `constant` buffer (it exceeds small parameter spaces).
+
+long clarray_view_offset(constant index_layout* L, int j, ulong i) {
+    long o = L->offset[j];
+    // The host coalesces each view, so contiguous operands are rank 1: no division.
+    if (L->rank[j] == 1) return o + (long)i * L->strides[j * MAX_DIMS];
+    for (int k = (int)L->rank[j] - 1; k >= 0; --k) {
+        const ulong e = L->shape[j * MAX_DIMS + k];
+        o += (long)(i % e) * L->strides[j * MAX_DIMS + k];
+        i /= e;
+    }
+    return o;
+}
+
+// mode 0 raise (checked before the launch; negative counts from the end, the clamp only keeps
+// memory safe), 1 wrap, 2 clip (as NumPy: negative indices become 0).
+long clarray_index(long k, long n, ulong mode) {
+    if (mode == 1) {
+        const long r = k % n;
+        return r < 0 ? r + n : r;
+    }
+    if (mode == 0 && k < 0) k += n;
+    return k < 0 ? 0 : (k >= n ? n - 1 : k);
+}
+
+#if ADD
+// Plain global atomics on the global pointer (no SVM atomics needed). Floats: compare-exchange
+// on the bit pattern until no other work-item changed the word in between.
+void clarray_atomic_add(global T* p, T x) {
+#if ATOMIC == 1
+    atomic_add((volatile global T*)p, x);
+#elif ATOMIC == 2
+    atom_add((volatile global T*)p, x);
+#elif ATOMIC == 3
+    volatile global uint* w = (volatile global uint*)p;
+    uint seen, old = *w;
+    do {
+        seen = old;
+        old = atomic_cmpxchg(w, seen, as_uint(as_float(seen) + x));
+    } while (old != seen);
+#elif ATOMIC == 4
+    volatile global ulong* w = (volatile global ulong*)p;
+    ulong seen, old = *w;
+    do {
+        seen = old;
+        old = atom_cmpxchg(w, seen, as_ulong(as_double(seen) + x));
+    } while (old != seen);
+#endif
+}
+#endif
+
+// n work-items = idx.size * inner. put (flat_target): a.flat[k] = values.flat[i % cycle].
+// add_at: a[k, c] += values.flat[i] for row r = i / inner of idx and position c in a[k].
+kernel void clarray_scatter(global T* a, global const I* idx, global const T* v,
+                            constant index_layout* L) {
+    const ulong i = get_global_id(0);
+    if (i >= L->n) return;
+    const ulong r = i / L->inner, c = i % L->inner;
+    const long k = clarray_index((long)idx[clarray_view_offset(L, 1, r)], L->axis_len, L->mode);
+    const long t = L->flat_target ? clarray_view_offset(L, 0, (ulong)k)
+                                  : clarray_view_offset(L, 0, c) + k * L->axis_stride;
+    const T x = v[clarray_view_offset(L, 2, L->cycle ? i % L->cycle : i)];
+#if ADD
+    clarray_atomic_add(a + t, x);
+#else
+    a[t] = x;
+#endif
+}
+
+// pos: the inclusive running count of the selected positions (C order); position i is selected
+// where it steps, and goes to out[pos[i] - 1], so the order is kept.
+kernel void clarray_compact(global T* out, global const T* a, global const long* pos,
+                            constant index_layout* L) {
+    const ulong i = get_global_id(0);
+    if (i >= L->n) return;
+    const long p = pos[i];
+    if (p == (i ? pos[i - 1] : 0)) return;
+    out[p - 1] = a[clarray_view_offset(L, 0, i)];
+}
+
+// out: rank rows of `count` coordinates; row k holds axis k's coordinate of every selected
+// position of operand 0's shape.
+kernel void clarray_nonzero(global long* out, global const long* pos, constant index_layout* L) {
+    const ulong i = get_global_id(0);
+    if (i >= L->n) return;
+    const long p = pos[i];
+    if (p == (i ? pos[i - 1] : 0)) return;
+    ulong rem = i;
+    for (int k = (int)L->rank[0] - 1; k >= 0; --k) {
+        const ulong e = L->shape[k];
+        out[(ulong)k * L->count + (ulong)(p - 1)] = (long)(rem % e);
+        rem /= e;
+    }
+}

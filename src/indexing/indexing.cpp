@@ -1,0 +1,172 @@
+#include "clarray/indexing/indexing.hpp"
+
+#include <string>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/array/shared_struct.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
+#include "clarray/runtime/launch.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/storage/allocation.hpp"
+#include "clarray/storage/policies.hpp"
+
+namespace clarray::detail {
+
+extern const char* const kernel_source_indexing;
+
+namespace {
+
+constexpr std::size_t index_operands = 3;
+
+// The layout of kernels/indexing.cl: the launch's facts, then three strided views (rank,
+// offset, shape and strides, max_dims words per operand).
+#define CLARRAY_INDEX_LAYOUT_FIELDS(F)                                                             \
+    F(cl_ulong, n, 0)                                                                              \
+    F(cl_ulong, inner, 0)                                                                          \
+    F(cl_long, axis_len, 0)                                                                        \
+    F(cl_long, axis_stride, 0)                                                                     \
+    F(cl_ulong, flat_target, 0)                                                                    \
+    F(cl_ulong, mode, 0)                                                                           \
+    F(cl_ulong, cycle, 0)                                                                          \
+    F(cl_ulong, count, 0)                                                                          \
+    F(cl_ulong, rank, index_operands)                                                              \
+    F(cl_long, offset, index_operands)                                                             \
+    F(cl_ulong, shape, index_operands* ::clarray::max_dims)                                        \
+    F(cl_long, strides, index_operands* ::clarray::max_dims)
+CLARRAY_SHARED_STRUCT(index_layout, CLARRAY_INDEX_LAYOUT_FIELDS);
+
+void set_view(index_layout& L, std::size_t j, shape_type shape, strides_type strides,
+              std::ptrdiff_t offset, bool merge = true) {
+    // Merging axes keeps the C-order position of every element, and spares the kernel divisions.
+    if (merge) coalesce(shape, {&strides});
+    L.rank[j] = shape.size();
+    L.offset[j] = offset;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        L.shape[j * max_dims + k] = shape[k];
+        L.strides[j * max_dims + k] = strides[k];
+    }
+}
+void set_view(index_layout& L, std::size_t j, const array_ref& a) {
+    set_view(L, j, *a.shape, *a.strides, a.offset);
+}
+
+struct index_program_tag {};
+struct index_kernel_tag {};
+
+enum class which : unsigned { scatter, compact, nonzero };
+const char* kernel_name(which w) {
+    return w == which::scatter ? "clarray_scatter"
+                               : (w == which::compact ? "clarray_compact" : "clarray_nonzero");
+}
+
+// ATOMIC of kernels/indexing.cl: 1 32-bit integer, 2 64-bit integer, 3 float, 4 double.
+unsigned atomic_kind(dtype t) {
+    if (dtype_kind_of(t) == dtype_kind::floating) return dtype_size(t) == 4 ? 3 : 4;
+    return dtype_size(t) == 4 ? 1 : 2;
+}
+
+kernel index_kernel(const context& ctx, which w, dtype t, dtype i, bool add) {
+    const std::uint64_t program_sig = static_cast<std::uint64_t>(t) |
+                                      static_cast<std::uint64_t>(i) << 8 |
+                                      static_cast<std::uint64_t>(add) << 16;
+    return cached_kernel(
+        ctx, {&type_tag<index_kernel_tag>::id, program_sig << 4 | static_cast<unsigned>(w)},
+        kernel_name(w), [&] {
+            const std::string what =
+                std::string(add ? "add_at" : "indexing") + " on " + dtype_name(t);
+            extension_set needs;
+            needs.add(t);
+            if (add && dtype_size(t) == 8) needs.add("cl_khr_int64_base_atomics");
+            require_extensions(ctx, needs, what);
+            return cached_program(ctx, {&type_tag<index_program_tag>::id, program_sig}, [&] {
+                std::string source = needs.pragmas();
+                source += index_layout::cl_declaration();
+                source += kernel_source_indexing;
+                std::string options = std::string("-DT=") + cl_type_name(t) +
+                                      " -DI=" + cl_type_name(i) + " -DADD=" + (add ? "1" : "0") +
+                                      " -DATOMIC=" + std::to_string(add ? atomic_kind(t) : 0) +
+                                      " -DMAX_DIMS=" + std::to_string(max_dims);
+                return program_source{std::move(source), std::move(options)};
+            });
+        });
+}
+
+launch_arg mem(const array_ref& a, access acc) noexcept {
+    return memory_arg(a.kind, a.alloc, acc);
+}
+
+void launch_n(const queue& q, const kernel& k, std::size_t n, const launch_arg* args,
+              std::size_t count, const char* what) {
+    const std::size_t g = elementwise_group_size(q.context().device());
+    const ndrange global{round_up(n, g)}, local{g};
+    launch(q, k, global, &local, args, count, {}, what);
+}
+
+} // namespace
+
+void throw_index_range(const char* what, std::size_t extent, std::optional<std::size_t> axis) {
+    const std::string n = std::to_string(extent);
+    throw index_error(
+        std::string(what) + ": an index is out of range for " +
+        (axis ? "axis " + std::to_string(*axis) + " with size " + n : "an array of size " + n) +
+        " (indices must lie in [-" + n + ", " + n + "))");
+}
+
+void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
+             bool flat, bool add) {
+    const queue& q = *a.q;
+    index_layout L;
+    const std::size_t rows = checked_size(*idx.shape);
+    if (flat) {
+        L.inner = 1;
+        L.flat_target = 1;
+        L.axis_len = static_cast<cl_long>(checked_size(*a.shape));
+        // values repeat only when shorter than the indices
+        const std::size_t nv = checked_size(*values.shape);
+        L.cycle = nv < rows ? nv : 0;
+        set_view(L, 0, a);
+    } else {
+        const shape_type rest(a.shape->begin() + 1, a.shape->end());
+        const strides_type rest_strides(a.strides->begin() + 1, a.strides->end());
+        L.inner = checked_size(rest);
+        L.axis_len = static_cast<cl_long>((*a.shape)[0]);
+        L.axis_stride = (*a.strides)[0];
+        set_view(L, 0, rest, rest_strides, a.offset);
+    }
+    L.n = rows * L.inner;
+    if (L.n == 0) return;
+    L.mode = static_cast<cl_ulong>(mode);
+    set_view(L, 1, idx);
+    set_view(L, 2, values);
+    kernel k = index_kernel(q.context(), which::scatter, a.type, idx.type, add);
+    const launch_arg args[] = {mem(a, add ? access::read_write : access::write),
+                               mem(idx, access::read), mem(values, access::read),
+                               launch_arg::layout(&L, sizeof L, true)};
+    launch_n(q, k, L.n, args, 4, add ? "add_at" : "put");
+}
+
+void compact(const array_ref& out, const array_ref& a, const array_ref& pos, std::size_t n) {
+    const queue& q = *a.q;
+    index_layout L;
+    L.n = n;
+    set_view(L, 0, a);
+    kernel k = index_kernel(q.context(), which::compact, a.type, dtype::int64, false);
+    const launch_arg args[] = {mem(out, access::write), mem(a, access::read),
+                               mem(pos, access::read), launch_arg::layout(&L, sizeof L, true)};
+    launch_n(q, k, n, args, 4, "compress");
+}
+
+void nonzero_coordinates(const array_ref& out, const shape_type& shape, const array_ref& pos,
+                         std::size_t count) {
+    const queue& q = *out.q;
+    index_layout L;
+    L.n = checked_size(shape);
+    L.count = count;
+    set_view(L, 0, shape, strides_type(shape.size(), 0), 0, false); // the coordinates' axes
+    kernel k = index_kernel(q.context(), which::nonzero, dtype::int64, dtype::int64, false);
+    const launch_arg args[] = {mem(out, access::write), mem(pos, access::read),
+                               launch_arg::layout(&L, sizeof L, true)};
+    launch_n(q, k, L.n, args, 3, "nonzero");
+}
+
+} // namespace clarray::detail
