@@ -528,7 +528,7 @@ def main():
              "on the same device right after, with the same scheme, so ratios against them are "
              "across processes.\n",
              "Small N (1e3, 1e5) cells are per-call latency (enqueue + wait) and on the 2-vCPU "
-             "VM depend on thread wake-up latency (see /work/shared/reference/baseline.md §0); "
+             "VM depend on thread wake-up latency; "
              "large N cells are bandwidth.\n"]
     for note in args.note:
         lines.append("**Note.** %s\n" % note)
