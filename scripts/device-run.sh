@@ -47,7 +47,7 @@ fi
 if [[ $what == bench || $what == all ]]; then
   # The single-operation suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,
   # and bench_expr when Google Benchmark is in .device/debs. Copy $OUT's suite_*.csv and py_*.csv
-  # into bench/device-results/ here; scripts/run-bench.sh then adds them to docs/performance.md.
+  # into bench/device-results/ here; scripts/run-bench.sh then adds them to docs/internals/performance.md.
   { cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
       -DCLARRAY_BUILD_EXAMPLES=OFF -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
       -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \

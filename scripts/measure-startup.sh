@@ -2,7 +2,7 @@
 # Cold and warm start of the demos with and without clarray's on-disk program cache: the wall
 # time of whole processes, median of REPS runs (default 5), as a Markdown section written to
 # bench/host-results/startup.md (or $OUT), which scripts/run-bench.sh adds to
-# docs/performance.md.
+# docs/internals/performance.md.
 #   cold: empty cache directories before the run (every program is compiled)
 #   warm: a second run over the directories the cold run filled
 # Each program runs with pocl's own kernel cache off (POCL_KERNEL_CACHE=0: clarray's cache is
@@ -65,7 +65,7 @@ out=${OUT:-bench/host-results/startup.md}
     "filled. With pocl's kernel cache off (\`POCL_KERNEL_CACHE=0\`) clarray's cache is the only" \
     "one (its cold runs pay for pocl compiling every kernel of a program once more when the" \
     "binary is read); with it on (pocl's default) clarray's cache stays out of the way on pocl" \
-    "(docs/quirks.md), so its rows should match."
+    "(docs/internals/quirks.md), so its rows should match."
   echo
   echo "| program | pocl cache | clarray cache | cold start (s) | warm start (s) |"
   echo "|---|---|---|---|---|"

@@ -2,7 +2,7 @@
 # One command for the single-operation benchmark suite: builds bench_suite (Release, -O3) in build-bench,
 # runs it (clarray vs raw OpenCL vs OpenMP, interleaved repeats), runs bench/py_bench.py with
 # PyOpenCL on the same device (skipped with a message when PyOpenCL cannot be had), then
-# bench/report.py writes docs/performance.md and docs/perf_*.png.
+# bench/report.py writes docs/internals/performance.md and docs/internals/perf_*.png.
 # Results of a GPU-machine run (scripts/device-run.sh bench), copied into bench/device-results/,
 # are added to the report as a second section when present.
 # Then the workload benchmark: bench_workloads (clarray, --preset pocl) and bench/py_workloads.py
@@ -11,11 +11,11 @@
 #
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
-# REPORT_ONLY=1 (rewrite docs/performance.md from the CSVs of the last run),
+# REPORT_ONLY=1 (rewrite docs/internals/performance.md from the CSVs of the last run),
 # WL_REPS (workloads: repeats per round, default 5), WL_ROUNDS (alternating clarray / NumPy rounds,
 # default 3), NO_WORKLOADS=1 (skip them), NO_SUITE=1 (run only the workloads; the report keeps the
 # suite CSVs of the last run),
-# OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/performance.md.
+# OMP_WAIT_POLICY (default passive here), GOMP_SPINCOUNT (default 30000): see docs/internals/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${REPS:-21}
@@ -116,7 +116,7 @@ fi
 
 notes=()
 cores=$(nproc)
-notes+=("Which kernel shape clarray picks per device type, the measurements behind each choice, and the status of every performance target: docs/tuning.md. OpenMP rows run with OMP_WAIT_POLICY=${OMP_WAIT_POLICY} (an OpenCL call that followed a spinning OpenMP loop ran at half speed at N=1e6 on 2 cores).")
+notes+=("Which kernel shape clarray picks per device type, the measurements behind each choice, and the status of every performance target: docs/internals/tuning.md. OpenMP rows run with OMP_WAIT_POLICY=${OMP_WAIT_POLICY} (an OpenCL call that followed a spinning OpenMP loop ran at half speed at N=1e6 on 2 cores).")
 notes+=("Host: $(nproc) CPUs, load average before the run ${load_before}, after ${load_after} (1/5/15 min).")
 if awk -v l="${load_before%% *}" -v c="$cores" 'BEGIN { exit !(l > 0.25 * c) }'; then
   notes+=("This run was taken while other processes were using the CPUs (load average ${load_before} on ${cores} CPUs at the start): absolute numbers are noisy; ratios within one process are more trustworthy than absolutes.")
@@ -158,4 +158,4 @@ args=("${wl[@]}")
 for n in "${notes[@]}"; do args+=(--note "$n"); done
 # Start-up times (scripts/measure-startup.sh writes this section; it is not rerun here).
 [[ -f bench/host-results/startup.md ]] && args+=(--startup bench/host-results/startup.md)
-"$py" bench/report.py --out docs/performance.md --plots docs "${sections[@]}" "${args[@]}"
+"$py" bench/report.py --out docs/internals/performance.md --plots docs/internals "${sections[@]}" "${args[@]}"

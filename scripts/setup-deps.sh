@@ -25,6 +25,8 @@ command -v cmake >/dev/null || need cmake required
 command -v ninja >/dev/null || need ninja-build required
 command -v pkg-config >/dev/null || need pkg-config required
 command -v clinfo >/dev/null || need clinfo required
+# Universal Ctags lists the public declarations for the api_doc_check test.
+ctags --version 2>/dev/null | grep -q "Universal Ctags" || need universal-ctags required
 if ! command -v "$cxx" >/dev/null; then
   need g++ required
   cxx=""

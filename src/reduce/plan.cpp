@@ -125,8 +125,8 @@ std::uint32_t reduce_plan::signature() const noexcept {
 }
 
 namespace {
-// GPU plan parameters, each measured on the H200 (docs/tuning.md) and overridable for tuning
-// (read once).
+// GPU plan parameters, each measured on the H200 (docs/internals/tuning.md) and overridable for
+// tuning (read once).
 constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
 // Loads in flight per item of cooperative reductions (CLARRAY_GPU_REDUCE_LANES).
 std::size_t gpu_chunk_lanes() {

@@ -106,14 +106,14 @@ device::device(cl_device_id id) : id_(id) {
     i->units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
     i->base_align_bits = device_value<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process, and frees
-    // from event callbacks make later clSVMAlloc calls fail (docs/quirks.md).
+    // from event callbacks make later clSVMAlloc calls fail (docs/internals/quirks.md).
     using release = quirks_t::svm_release;
     i->quirks.pending_svm_release = i->platform_name.find("NVIDIA") != std::string::npos
                                         ? release::park_until_done
                                         : release::enqueue_free;
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores; it caches built
     // programs itself, and its CL_PROGRAM_BINARIES compiles every kernel of the program for a
-    // generic work-group size first (docs/quirks.md).
+    // generic work-group size first (docs/internals/quirks.md).
     const bool pocl = i->platform_name.find("Portable Computing Language") != std::string::npos;
     i->quirks.kernel_for_contiguous_copy = pocl;
     const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");

@@ -67,7 +67,7 @@ template <class Op> struct op_vector_traits<Op, std::void_t<decltype(Op::lanewis
     static constexpr bool lanewise = Op::lanewise, calls_function = Op::calls_function;
 };
 // float16 stays scalar: pocl's vload_halfN / vstore_halfN fault on addresses not aligned to the
-// vector (docs/quirks.md), and the scalar kernel's one conversion per element is cheap.
+// vector (docs/internals/quirks.md), and the scalar kernel's one conversion per element is cheap.
 template <class V, class T>
 inline constexpr bool lanewise_terminal_v =
     std::is_same_v<V, T>&& is_floating_v<T> && !std::is_same_v<T, half>;

@@ -13,9 +13,9 @@
 //   auto z = ca::zeros<float>(q, {n}, pool);         // factories take a pool too
 //   ca::cl_array<float> c = a + z;                   // results, copies, temporaries: same pool
 //
-// Safety across queues (docs/memory.md): a released block keeps the events of every command
-// that used it; the next allocation over the block starts with them as earlier writers, so its
-// first command waits for exactly what its queue's order does not already imply (nothing when
+// Safety across queues (docs/internals/memory.md): a released block keeps the events of every
+// command that used it; the next allocation over the block starts with them as earlier writers, so
+// its first command waits for exactly what its queue's order does not already imply (nothing when
 // it runs on the same in-order queue, which is why that reuse is preferred). Final frees never
 // block and never free early: complete blocks are freed, others go to the library's release path.
 // One pool kind per storage kind: an SVM block can never serve a Buffer array (compile error).

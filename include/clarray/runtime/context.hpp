@@ -23,9 +23,9 @@ struct context_options {
     bool disable_svm = false;
     // Every array (constructors, factories, results, copies, temporaries) comes from the
     // context's default pool of its storage kind, as CuPy's default memory pool: allocating and
-    // releasing coarse SVM costs milliseconds on NVIDIA (docs/memory.md, "The default pool").
-    // Arrays made with an explicit pool, and results made like them, come from that pool instead.
-    // Default: on; off when CLARRAY_NO_POOL or CLARRAY_NO_ALLOCATION_CACHE is set.
+    // releasing coarse SVM costs milliseconds on NVIDIA (docs/internals/memory.md, "The default
+    // pool"). Arrays made with an explicit pool, and results made like them, come from that pool
+    // instead. Default: on; off when CLARRAY_NO_POOL or CLARRAY_NO_ALLOCATION_CACHE is set.
     bool use_default_pool = true;
     // The most bytes each default pool (one per storage kind) keeps held for reuse; a block given
     // back beyond it releases the oldest held blocks first (a block larger than the limit itself

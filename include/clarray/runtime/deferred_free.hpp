@@ -3,10 +3,10 @@
 //
 // The portable release of SVM behind pending work is clEnqueueSVMFree. NVIDIA's driver crashes on
 // such deferred frees, and freeing from an event callback (a driver thread) leaves later
-// clSVMAlloc calls returning NULL (docs/quirks.md). There, a release parks the pointer here with
-// the events it must follow; each later allocation or release sweeps the list without blocking
-// (a status query per event) and frees what is done. Only an allocation that fails waits for the
-// parked frees before it retries, and the context's teardown waits for the rest.
+// clSVMAlloc calls returning NULL (docs/internals/quirks.md). There, a release parks the pointer
+// here with the events it must follow; each later allocation or release sweeps the list without
+// blocking (a status query per event) and frees what is done. Only an allocation that fails waits
+// for the parked frees before it retries, and the context's teardown waits for the rest.
 #include <cstdint>
 #include <mutex>
 #include <vector>

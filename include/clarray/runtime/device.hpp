@@ -44,7 +44,8 @@ public:
     cl_uint compute_units() const noexcept;
     cl_uint mem_base_addr_align_bytes() const noexcept;
 
-    // Per-platform workarounds (docs/quirks.md), decided once from the platform/device names.
+    // Per-platform workarounds (docs/internals/quirks.md), decided once from the platform/device
+    // names.
     struct quirks_t {
         // How SVM still in use by pending commands is released: clEnqueueSVMFree behind them, or
         // parked and freed from a user thread once they are done (runtime/deferred_free.hpp).
@@ -55,8 +56,9 @@ public:
         bool kernel_for_contiguous_copy = false;
         // Elements per work-item of contiguous elementwise kernels that call math functions
         // (sin, exp, pow...), on OpenCL vector types. CPU devices: 8, as pocl's work-group
-        // vectoriser leaves such calls scalar while its vector builtins are SIMD (docs/
-        // performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH overrides (1,2,4,8,16).
+        // vectoriser leaves such calls scalar while its vector builtins are SIMD
+        // (docs/internals/performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH
+        // overrides (1,2,4,8,16).
         std::size_t function_vector_width = 1;
         // The driver keeps built programs in a cache of its own, and reading a program's
         // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays

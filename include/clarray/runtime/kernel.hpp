@@ -68,7 +68,7 @@ public:
     std::mutex& argument_mutex() const noexcept { return state_->mutex; }
     // The cl_kernel for a pattern of SVM-bound arguments (bit i: argument i). One cl_kernel per
     // pattern: NVIDIA rejects a launch when an argument set with clSetKernelArgSVMPointer is
-    // later set to a cl_mem (docs/quirks.md). The caller holds argument_mutex().
+    // later set to a cl_mem (docs/internals/quirks.md). The caller holds argument_mutex().
     cl_kernel variant_for(std::uint64_t svm_mask) const;
     // CL_KERNEL_NUM_ARGS, queried once. The caller holds argument_mutex().
     cl_uint argument_count() const;
