@@ -35,5 +35,5 @@ for name in "${names[@]}"; do
   read -r wall user sys < "$dir.time"
   printf '%-12s wall %6.0f s   cpu %6.0f s\n' "$name" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')"
   awk 'NR > 1 { printf "      %6.1f s %s\n", ($2 - $1) / 1000, $4 }' "$dir/.ninja_log" | sort -rn | head -3
-  grep -q "error" "$dir.build.log" && { echo "  build errors:"; grep -m5 error "$dir.build.log"; }
+  grep -qE "FAILED:|error:" "$dir.build.log" && { echo "  build errors:"; grep -m5 -E "FAILED:|error:" "$dir.build.log"; }
 done
