@@ -5,14 +5,33 @@
 // OpenCL float2/double2 (real, imaginary), the layout of std::complex. float16 is stored as
 // OpenCL C `half` (pointers to half need no cl_khr_fp16), read and written with vload_half /
 // vstore_half_rte, and its values compute in float (cl_value_type_name, kernel_value_t).
-#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+// std::complex is only named here; <complex> (with <sstream>, about 46k preprocessed lines) is
+// included where complex values are used (expr/, linalg/, host/). libstdc++'s declaration is
+// repeated; other standard libraries get the header.
+#if defined(__GLIBCXX__)
+namespace std {
+template <typename T> class complex;
+} // namespace std
+#else
+#include <complex>
+#endif
+
 #include "clarray/array/half.hpp"
 
 namespace clarray {
+
+namespace detail {
+// Bytes per element of a stored type; a std::complex is its two parts ([complex.numbers]), which
+// holds without its definition.
+template <class T> struct stored_size { static constexpr std::size_t value = sizeof(T); };
+template <class F> struct stored_size<std::complex<F>> {
+    static constexpr std::size_t value = 2 * sizeof(F);
+};
+} // namespace detail
 
 // How a dtype computes: NumPy's kinds. The order is NumPy's "same kind" order (a value converts
 // without changing kind towards a later one).
@@ -66,7 +85,7 @@ struct dtype_info {
 
 namespace detail {
 #define CLARRAY_DTYPE_INFO(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM)                            \
-    dtype_info{dtype::ID, dtype_kind::KIND, sizeof(STORED), NAME, CLNAME, EXT},
+    dtype_info{dtype::ID, dtype_kind::KIND, detail::stored_size<STORED>::value, NAME, CLNAME, EXT},
 inline constexpr dtype_info dtype_table[] = {CLARRAY_DTYPES(CLARRAY_DTYPE_INFO)};
 #undef CLARRAY_DTYPE_INFO
 } // namespace detail
@@ -114,7 +133,7 @@ template <class T> struct dtype_traits; // only the supported types are defined
     template <> struct dtype_traits<T> {                                                           \
         static constexpr dtype id = dtype::ID;                                                     \
         static constexpr dtype_kind kind = dtype_kind::KIND;                                       \
-        static constexpr std::size_t size = sizeof(STORED);                                        \
+        static constexpr std::size_t size = detail::stored_size<STORED>::value;                     \
         static constexpr const char* name = NAME;                                                  \
         static constexpr const char* cl_name = CLNAME;                                             \
         static constexpr const char* extension = EXT;                                              \

@@ -9,6 +9,7 @@
 //   template <class T> static constexpr bool lanewise_as;   see below
 //   static constexpr bool calls_function;           a math function call (sin, pow...) inside
 // Children are held as xtensor does: lvalues by const reference, temporaries by value.
+#include <complex>
 #include <cmath>
 #include <limits>
 #include <string>

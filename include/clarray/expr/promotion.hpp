@@ -8,6 +8,7 @@
 // Complex (the kind above floating) combines by its parts' type: complex64 + float64 ->
 // complex128, complex64 + int32 -> complex128 (as float32 + int32 -> float64); a std::complex
 // scalar is weak: float32 array * 1i -> complex64, int32 array * 1i -> complex128.
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
