@@ -16,7 +16,6 @@
 // when each matrix has one unit-stride axis (docs/linalg.md); other views are copied once into a
 // contiguous temporary.
 #include <complex>
-#include <complex>
 #include <type_traits>
 
 #include "clarray/array/cl_array.hpp"
