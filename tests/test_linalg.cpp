@@ -575,3 +575,181 @@ TEMPLATE_LIST_TEST_CASE("linalg: complex products", "[linalg][complex]", complex
         check(ca::linalg::vdot(dev<T, S>(x), dev<T, S>(y)).get(), {v}, {g}, K);
     }
 }
+
+namespace {
+// NumPy's tensordot on the host: every result element sums over the summed axes' index space
+// (axes given non-negative, paired in order). Also returns sum |a b| per element (error scale).
+template <class T>
+void host_tensordot(const xt::xarray<T>& a, const xt::xarray<T>& b,
+                    const std::vector<std::size_t>& sum_a, const std::vector<std::size_t>& sum_b,
+                    xt::xarray<double>& out, xt::xarray<double>& mag) {
+    std::vector<std::size_t> free_a, free_b;
+    shape_t shape, summed;
+    for (std::size_t k = 0; k < a.dimension(); ++k)
+        if (std::find(sum_a.begin(), sum_a.end(), k) == sum_a.end()) {
+            free_a.push_back(k);
+            shape.push_back(a.shape()[k]);
+        }
+    for (std::size_t k = 0; k < b.dimension(); ++k)
+        if (std::find(sum_b.begin(), sum_b.end(), k) == sum_b.end()) {
+            free_b.push_back(k);
+            shape.push_back(b.shape()[k]);
+        }
+    for (std::size_t k : sum_a)
+        summed.push_back(a.shape()[k]);
+    out = xt::zeros<double>(shape);
+    mag = xt::zeros<double>(shape);
+    // Unravels `flat` over `extents` (C order) into `index`.
+    auto unravel = [](std::size_t flat, const shape_t& extents, shape_t& index) {
+        index.assign(extents.size(), 0);
+        for (std::size_t i = extents.size(); i-- > 0;) {
+            index[i] = flat % extents[i];
+            flat /= extents[i];
+        }
+    };
+    std::size_t n_out = 1, n_sum = 1;
+    for (std::size_t e : shape)
+        n_out *= e;
+    for (std::size_t e : summed)
+        n_sum *= e;
+    shape_t io, is, ia(a.dimension()), ib(b.dimension());
+    for (std::size_t o = 0; o < n_out; ++o) {
+        unravel(o, shape, io);
+        for (std::size_t i = 0; i < free_a.size(); ++i)
+            ia[free_a[i]] = io[i];
+        for (std::size_t i = 0; i < free_b.size(); ++i)
+            ib[free_b[i]] = io[free_a.size() + i];
+        double s = 0, g = 0;
+        for (std::size_t c = 0; c < n_sum; ++c) {
+            unravel(c, summed, is);
+            for (std::size_t i = 0; i < sum_a.size(); ++i) {
+                ia[sum_a[i]] = is[i];
+                ib[sum_b[i]] = is[i];
+            }
+            const double x = double(a.element(ia.begin(), ia.end()));
+            const double y = double(b.element(ib.begin(), ib.end()));
+            s += x * y;
+            g += std::abs(x * y);
+        }
+        out.flat(o) = s;
+        mag.flat(o) = g;
+    }
+}
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("linalg: tensordot over axis lists and layouts", "[linalg]", linalg_types) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    struct case_t {
+        ca::shape_type a, b;
+        std::vector<std::ptrdiff_t> axes_a, axes_b; // as given to tensordot
+        std::vector<std::size_t> ref_a, ref_b;      // the same, non-negative
+        bool transpose_a;                           // a is the transposed view of a C array
+    };
+    const case_t cases[] = {
+        {{3, 4, 5}, {4, 5, 6}, {1, 2}, {0, 1}, {1, 2}, {0, 1}, false},
+        {{3, 4, 5}, {5, 4, 2}, {1, 2}, {1, 0}, {1, 2}, {1, 0}, false},
+        {{2, 3, 4}, {4, 2, 5}, {-1, 0}, {0, 1}, {2, 0}, {0, 1}, false},
+        {{7, 5}, {7, 3}, {0}, {0}, {0}, {0}, false}, // a.T @ b
+        {{5, 7}, {7, 3}, {0}, {0}, {0}, {0}, true},  // a is a transposed view: (7, 5) . (7, 3)
+        {{2, 3}, {4}, {}, {}, {}, {}, false},        // outer product
+        {{0, 3}, {3, 2}, {1}, {0}, {1}, {0}, false}, // empty result
+        {{3, 0}, {0, 2}, {1}, {0}, {1}, {0}, false}, // empty sum: zeros
+        {{6, 1, 5}, {5, 1, 4}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, true}, // (5, 1, 6) view
+    };
+    unsigned seed = 40;
+    for (const case_t& c : cases) {
+        INFO("a " << ca::shape_to_string(c.a) << (c.transpose_a ? " (transposed view)" : "")
+                  << ", b " << ca::shape_to_string(c.b));
+        auto ha = test::random_array<T>(c.a, seed++);
+        const auto hb = test::random_array<T>(c.b, seed++);
+        const auto stored = dev<T, S>(ha);
+        const auto a = c.transpose_a ? stored.transpose() : stored; // assignment would copy
+        if (c.transpose_a) ha = xt::transpose(ha);
+        xt::xarray<double> ref, mag;
+        host_tensordot(xt::xarray<T>(ha), hb, c.ref_a, c.ref_b, ref, mag);
+        std::size_t K = 1;
+        for (std::size_t k : c.ref_a)
+            K *= ha.shape()[k];
+        check_close<T>(ca::tensordot(a, dev<T, S>(hb), c.axes_a, c.axes_b).get(), ref, mag, K);
+    }
+    // The integer form: the last n axes of a with the first n of b.
+    const auto ha = test::random_array<T>({2, 4, 4}, seed++),
+               hb = test::random_array<T>({4, 4, 5}, seed++);
+    const auto a = dev<T, S>(ha), b = dev<T, S>(hb);
+    for (std::size_t n = 0; n <= 2; ++n) {
+        INFO("axes = " << n);
+        std::vector<std::size_t> ra, rb;
+        std::size_t K = 1;
+        for (std::size_t i = 0; i < n; ++i) {
+            ra.push_back(3 - n + i);
+            rb.push_back(i);
+            K *= hb.shape()[i];
+        }
+        xt::xarray<double> ref, mag;
+        host_tensordot(ha, hb, ra, rb, ref, mag);
+        check_close<T>(ca::linalg::tensordot(a, b, n).get(), ref, mag, K);
+    }
+}
+
+TEST_CASE("linalg: tensordot errors", "[linalg][errors]") {
+    auto& q = test::q();
+    const auto a = ca::zeros<float, ca::buffer>(q, {3, 4, 5}),
+               b = ca::zeros<float, ca::buffer>(q, {4, 6});
+    CHECK_THROWS_AS(ca::tensordot(a, b, {1, 2}, {0, 1}), ca::shape_error); // 5 vs 6
+    try {
+        ca::tensordot(a, b, {2}, {1});
+        FAIL("no error");
+    } catch (const ca::shape_error& e) {
+        const std::string m = e.what();
+        CHECK(m.find("(3, 4, 5)") != std::string::npos);
+        CHECK(m.find("(4, 6)") != std::string::npos);
+    }
+    CHECK_THROWS_AS(ca::tensordot(a, b, {1}, {0, 1}), ca::usage_error);
+    CHECK_THROWS_AS(ca::tensordot(a, b, {3}, {0}), ca::index_error);
+    CHECK_THROWS_AS(ca::tensordot(a, b, {-4}, {0}), ca::index_error);
+    CHECK_THROWS_AS(ca::tensordot(a, a, {1, 1}, {1, 2}), ca::usage_error);
+    CHECK_THROWS_AS(ca::tensordot(a, b, 3), ca::shape_error);
+    CHECK_THROWS_AS(ca::tensordot(a, b, 1), ca::shape_error); // 5 vs 4
+}
+
+TEMPLATE_LIST_TEST_CASE("linalg: float16 products compute in float32 and round once",
+                        "[linalg][half]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    using ca::half;
+    const std::size_t M = 9, K = 33, N = 7;
+    const auto fa = test::random_array<float>({M, K}, 71),
+               fb = test::random_array<float>({K, N}, 72);
+    xt::xarray<half> ha = xt::xarray<half>::from_shape({M, K}),
+                     hb = xt::xarray<half>::from_shape({K, N});
+    for (std::size_t i = 0; i < ha.size(); ++i)
+        ha.flat(i) = half(fa.flat(i));
+    for (std::size_t i = 0; i < hb.size(); ++i)
+        hb.flat(i) = half(fb.flat(i));
+    const xt::xarray<half> got = ca::matmul(dev<half, S>(ha), dev<half, S>(hb)).get();
+    REQUIRE(got.shape()[0] == M);
+    REQUIRE(got.shape()[1] == N);
+    std::size_t bad = 0;
+    for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t n = 0; n < N; ++n) {
+            double s = 0, g = 0;
+            for (std::size_t k = 0; k < K; ++k) {
+                const double p = double(float(ha(m, k))) * double(float(hb(k, n)));
+                s += p;
+                g += std::abs(p);
+            }
+            // One rounding to half (2^-11 relative) after a float32 sum of K products.
+            const double tol = std::ldexp(std::abs(s), -11) + 2.0 * (K + 1) * 0x1p-24 * g + 1e-7;
+            if (!(std::abs(double(float(got(m, n))) - s) <= tol)) ++bad;
+        }
+    CHECK(bad == 0);
+    // tensordot and dot take the same path.
+    const auto v = dev<half, S>(xt::xarray<half>(xt::view(ha, 0, xt::all())));
+    const double d = double(float(ca::linalg::dot(v, v).get()()));
+    double ref = 0;
+    for (std::size_t k = 0; k < K; ++k)
+        ref += double(float(ha(0, k))) * double(float(ha(0, k)));
+    CHECK(std::abs(d - ref) <= std::ldexp(ref, -10));
+}

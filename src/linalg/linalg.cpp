@@ -564,4 +564,80 @@ void product(product_kind kind, const array_ref& out, const array_ref& a, const 
                       dtype_name(out.type));
 }
 
+namespace {
+std::string axes_to_string(const std::vector<std::ptrdiff_t>& axes) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < axes.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(axes[i]);
+    return s + "]";
+}
+} // namespace
+
+tensordot_plan plan_tensordot(const shape_type& a, const shape_type& b,
+                              const std::vector<std::ptrdiff_t>& axes_a,
+                              const std::vector<std::ptrdiff_t>& axes_b) {
+    const std::string where = "tensordot of shapes " + shape_to_string(a) + " and " +
+                              shape_to_string(b) + " over axes " + axes_to_string(axes_a) +
+                              " and " + axes_to_string(axes_b);
+    if (axes_a.size() != axes_b.size())
+        throw usage_error(where + ": the two axis lists differ in length");
+    // Normalised axes, each used once (NumPy: "repeated axis").
+    auto normalise = [&](const std::vector<std::ptrdiff_t>& axes, std::size_t rank) {
+        std::vector<std::size_t> out;
+        std::vector<bool> used(rank, false);
+        for (std::ptrdiff_t ax : axes) {
+            const auto r = static_cast<std::ptrdiff_t>(rank);
+            if (ax < -r || ax >= r)
+                throw index_error(where + ": axis " + std::to_string(ax) +
+                                  " is out of bounds for rank " + std::to_string(rank));
+            const auto k = static_cast<std::size_t>(ax < 0 ? ax + r : ax);
+            if (used[k]) throw usage_error(where + ": repeated axis " + std::to_string(ax));
+            used[k] = true;
+            out.push_back(k);
+        }
+        return out;
+    };
+    const std::vector<std::size_t> sum_a = normalise(axes_a, a.size()),
+                                   sum_b = normalise(axes_b, b.size());
+    std::size_t summed = 1;
+    for (std::size_t i = 0; i < sum_a.size(); ++i) {
+        if (a[sum_a[i]] != b[sum_b[i]])
+            throw shape_error(where + ": extents " + std::to_string(a[sum_a[i]]) + " and " +
+                              std::to_string(b[sum_b[i]]) + " of summed axes differ");
+        summed *= a[sum_a[i]];
+    }
+    tensordot_plan plan;
+    std::size_t free_a = 1, free_b = 1;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (std::find(sum_a.begin(), sum_a.end(), k) == sum_a.end()) {
+            plan.order_a.push_back(k);
+            plan.result.push_back(a[k]);
+            free_a *= a[k];
+        }
+    plan.order_a.insert(plan.order_a.end(), sum_a.begin(), sum_a.end());
+    plan.order_b = sum_b;
+    for (std::size_t k = 0; k < b.size(); ++k)
+        if (std::find(sum_b.begin(), sum_b.end(), k) == sum_b.end()) {
+            plan.order_b.push_back(k);
+            plan.result.push_back(b[k]);
+            free_b *= b[k];
+        }
+    plan.matrix_a = {free_a, summed};
+    plan.matrix_b = {summed, free_b};
+    return plan;
+}
+
+tensordot_plan plan_tensordot(const shape_type& a, const shape_type& b, std::size_t n) {
+    if (n > a.size() || n > b.size())
+        throw shape_error("tensordot of shapes " + shape_to_string(a) + " and " +
+                          shape_to_string(b) + ": cannot sum over " + std::to_string(n) +
+                          " axes of each");
+    std::vector<std::ptrdiff_t> axes_a, axes_b;
+    for (std::size_t i = 0; i < n; ++i) {
+        axes_a.push_back(static_cast<std::ptrdiff_t>(a.size() - n + i));
+        axes_b.push_back(static_cast<std::ptrdiff_t>(i));
+    }
+    return plan_tensordot(a, b, axes_a, axes_b);
+}
+
 } // namespace clarray::detail

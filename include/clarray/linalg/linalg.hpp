@@ -5,21 +5,27 @@
 //   auto y = clarray::matmul(A, x);       // matrix-vector (GEMV)
 //   auto s = clarray::linalg::dot(x, y);  // 1-d . 1-d: a 0-d array (s.item() reads it)
 //   auto o = clarray::outer(x, y);
+//   auto t = clarray::tensordot(a, b, {1, 2}, {0, 1});  // sum over a's axes 1, 2 and b's 0, 1
 //
-// All five are in clarray::linalg; matmul, inner and outer are in clarray as well. dot and vdot
-// stay linalg:: only: clarray::dot and clarray::vdot are the reductions of reduce/ (any dtype,
-// compensated sums, fused expressions), which these do not replace.
+// All six are in clarray::linalg; matmul, inner, outer and tensordot are in clarray as well. dot
+// and vdot stay linalg:: only: clarray::dot and clarray::vdot are the reductions of reduce/ (any
+// dtype, compensated sums, fused expressions), which these do not replace.
 //
-// Operands have one element type (float, double or their std::complex) and one storage policy; the
+// Operands have one element type (float, double or their std::complex; clarray::half computes in
+// float32 and rounds once on store, as everywhere in clarray) and one storage policy; the
 // result is a new C-contiguous array on the first operand's queue, from the first operand's pool.
 // Everything is enqueued, nothing blocks. Strided and transposed views reach CLBlast without copies
 // when each matrix has one unit-stride axis (docs/linalg.md); other views are copied once into a
 // contiguous temporary.
 #include <complex>
+#include <cstddef>
 #include <type_traits>
+#include <vector>
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
+#include "clarray/array/half.hpp"
+#include "clarray/expr/assign.hpp" // astype: float16 products run in float32
 
 namespace clarray {
 
@@ -40,16 +46,58 @@ void check_blas(int status, const char* routine);
 
 template <class T, class S>
 cl_array<T, S> product_of(product_kind kind, const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                      std::is_same_v<T, std::complex<float>> ||
-                      std::is_same_v<T, std::complex<double>>,
-                  "clarray linalg: operands must be float, double, std::complex<float> or "
-                  "std::complex<double> (CLBlast's routines)");
-    const array_ref ra = array_ref_of(a), rb = array_ref_of(b);
-    const shape_type shape = product_shape(kind, ra, rb);
-    cl_array<T, S> out(a.get_queue(), shape, layout::c, a.data().get());
-    product(kind, array_ref_of(out), ra, rb);
-    return out;
+    if constexpr (std::is_same_v<T, half>) {
+        // CLBlast's half routines need cl_khr_fp16, which most devices lack: float16 products
+        // run in float32 (sums of products in float, one rounding to half per result element).
+        return product_of(kind, a.template astype<float>(), b.template astype<float>())
+            .template astype<half>();
+    } else {
+        static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                          std::is_same_v<T, std::complex<float>> ||
+                          std::is_same_v<T, std::complex<double>>,
+                      "clarray linalg: operands must be float, double, std::complex<float>, "
+                      "std::complex<double> (CLBlast's routines) or clarray::half");
+        const array_ref ra = array_ref_of(a), rb = array_ref_of(b);
+        const shape_type shape = product_shape(kind, ra, rb);
+        cl_array<T, S> out(a.get_queue(), shape, layout::c, a.data().get());
+        product(kind, array_ref_of(out), ra, rb);
+        return out;
+    }
+}
+
+// tensordot as one matrix product: a's free axes then its summed axes, b's summed axes then its
+// free axes, each group flattened.
+struct tensordot_plan {
+    std::vector<std::size_t> order_a, order_b; // transposes bringing the groups together
+    shape_type matrix_a, matrix_b;             // (free size of a, summed size), (summed, free of b)
+    shape_type result;                         // a's free extents then b's
+};
+// Throws index_error for an axis out of range, usage_error for a repeated axis or lists of two
+// lengths, shape_error (naming both shapes and the axes) for summed extents that differ.
+tensordot_plan plan_tensordot(const shape_type& a, const shape_type& b,
+                              const std::vector<std::ptrdiff_t>& axes_a,
+                              const std::vector<std::ptrdiff_t>& axes_b);
+// NumPy's integer `axes`: the last n axes of a with the first n of b (shape_error if n exceeds a
+// rank).
+tensordot_plan plan_tensordot(const shape_type& a, const shape_type& b, std::size_t n);
+
+// x with its axes in `order`, as a matrix of `shape`: a view when the strides allow (a transposed
+// matrix stays a view: CLBlast takes it with a transpose flag), else a C-order copy.
+template <class T, class S>
+cl_array<T, S> as_matrix(const cl_array<T, S>& x, const std::vector<std::size_t>& order,
+                         const shape_type& shape) {
+    const cl_array<T, S> moved = x.transpose(order);
+    strides_type unused;
+    if (reshape_strides(moved.shape(), moved.strides(), shape, unused)) return moved.reshape(shape);
+    return moved.copy(layout::c).reshape(shape);
+}
+
+template <class T, class S>
+cl_array<T, S> tensordot_of(const cl_array<T, S>& a, const cl_array<T, S>& b,
+                            const tensordot_plan& plan) {
+    return product_of(product_kind::matmul, as_matrix(a, plan.order_a, plan.matrix_a),
+                      as_matrix(b, plan.order_b, plan.matrix_b))
+        .reshape(plan.result);
 }
 } // namespace detail
 
@@ -80,6 +128,24 @@ template <class T, class S> cl_array<T, S> outer(const cl_array<T, S>& a, const 
     return clarray::detail::product_of(clarray::detail::product_kind::outer, a, b);
 }
 
+// NumPy's tensordot: the sum of products over a's axes `axes_a` and b's axes `axes_b` (paired in
+// order); the result has a's other axes, then b's. One GEMM: the operands are viewed (or, when
+// their strides do not allow, copied once) as matrices.
+template <class T, class S>
+cl_array<T, S> tensordot(const cl_array<T, S>& a, const cl_array<T, S>& b,
+                         const std::vector<std::ptrdiff_t>& axes_a,
+                         const std::vector<std::ptrdiff_t>& axes_b) {
+    return clarray::detail::tensordot_of(
+        a, b, clarray::detail::plan_tensordot(a.shape(), b.shape(), axes_a, axes_b));
+}
+// NumPy's tensordot(a, b, axes=n): over the last n axes of a and the first n of b (n = 0: the
+// outer product; n = 1 on matrices: matmul).
+template <class T, class S>
+cl_array<T, S> tensordot(const cl_array<T, S>& a, const cl_array<T, S>& b, std::size_t n = 2) {
+    return clarray::detail::tensordot_of(a, b,
+                                         clarray::detail::plan_tensordot(a.shape(), b.shape(), n));
+}
+
 } // namespace linalg
 
 // matmul, inner and outer are also clarray's; clarray::dot and clarray::vdot are the reductions of
@@ -87,5 +153,6 @@ template <class T, class S> cl_array<T, S> outer(const cl_array<T, S>& a, const 
 using linalg::inner;
 using linalg::matmul;
 using linalg::outer;
+using linalg::tensordot;
 
 } // namespace clarray
