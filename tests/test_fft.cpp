@@ -459,3 +459,20 @@ TEMPLATE_LIST_TEST_CASE("fft: ordering across queues, never blocking", "[fft]",
     const auto Z = ca::fft::fft(a);
     check_close<C>(Z.get(), xt::xarray<cd>(xt::zeros<cd>(shape_t{3, n})), eps, n);
 }
+
+TEST_CASE("fft: odd real lengths past one VkFFT pass", "[fft]") {
+    // VkFFT's R2C takes odd lengths only within one pass; longer ones run as complex transforms
+    // (irfft after completing the Hermitian half). 10395 = 3 5 7 9 11: several passes.
+    using C = std::complex<float>;
+    const double eps = std::numeric_limits<float>::epsilon();
+    const std::size_t n = 10395, m = n / 2 + 1;
+    const auto h = test::random_array<float>({2, n}, 61);
+    const auto X = ca::fft::rfft(dev<float>(h));
+    const auto full = host_dft_axis(to_cd(h), 1, n, -1);
+    check_close<C>(X.get(), xt::xarray<cd>(xt::view(full, xt::all(), xt::range(0, m))), eps,
+                   double(n));
+    check_close<float>(ca::fft::irfft(X, std::ptrdiff_t(n)).get(), to_cd(h), eps, double(n));
+    const auto hz = random_complex<float>({2, m + 3}, 62); // truncated to m first
+    check_close<float>(ca::fft::irfft(dev<C>(hz), std::ptrdiff_t(n), -1, "ortho").get(),
+                       scaled(host_irfft_1d(to_cd(hz), n), std::sqrt(double(n))), eps, double(n));
+}

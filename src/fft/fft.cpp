@@ -4,7 +4,29 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define VKFFT_BACKEND 3
 #include "clarray/runtime/cl.hpp"
+
+#include <algorithm>
+
+// VkFFT sizes its single-pass kernels by CL_DEVICE_LOCAL_MEM_SIZE. Devices whose local memory
+// is emulated in global memory (CL_GLOBAL: pocl's CPU devices report 2 MiB) crash in VkFFT's
+// kernels once a pass holds more than 65536 points; capped at the 64 KiB of a GPU, longer
+// transforms take VkFFT's multi-pass (four-step) path there. VkFFT's calls of clGetDeviceInfo
+// come here (the macro below, this file only).
+static cl_int clarray_vkfft_device_info(cl_device_id d, cl_device_info what, size_t size,
+                                        void* value, size_t* size_ret) {
+    const cl_int r = clGetDeviceInfo(d, what, size, value, size_ret);
+    if (r != CL_SUCCESS || what != CL_DEVICE_LOCAL_MEM_SIZE || !value || size < sizeof(cl_ulong))
+        return r;
+    cl_device_local_mem_type type = CL_LOCAL;
+    if (clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS)
+        return r;
+    if (type == CL_GLOBAL)
+        *static_cast<cl_ulong*>(value) = std::min<cl_ulong>(*static_cast<cl_ulong*>(value), 65536);
+    return r;
+}
+#define clGetDeviceInfo clarray_vkfft_device_info
 #include <vkFFT.h>
+#undef clGetDeviceInfo
 
 #include "clarray/fft/fft.hpp"
 
@@ -201,6 +223,7 @@ struct plan_key {
 struct plan {
     std::mutex mutex; // VkFFTAppend rewrites the application's buffers and kernel arguments
     bool ready = false;
+    bool r2c_unsupported = false; // VkFFT refused this R2C length: the callers use C2C instead
     VkFFTApplication app{};
     cl_device_id device = nullptr;
     cl_context context = nullptr;
@@ -234,7 +257,8 @@ struct plan_cache final : context_extension {
 };
 
 // The plan for key in q's context, initialised on first use (which compiles VkFFT's kernels:
-// blocking, as every program build is).
+// blocking, as every program build is). An R2C length VkFFT does not take (odd lengths past one
+// pass) gives a plan marked r2c_unsupported, kept so that the refusal is not asked again.
 std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* name) {
     plan_cache& cache = q.context().state().extension<plan_cache>();
     std::shared_ptr<plan> p;
@@ -245,7 +269,7 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
         p = slot;
     }
     std::lock_guard<std::mutex> lock(p->mutex);
-    if (p->ready) return p;
+    if (p->ready || p->r2c_unsupported) return p;
     const std::uint64_t complex_bytes = key.double_precision ? 16 : 8;
     std::uint64_t elements = key.batches;
     for (std::uint64_t i = 0; i < key.dims; ++i)
@@ -277,6 +301,11 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
         c.bufferStride[0] = key.size[0] / 2 + 1;
     }
     const VkFFTResult r = initializeVkFFT(&p->app, c);
+    if (r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
+        p->app = VkFFTApplication{}; // initializeVkFFT released what it made
+        p->r2c_unsupported = true;
+        return p;
+    }
     if (r != VKFFT_SUCCESS) {
         // initializeVkFFT released what it made; the empty plan is dropped from the cache.
         std::lock_guard<std::mutex> cache_lock(cache.mutex);
@@ -395,31 +424,58 @@ void load(const queue& q, const array_ref& work, const array_ref& in,
     strided_copy(dst, src);
 }
 
-// out = tmp read back through perm (tmp's axis i is out's axis perm[i]).
+// out = tmp read back through perm (tmp's axis i is out's axis perm[i]), its leading part where
+// out is shorter; real_part: the real parts of a complex tmp.
 void store(const queue& q, const array_ref& out, const temp_array& tmp,
-           const std::vector<std::size_t>& perm) {
+           const std::vector<std::size_t>& perm, bool real_part = false) {
     strides_type s(out.shape->size(), 0);
     for (std::size_t i = 0; i < perm.size(); ++i)
-        s[perm[i]] = tmp.strides[i];
-    const array_ref src{&q, tmp.alloc.get(), tmp.kind, tmp.type, out.shape, &s, 0};
+        s[perm[i]] = tmp.strides[i] * (real_part ? 2 : 1);
+    const dtype type = real_part ? real_type_of(tmp.type) : tmp.type;
+    const array_ref src{&q, tmp.alloc.get(), tmp.kind, type, out.shape, &s, 0};
     strided_copy(out, src);
 }
 
-struct fft_scale_tag {};
+struct fft_program_tag {};
+template <int Kernel> struct fft_kernel_tag {};
 
-// Every real number of the contiguous array a (offset 0) times s.
-void scale(const queue& q, const array_ref& a, double s) {
-    const dtype real = is_complex(a.type) ? real_type_of(a.type) : a.type;
-    const context& ctx = q.context();
-    const kernel k = cached_source_kernel(
-        ctx, {&type_tag<fft_scale_tag>::id, static_cast<std::uint64_t>(real)}, "fft_scale", [&] {
-            const char* ext = required_extension(real);
-            if (ext) require_extension(ctx, ext, std::string("fft scaling of ") + dtype_name(real));
+// Kernel `name` of kernels/fft.cl for the real type `real` (float or double).
+template <int Kernel> kernel fft_kernel(const context& ctx, const char* name, dtype real) {
+    const std::uint64_t sig = static_cast<std::uint64_t>(real);
+    return cached_kernel(ctx, {&type_tag<fft_kernel_tag<Kernel>>::id, sig}, name, [&] {
+        const char* ext = required_extension(real);
+        if (ext) require_extension(ctx, ext, std::string("fft kernels of ") + dtype_name(real));
+        return cached_program(ctx, {&type_tag<fft_program_tag>::id, sig}, [&] {
             std::string src =
                 ext ? std::string("#pragma OPENCL EXTENSION ") + ext + " : enable\n" : "";
             src += kernel_source_fft;
             return program_source{std::move(src), std::string("-DT=") + cl_type_name(real)};
         });
+    });
+}
+
+// Rows of n complex values (a contiguous temporary, offset 0) whose first m are set: the values
+// past them become the conjugates of their mirrors, x[k] = conj x[n - k].
+void hermitian_fill(const queue& q, const array_ref& a, std::size_t n, std::size_t m) {
+    const std::size_t rows = checked_size(*a.shape) / n;
+    const std::size_t first = std::max<std::size_t>(m, 1);
+    if (rows == 0 || first >= n) return;
+    const context& ctx = q.context();
+    const kernel k = fft_kernel<1>(ctx, "fft_hermitian", real_type_of(a.type));
+    const cl_ulong count = rows * (n - first), row_n = n, row_first = first;
+    const std::size_t g = elementwise_group_size(ctx.device());
+    const ndrange global{round_up(count, g)}, local{g};
+    const launch_arg args[4] = {
+        memory_arg(a.kind, a.alloc, access::read_write), launch_arg::value(&count, sizeof count),
+        launch_arg::value(&row_n, sizeof row_n), launch_arg::value(&row_first, sizeof row_first)};
+    launch(q, k, global, &local, args, 4, {}, "fft Hermitian completion");
+}
+
+// Every real number of the contiguous array a (offset 0) times s.
+void scale(const queue& q, const array_ref& a, double s) {
+    const dtype real = is_complex(a.type) ? real_type_of(a.type) : a.type;
+    const context& ctx = q.context();
+    const kernel k = fft_kernel<0>(ctx, "fft_scale", real);
     const cl_ulong n = checked_size(*a.shape) * (is_complex(a.type) ? 2 : 1);
     const float sf = static_cast<float>(s);
     const std::size_t g = elementwise_group_size(ctx.device());
@@ -619,6 +675,7 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
     const bool wide = in.type == dtype::float64 || in.type == dtype::complex128;
     const dtype real_t = wide ? dtype::float64 : dtype::float32;
     const dtype complex_t = wide ? dtype::complex128 : dtype::complex64;
+    const bool inverse = r.op == fft_op::c2r;
     plan_key key;
     key.device = q.context().device().id();
     key.dims = 1;
@@ -626,45 +683,43 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
     key.batches = batches;
     key.double_precision = wide;
     key.r2c = true;
+    key.normalize = inverse && r.norm == 0;
+    const std::shared_ptr<plan> p = n == 1 ? nullptr : plan_for(q, key, r.name);
 
-    if (r.op == fft_op::r2c) {
+    if (n == 1) { // one point: X[0] = x[0], x[0] = Re X[0]
+        load(q, out, in, identity, inverse);
+    } else if (p->r2c_unsupported) {
+        // A length VkFFT's R2C does not take: the complex transform of n points along the last
+        // axis of a contiguous temporary. rfft keeps its first n/2+1 values; irfft first
+        // completes the Hermitian half (x[k] = conj x[n-k]) and keeps the real parts.
+        moved.back() = n;
+        const temp_array full = make_temp(q, in.kind, complex_t, moved, in.alloc);
+        load(q, full.ref(q), in, perm);
+        if (inverse) hermitian_fill(q, full.ref(q), n, m);
+        c2c_in_place(q, full.ref(q), {rank - 1}, inverse, key.normalize, r.name);
+        store(q, out, full, perm, inverse);
+    } else if (!inverse) {
         moved.back() = n;
         const temp_array real = make_temp(q, in.kind, real_t, moved, in.alloc);
         load(q, real.ref(q), in, perm);
-        if (n == 1) { // one point: X[0] = x[0]
-            load(q, out, real.ref(q), identity);
-        } else {
-            moved.back() = m;
-            temp_array cplx;
-            if (!last) cplx = make_temp(q, in.kind, complex_t, moved, in.alloc);
-            allocation* dst = last ? out.alloc : cplx.alloc.get();
-            const std::shared_ptr<plan> p = plan_for(q, key, r.name);
-            run_plan(q, *p, false, dst, real.alloc.get(), r.name, key);
-            if (!last) store(q, out, cplx, perm);
-        }
-        const double s = norm_scale(r.norm, false, N);
-        if (s != 1.0) scale(q, out, s);
-        return;
-    }
-
-    // c2r: the input's first n/2+1 values along the axis (padded with zeros) in a complex
-    // temporary, which VkFFT's inverse overwrites.
-    if (n == 1) { // one point: x[0] = Re X[0]
-        load(q, out, in, identity, true);
+        moved.back() = m;
+        temp_array cplx;
+        if (!last) cplx = make_temp(q, in.kind, complex_t, moved, in.alloc);
+        run_plan(q, *p, false, last ? out.alloc : cplx.alloc.get(), real.alloc.get(), r.name, key);
+        if (!last) store(q, out, cplx, perm);
     } else {
+        // The input's first n/2+1 values along the axis (padded with zeros) in a complex
+        // temporary, which VkFFT's inverse overwrites.
         moved.back() = m;
         const temp_array cplx = make_temp(q, in.kind, complex_t, moved, in.alloc);
         load(q, cplx.ref(q), in, perm);
         moved.back() = n;
         temp_array real;
         if (!last) real = make_temp(q, in.kind, real_t, moved, in.alloc);
-        allocation* dst = last ? out.alloc : real.alloc.get();
-        key.normalize = r.norm == 0;
-        const std::shared_ptr<plan> p = plan_for(q, key, r.name);
-        run_plan(q, *p, true, cplx.alloc.get(), dst, r.name, key);
+        run_plan(q, *p, true, cplx.alloc.get(), last ? out.alloc : real.alloc.get(), r.name, key);
         if (!last) store(q, out, real, perm);
     }
-    const double s = norm_scale(r.norm, true, N);
+    const double s = norm_scale(r.norm, inverse, N);
     if (s != 1.0) scale(q, out, s);
 }
 
