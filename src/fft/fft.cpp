@@ -338,8 +338,9 @@ void run_plan(const queue& q, plan& p, bool inverse, allocation* buffer, allocat
         clFlush(p.last_queue.get()); // a cross-queue wait needs the other queue's commands sent
     }
     if (!deps.empty()) q.enqueue_barrier(deps);
-    // VkFFT rebinds buffers only when the pointers it is given differ from the last call's:
-    // forget them, so that these buffers are bound whatever addresses the last call used.
+    // VkFFT keeps the buffer pointers it is given and recomputes its buffer bindings only when
+    // they differ from the last call's; forgetting them sends every call through that path,
+    // whatever addresses the last call's locals had.
     p.app.configuration.buffer = nullptr;
     p.app.configuration.inputBuffer = nullptr;
     p.app.configuration.outputBuffer = nullptr;
