@@ -147,6 +147,7 @@ TEMPLATE_LIST_TEST_CASE("fft: 1-d fft and ifft against a host DFT", "[fft]", com
                        double(n));
         const auto back = ca::fft::ifft(X);
         check_close<C>(back.get(), to_cd(h), eps, double(n));
+        CHECK(bool(x.get() == h)); // VkFFT read the input in place and left it as it was
     }
 }
 
@@ -178,6 +179,15 @@ TEMPLATE_LIST_TEST_CASE("fft: every storage policy, views and axes", "[fft]", te
     const auto t = dev<C, S>(ht).transpose(); // holds h, strides (1, 6)
     check_close<C>(ca::fft::fft(t).get(), host_dft_axis(to_cd(h), 1, 10, -1), eps, 10);
     check_close<C>(ca::fft::fft(t, -1, 0).get(), host_dft_axis(to_cd(h), 0, 6, -1), eps, 6);
+    // Contiguous rows at an offset (VkFFT reads them where they are).
+    const auto hw = random_complex<float>({9, 10}, 8);
+    const auto rows = dev<C, S>(hw)(ca::range(3, 9), ca::all());
+    const xt::xarray<C> hrows = xt::view(hw, xt::range(3, 9), xt::all());
+    check_close<C>(ca::fft::fft(rows).get(), host_dft_axis(to_cd(hrows), 1, 10, -1), eps, 10);
+    check_close<C>(ca::fft::fft(rows, -1, 0).get(), host_dft_axis(to_cd(hrows), 0, 6, -1), eps, 6);
+    check_close<C>(ca::fft::fft2(rows).get(),
+                   host_dft_axis(host_dft_axis(to_cd(hrows), 0, 6, -1), 1, 10, -1), eps, 60);
+    CHECK(bool(rows.get() == hrows));
     // Every second element of every second row, at an offset; a reversed view.
     auto whole = ca::zeros<C, S>(test::q(), {13, 21});
     auto strided = whole(ca::range(1, 13, 2), ca::range(1, 21, 2));
@@ -303,6 +313,7 @@ TEST_CASE("fft: fft2 and fftn over 2-d, 3-d and 4-d shapes", "[fft]") {
             N *= double(n);
         }
         check_close<C>(ca::fft::fftn(x, c.s, c.axes).get(), ref, eps, N);
+        CHECK(bool(x.get() == h));
         check_close<C>(ca::fft::ifftn(x, c.s, c.axes).get(), scaled(iref, 1 / N), eps, N);
         if (c.shape.size() == 2 && c.axes.empty()) {
             check_close<C>(ca::fft::fft2(x, c.s).get(), ref, eps, N);
@@ -388,16 +399,22 @@ TEST_CASE("fft: plans are cached per configuration", "[fft]") {
     using C = std::complex<float>;
     const auto a = dev<C>(random_complex<float>({5, 24}, 51));
     const auto b = dev<C>(random_complex<float>({5, 24}, 52));
+    // A contiguous forward reads its input where it is (one plan), an inverse runs in place in
+    // its result (another plan, normalising for "backward").
     (void)ca::fft::fft(a);
+    (void)ca::fft::ifft(a);
     const std::size_t plans = ca::fft::cached_plan_count(test::ctx());
-    CHECK(plans >= 1);
-    // Another array of the shape, the inverse, another norm: the same plan.
+    CHECK(plans >= 2);
+    // Another array of the shape, another norm of the forward: the same plans.
     const auto X = ca::fft::fft(b);
-    (void)ca::fft::ifft(a, -1, -1, "ortho");
+    const auto Y = ca::fft::fft(b, -1, -1, "forward");
+    (void)ca::fft::ifft(b);
     CHECK(ca::fft::cached_plan_count(test::ctx()) == plans);
-    // Results of the shared plan still differ per array (the buffers are rebound per call).
+    // Results of a shared plan still differ per array (the buffers are rebound per call).
     const double eps = std::numeric_limits<float>::epsilon();
-    check_close<C>(X.get(), host_dft_axis(to_cd(xt::xarray<C>(b.get())), 1, 24, -1), eps, 24);
+    const auto ref_b = host_dft_axis(to_cd(xt::xarray<C>(b.get())), 1, 24, -1);
+    check_close<C>(X.get(), ref_b, eps, 24);
+    check_close<C>(Y.get(), scaled(ref_b, 1.0 / 24), eps, 24);
     check_close<C>(ca::fft::fft(a).get(), host_dft_axis(to_cd(xt::xarray<C>(a.get())), 1, 24, -1),
                    eps, 24);
     (void)ca::fft::fft(ca::zeros<C, ca::buffer>(test::q(), {5, 25}));

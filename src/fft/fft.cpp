@@ -198,10 +198,12 @@ struct plan_key {
     std::uint64_t batches = 1;
     bool double_precision = false;
     bool r2c = false;
-    bool normalize = false; // the inverse scales by 1/N
+    bool normalize = false;    // the inverse scales by 1/N
+    bool out_of_place = false; // C2C forward from a separate input buffer (at a launch offset)
 
     auto tie() const {
-        return std::tie(device, dims, size, omit, batches, double_precision, r2c, normalize);
+        return std::tie(device, dims, size, omit, batches, double_precision, r2c, normalize,
+                        out_of_place);
     }
     bool operator<(const plan_key& o) const { return tie() < o.tie(); }
 
@@ -299,6 +301,13 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
         c.inputBufferSize = &p->input_bytes;
         c.inputBufferStride[0] = key.size[0];
         c.bufferStride[0] = key.size[0] / 2 + 1;
+    } else if (key.out_of_place) {
+        // The input view's own buffer, same layout, read by the first pass only; its element
+        // offset varies per call.
+        p->input_bytes = p->buffer_bytes;
+        c.isInputFormatted = 1;
+        c.inputBufferSize = &p->input_bytes;
+        c.specifyOffsetsAtLaunch = 1;
     }
     const VkFFTResult r = initializeVkFFT(&p->app, c);
     if (r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
@@ -321,14 +330,15 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
 // event order: a barrier for what their use records require, VkFFT's kernels, then a marker
 // whose event is recorded on both (VkFFT's OpenCL launch takes no wait list and gives no event).
 void run_plan(const queue& q, plan& p, bool inverse, allocation* buffer, allocation* input,
-              const char* name, const plan_key& key) {
-    std::vector<allocation*> touched{buffer};
-    if (input) touched.push_back(input);
-    for (allocation* a : touched)
-        a->check_not_mapped(access::read_write, name);
+              const char* name, const plan_key& key, std::uint64_t input_offset = 0) {
+    // An out-of-place forward only reads its input; R2C/C2R plans write their real buffer on
+    // the inverse and read it on the forward, counted as read-write either way.
+    const access input_access = key.out_of_place ? access::read : access::read_write;
+    buffer->check_not_mapped(access::read_write, name);
+    if (input) input->check_not_mapped(input_access, name);
     wait_list deps;
-    for (allocation* a : touched)
-        a->add_dependencies(q, access::read_write, deps);
+    buffer->add_dependencies(q, access::read_write, deps);
+    if (input) input->add_dependencies(q, input_access, deps);
     cl_mem buf = buffer->as_buffer();
     cl_mem in = input ? input->as_buffer() : nullptr;
     cl_command_queue raw = q.get();
@@ -348,14 +358,15 @@ void run_plan(const queue& q, plan& p, bool inverse, allocation* buffer, allocat
     lp.commandQueue = &raw;
     lp.buffer = &buf;
     if (input) lp.inputBuffer = &in;
+    lp.inputBufferOffset = input_offset;
     const VkFFTResult r = VkFFTAppend(&p.app, inverse ? 1 : -1, &lp);
     p.app.configuration.buffer = nullptr; // no pointer to this frame survives the call
     p.app.configuration.inputBuffer = nullptr;
     p.app.configuration.outputBuffer = nullptr;
     check_vkfft(r, "VkFFTAppend", name, key.describe());
     const event done = q.enqueue_marker();
-    for (allocation* a : touched)
-        a->record(q, access::read_write, done);
+    buffer->record(q, access::read_write, done);
+    if (input) input->record(q, input_access, done);
     p.last_event = done;
     if (p.last_queue.get() != raw) p.last_queue = handle<cl_command_queue>::retain(raw);
 }
@@ -520,21 +531,18 @@ vkfft_dims(const shape_type& W, const std::vector<std::size_t>& axes, std::uint6
     return dims;
 }
 
-void c2c_in_place(const queue& q, const array_ref& work, std::vector<std::size_t> axes,
-                  bool inverse, bool normalize, const char* name) {
+// The plan of a C2C transform of work (C-contiguous) over axes, or false when it needs none
+// (every axis of length 1) or more than one (more than three VkFFT dimensions).
+bool c2c_key(const queue& q, const array_ref& work, std::vector<std::size_t> axes, bool inverse,
+             bool normalize, plan_key& key) {
     const shape_type& W = *work.shape;
     axes.erase(std::remove_if(axes.begin(), axes.end(), [&](std::size_t a) { return W[a] == 1; }),
                axes.end()); // a transform of one point is the identity
-    if (axes.empty()) return;
+    if (axes.empty()) return false;
     std::sort(axes.begin(), axes.end());
     std::uint64_t batches = 1;
-    auto dims = vkfft_dims(W, axes, batches);
-    if (dims.size() > 3) { // more than VkFFT's three dimensions: one axis at a time
-        for (std::size_t a : axes)
-            c2c_in_place(q, work, {a}, inverse, normalize, name);
-        return;
-    }
-    plan_key key;
+    const auto dims = vkfft_dims(W, axes, batches);
+    if (dims.size() > 3) return false;
     key.device = q.context().device().id();
     key.dims = dims.size();
     for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -544,6 +552,41 @@ void c2c_in_place(const queue& q, const array_ref& work, std::vector<std::size_t
     key.batches = batches;
     key.double_precision = work.type == dtype::complex128;
     key.normalize = normalize && inverse;
+    return true;
+}
+
+// out = the forward transform of in, read in place by VkFFT's first pass: for a C-contiguous
+// complex input of out's shape and type whose transform is one VkFFT call. False when in does not
+// qualify (then the caller copies it into out first).
+bool c2c_forward_from(const queue& q, const array_ref& out, const array_ref& in,
+                      const std::vector<std::size_t>& axes, const char* name) {
+    if (in.type != out.type || !in.alloc || *in.shape != *out.shape ||
+        !is_c_contiguous(*in.shape, *in.strides))
+        return false;
+    plan_key key;
+    if (!c2c_key(q, out, axes, false, false, key)) return false;
+    key.out_of_place = true;
+    const std::shared_ptr<plan> p = plan_for(q, key, name);
+    run_plan(q, *p, false, out.alloc, in.alloc, name, key,
+             static_cast<std::uint64_t>(in.offset) * dtype_size(in.type));
+    return true;
+}
+
+void c2c_in_place(const queue& q, const array_ref& work, std::vector<std::size_t> axes,
+                  bool inverse, bool normalize, const char* name) {
+    const shape_type& W = *work.shape;
+    axes.erase(std::remove_if(axes.begin(), axes.end(), [&](std::size_t a) { return W[a] == 1; }),
+               axes.end()); // a transform of one point is the identity
+    if (axes.empty()) return;
+    std::sort(axes.begin(), axes.end());
+    std::uint64_t batches = 1;
+    if (vkfft_dims(W, axes, batches).size() > 3) { // past VkFFT's three dimensions: axis by axis
+        for (std::size_t a : axes)
+            c2c_in_place(q, work, {a}, inverse, normalize, name);
+        return;
+    }
+    plan_key key;
+    c2c_key(q, work, axes, inverse, normalize, key);
     const std::shared_ptr<plan> p = plan_for(q, key, name);
     run_plan(q, *p, inverse, work.alloc, nullptr, name, key);
 }
@@ -648,11 +691,15 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
         identity[i] = i;
 
     if (r.op == fft_op::forward || r.op == fft_op::inverse) {
-        // The transform runs in place in the result: the input is copied into it first (padded,
-        // truncated, promoted from real), so any view of any layout works the same way.
+        // A contiguous complex input of the result's shape is read by VkFFT's first forward pass.
+        // Otherwise the transform runs in place in the result, into which the input is copied
+        // first (padded, truncated, promoted from real), so any view of any layout works alike.
+        // Inverses always copy: VkFFT's out-of-place inverse would use the input as scratch.
         const bool inverse = r.op == fft_op::inverse;
-        load(q, out, in, identity);
-        c2c_in_place(q, out, r.axes, inverse, r.norm == 0, r.name);
+        if (inverse || !c2c_forward_from(q, out, in, r.axes, r.name)) {
+            load(q, out, in, identity);
+            c2c_in_place(q, out, r.axes, inverse, r.norm == 0, r.name);
+        }
         const double s = norm_scale(r.norm, inverse, N);
         if (s != 1.0) scale(q, out, s);
         return;
