@@ -694,7 +694,8 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
         // A contiguous complex input of the result's shape is read by VkFFT's first forward pass.
         // Otherwise the transform runs in place in the result, into which the input is copied
         // first (padded, truncated, promoted from real), so any view of any layout works alike.
-        // Inverses always copy: VkFFT's out-of-place inverse would use the input as scratch.
+        // Inverses always copy: VkFFT's out-of-place inverse runs from its main buffer (which its
+        // passes overwrite) to the input buffer, so the input would be written.
         const bool inverse = r.op == fft_op::inverse;
         if (inverse || !c2c_forward_from(q, out, in, r.axes, r.name)) {
             load(q, out, in, identity);
