@@ -309,6 +309,7 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
         c.inputBufferSize = &p->input_bytes;
         c.specifyOffsetsAtLaunch = 1;
     }
+    p->app = VkFFTApplication{}; // also after another thread's failed attempt
     const VkFFTResult r = initializeVkFFT(&p->app, c);
     if (r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
         p->app = VkFFTApplication{}; // initializeVkFFT released what it made
