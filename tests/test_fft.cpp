@@ -188,6 +188,13 @@ TEMPLATE_LIST_TEST_CASE("fft: every storage policy, views and axes", "[fft]", te
     check_close<C>(ca::fft::fft2(rows).get(),
                    host_dft_axis(host_dft_axis(to_cd(hrows), 0, 6, -1), 1, 10, -1), eps, 60);
     CHECK(bool(rows.get() == hrows));
+    const auto hrw = test::random_array<float>({9, 10}, 9);
+    const auto rrows = dev<float, S>(hrw)(ca::range(3, 9), ca::all());
+    const xt::xarray<float> hrrows = xt::view(hrw, xt::range(3, 9), xt::all());
+    const auto rref = host_dft_axis(to_cd(hrrows), 1, 10, -1);
+    check_close<C>(ca::fft::rfft(rrows).get(),
+                   xt::xarray<cd>(xt::view(rref, xt::all(), xt::range(0, 6))), eps, 10);
+    CHECK(bool(rrows.get() == hrrows));
     // Every second element of every second row, at an offset; a reversed view.
     auto whole = ca::zeros<C, S>(test::q(), {13, 21});
     auto strided = whole(ca::range(1, 13, 2), ca::range(1, 21, 2));
@@ -232,6 +239,7 @@ TEMPLATE_LIST_TEST_CASE("fft: rfft and irfft against the host", "[fft]", real_ty
         const auto full = host_dft_axis(to_cd(h), 1, n, -1);
         const xt::xarray<cd> ref = xt::view(full, xt::all(), xt::range(0, m));
         check_close<C>(X.get(), ref, eps, double(n));
+        CHECK(bool(x.get() == h)); // read in place, left as it was
         // irfft of the spectrum (n given: odd n cannot be inferred) and of arbitrary complex
         // input, whose unmirrored imaginary parts numpy ignores.
         check_close<F>(ca::fft::irfft(X, std::ptrdiff_t(n)).get(), to_cd(h), eps, double(n));

@@ -301,6 +301,7 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
         c.inputBufferSize = &p->input_bytes;
         c.inputBufferStride[0] = key.size[0];
         c.bufferStride[0] = key.size[0] / 2 + 1;
+        c.specifyOffsetsAtLaunch = 1; // rfft may read the input's own rows, at their offset
     } else if (key.out_of_place) {
         // The input view's own buffer, same layout, read by the first pass only; its element
         // offset varies per call.
@@ -327,14 +328,14 @@ std::shared_ptr<plan> plan_for(const queue& q, const plan_key& key, const char* 
     return p;
 }
 
-// Runs plan p on q over `buffer` (and `input`, the real buffer of an R2C plan) in the operands'
-// event order: a barrier for what their use records require, VkFFT's kernels, then a marker
-// whose event is recorded on both (VkFFT's OpenCL launch takes no wait list and gives no event).
+// Runs plan p on q over `buffer` (and `input`: the input of an out-of-place forward, the real
+// buffer of an R2C plan, at input_offset bytes) in the operands' event order: a barrier for what
+// their use records require, VkFFT's kernels, then a marker whose event is recorded on both
+// (VkFFT's OpenCL launch takes no wait list and gives no event). Forwards only read their input;
+// an inverse R2C plan writes its real buffer.
 void run_plan(const queue& q, plan& p, bool inverse, allocation* buffer, allocation* input,
               const char* name, const plan_key& key, std::uint64_t input_offset = 0) {
-    // An out-of-place forward only reads its input; R2C/C2R plans write their real buffer on
-    // the inverse and read it on the forward, counted as read-write either way.
-    const access input_access = key.out_of_place ? access::read : access::read_write;
+    const access input_access = inverse ? access::write : access::read;
     buffer->check_not_mapped(access::read_write, name);
     if (input) input->check_not_mapped(input_access, name);
     wait_list deps;
@@ -749,13 +750,22 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
         c2c_in_place(q, full.ref(q), {rank - 1}, inverse, key.normalize, r.name);
         store(q, out, full, perm, inverse);
     } else if (!inverse) {
-        moved.back() = n;
-        const temp_array real = make_temp(q, in.kind, real_t, moved, in.alloc);
-        load(q, real.ref(q), in, perm);
+        // VkFFT reads C-contiguous rows of n where they are; other inputs (another axis, padded,
+        // truncated, strided) are copied into a contiguous temporary first.
+        const bool direct =
+            last && in.alloc && (*in.shape)[axis] == n && is_c_contiguous(*in.shape, *in.strides);
+        temp_array real;
+        if (!direct) {
+            moved.back() = n;
+            real = make_temp(q, in.kind, real_t, moved, in.alloc);
+            load(q, real.ref(q), in, perm);
+        }
         moved.back() = m;
         temp_array cplx;
         if (!last) cplx = make_temp(q, in.kind, complex_t, moved, in.alloc);
-        run_plan(q, *p, false, last ? out.alloc : cplx.alloc.get(), real.alloc.get(), r.name, key);
+        run_plan(q, *p, false, last ? out.alloc : cplx.alloc.get(),
+                 direct ? in.alloc : real.alloc.get(), r.name, key,
+                 direct ? static_cast<std::uint64_t>(in.offset) * dtype_size(in.type) : 0);
         if (!last) store(q, out, cplx, perm);
     } else {
         // The input's first n/2+1 values along the axis (padded with zeros) in a complex
