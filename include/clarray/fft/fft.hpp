@@ -13,8 +13,8 @@
 // enqueued, nothing blocks (except building a VkFFT plan on first use of a shape: docs/fft.md).
 // Element types: std::complex<float> / <double>; float and double promote to complex64 /
 // complex128 (fft, ifft and their n-d forms), rfft takes float or double, irfft complex.
-// Integer inputs are refused at compile time: convert them first (astype<double>), as NumPy's
-// complex128 result would ask for anyway.
+// Integer inputs are refused at compile time (NumPy computes them in complex128): convert them
+// first, e.g. a.astype<double>().
 #include <complex>
 #include <cstddef>
 #include <string_view>
