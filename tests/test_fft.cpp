@@ -403,6 +403,29 @@ TEST_CASE("fft: errors", "[fft][errors]") {
     }
 }
 
+TEST_CASE("fft: VkFFT result codes become clarray errors", "[fft][errors]") {
+    // The codes of VkFFT 1.2's VkFFTResult: 0 success, 1 malloc failed, 3002 unsupported FFT
+    // length, 4031 failed to compile program.
+    using ca::detail::check_vkfft;
+    const auto message = [](auto f) -> std::string {
+        try {
+            f();
+        } catch (const ca::error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK_NOTHROW(check_vkfft(0, "initializeVkFFT", "fft", ""));
+    CHECK_THROWS_AS(check_vkfft(3002, "initializeVkFFT", "fft", "size 17"), ca::unsupported);
+    CHECK(message([&] { check_vkfft(3002, "initializeVkFFT", "fft", "size 17"); }) ==
+          "fft: VkFFT initializeVkFFT: VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH (size 17)");
+    CHECK_THROWS_AS(check_vkfft(1, "initializeVkFFT", "rfft", ""), ca::out_of_memory);
+    CHECK(message([&] { check_vkfft(4031, "VkFFTAppend", "ifft", ""); }) ==
+          "ifft: VkFFT VkFFTAppend: VKFFT_ERROR_FAILED_TO_COMPILE_PROGRAM");
+    CHECK(message([&] { check_vkfft(77777, "VkFFTAppend", "fft2", ""); }) ==
+          "fft2: VkFFT VkFFTAppend: result 77777");
+}
+
 TEST_CASE("fft: plans are cached per configuration", "[fft]") {
     using C = std::complex<float>;
     const auto a = dev<C>(random_complex<float>({5, 24}, 51));

@@ -152,7 +152,8 @@ namespace {
     X(VKFFT_ERROR_FAILED_TO_DESTROY_COMMAND_LIST)                                                  \
     X(VKFFT_ERROR_FAILED_TO_SUBMIT_BARRIER)
 
-const char* result_name(VkFFTResult r) {
+// An int, not a VkFFTResult: a code from another VkFFT version may lie outside the enum's range.
+const char* result_name(int r) {
     switch (r) {
 #define CLARRAY_VKFFT_CASE(x)                                                                      \
     case x:                                                                                        \
@@ -161,29 +162,6 @@ const char* result_name(VkFFTResult r) {
 #undef CLARRAY_VKFFT_CASE
     }
     return nullptr;
-}
-
-// The clarray::error for a VkFFT result: "fft: VkFFT initializeVkFFT: VKFFT_ERROR_...".
-void check_vkfft(VkFFTResult r, const char* call, const char* name, const std::string& detail) {
-    if (r == VKFFT_SUCCESS) return;
-    const char* code = result_name(r);
-    const std::string what = std::string(name) + ": VkFFT " + call + ": " +
-                             (code ? code : "result " + std::to_string(static_cast<int>(r))) +
-                             (detail.empty() ? "" : " (" + detail + ")");
-    switch (r) {
-    case VKFFT_ERROR_MALLOC_FAILED:
-    case VKFFT_ERROR_FAILED_TO_ALLOCATE:
-    case VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY:
-        throw out_of_memory(what);
-    case VKFFT_ERROR_UNSUPPORTED_RADIX:
-    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH:
-    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C:
-    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_DCT:
-    case VKFFT_ERROR_UNSUPPORTED_FFT_OMIT:
-        throw unsupported(what);
-    default:
-        throw error(what);
-    }
 }
 
 // ---- plans ----
@@ -594,6 +572,28 @@ void c2c_in_place(const queue& q, const array_ref& work, std::vector<std::size_t
 }
 
 } // namespace
+
+void check_vkfft(int result, const char* call, const char* name, const std::string& detail) {
+    if (result == VKFFT_SUCCESS) return;
+    const char* code = result_name(result);
+    const std::string what = std::string(name) + ": VkFFT " + call + ": " +
+                             (code ? code : "result " + std::to_string(result)) +
+                             (detail.empty() ? "" : " (" + detail + ")");
+    switch (result) {
+    case VKFFT_ERROR_MALLOC_FAILED:
+    case VKFFT_ERROR_FAILED_TO_ALLOCATE:
+    case VKFFT_ERROR_FAILED_TO_ALLOCATE_MEMORY:
+        throw out_of_memory(what);
+    case VKFFT_ERROR_UNSUPPORTED_RADIX:
+    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH:
+    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C:
+    case VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_DCT:
+    case VKFFT_ERROR_UNSUPPORTED_FFT_OMIT:
+        throw unsupported(what);
+    default:
+        throw error(what);
+    }
+}
 
 fft_request make_fft_request(fft_op op, const char* name, const array_ref& in,
                              const std::vector<std::ptrdiff_t>& sizes,

@@ -17,6 +17,7 @@
 // first, e.g. a.astype<double>().
 #include <complex>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -59,6 +60,11 @@ fft_request make_fft_request(fft_op op, const char* name, const array_ref& in,
 // Enqueues the copies, the VkFFT commands and the scaling after the operands' recorded uses,
 // and records the last command's event on every operand.
 void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in);
+
+// Throws the clarray::error for a VkFFT result code (nothing for VKFFT_SUCCESS, 0): "fft: VkFFT
+// initializeVkFFT: VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH (detail)". Lengths and radices VkFFT does
+// not take become unsupported, failed allocations out_of_memory, the rest clarray::error.
+void check_vkfft(int result, const char* call, const char* name, const std::string& detail);
 
 template <class T> struct fft_traits {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
