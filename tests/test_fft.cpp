@@ -558,3 +558,53 @@ TEST_CASE("fft: threads share the plan cache", "[fft]") {
         check_close<C>(own[t], host_dft_axis(to_cd(inputs[t]), 1, 41 + t, -1), eps, 41 + t);
     }
 }
+
+TEST_CASE("fft: long transforms at offsets checked at sampled frequencies", "[fft]") {
+    // Lengths past one VkFFT pass (multi-pass R2C and C2C) read in place at even and odd element
+    // offsets, or copied; each checked at a few frequencies against host sums (O(n) per bin).
+    using C = std::complex<float>;
+    const double eps = std::numeric_limits<float>::epsilon();
+    for (std::size_t n : {std::size_t(16384), std::size_t(20000)})
+        for (std::size_t offset : {0, 1, 2}) {
+            INFO("n = " << n << ", offset " << offset);
+            const std::size_t rows = 2;
+            const auto h = test::random_array<float>({offset + rows * n}, unsigned(n + offset));
+            const auto base = dev<float>(h);
+            const auto x =
+                base(ca::range(std::ptrdiff_t(offset), std::ptrdiff_t(offset + rows * n)))
+                    .reshape({rows, n});
+            const auto hz = random_complex<float>({offset + rows * n}, unsigned(n + offset + 1));
+            const auto zbase = dev<C>(hz);
+            const auto z =
+                zbase(ca::range(std::ptrdiff_t(offset), std::ptrdiff_t(offset + rows * n)))
+                    .reshape({rows, n});
+            const xt::xarray<C> R = ca::fft::rfft(x).get();
+            const xt::xarray<C> Z = ca::fft::fft(z).get();
+            const std::size_t bins[] = {0, 1, 7, 1001, n / 2 - 1, n / 2};
+            double worst_r = 0, worst_z = 0, scale_r = 0, scale_z = 0;
+            for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t k : bins) {
+                    cd sr = 0, sz = 0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        const cd w = std::polar(1.0, -2.0 * pi * double((j * k) % n) / double(n));
+                        sr += double(h(offset + r * n + j)) * w;
+                        sz += cd(hz(offset + r * n + j)) * w;
+                    }
+                    worst_r = std::max(worst_r, std::abs(cd(R(r, k)) - sr));
+                    worst_z = std::max(worst_z, std::abs(cd(Z(r, k)) - sz));
+                    scale_r = std::max(scale_r, std::abs(sr));
+                    scale_z = std::max(scale_z, std::abs(sz));
+                }
+            // The bins' own magnitudes are a lower bound of max|X|; sqrt(n) * rms bounds the rest.
+            const double tol =
+                8 * eps * (log2n(double(n)) + 1) * std::max(scale_r, 10 * std::sqrt(double(n)));
+            CHECK(worst_r <= tol);
+            CHECK(worst_z <=
+                  8 * eps * (log2n(double(n)) + 1) * std::max(scale_z, 10 * std::sqrt(double(n))));
+            // Round trips through the inverses.
+            check_close<float>(ca::fft::irfft(ca::fft::rfft(x), std::ptrdiff_t(n)).get(),
+                               to_cd(xt::xarray<float>(x.get())), eps, double(n));
+            check_close<C>(ca::fft::ifft(ca::fft::fft(z)).get(), to_cd(xt::xarray<C>(z.get())), eps,
+                           double(n));
+        }
+}

@@ -751,9 +751,11 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
         store(q, out, full, perm, inverse);
     } else if (!inverse) {
         // VkFFT reads C-contiguous rows of n where they are; other inputs (another axis, padded,
-        // truncated, strided) are copied into a contiguous temporary first.
-        const bool direct =
-            last && in.alloc && (*in.shape)[axis] == n && is_c_contiguous(*in.shape, *in.strides);
+        // truncated, strided, at an odd offset) are copied into a contiguous temporary first.
+        // The offset must be a whole number of complex values: VkFFT's multi-pass R2C reads the
+        // real rows as complex pairs (an odd offset gave wrong values).
+        const bool direct = last && in.alloc && (*in.shape)[axis] == n &&
+                            is_c_contiguous(*in.shape, *in.strides) && in.offset % 2 == 0;
         temp_array real;
         if (!direct) {
             moved.back() = n;
