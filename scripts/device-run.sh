@@ -85,6 +85,13 @@ if [[ $what == bench || $what == all ]]; then
     CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_random --out "$out/random_$dev.csv" 2>&1 \
       | tee "$out/random_$dev.txt" || rc=1
   done
+  # Fourier transforms (complex64 fft 2^24, fft2 4096^2) vs a copy of the same array (docs/fft.md).
+  for dev in ${BENCH_DEVICES:-NVIDIA}; do
+    [[ -x build-device-bench/bench/bench_fft ]] || break
+    echo "== bench_fft on $dev"
+    CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_fft --out "$out/fft_$dev.csv" 2>&1 \
+      | tee "$out/fft_$dev.txt" || rc=1
+  done
   # The workload benchmark: copy workloads_*.csv and py_workloads_*.csv into bench/device-results/.
   for dev in ${BENCH_DEVICES:-NVIDIA}; do
     [[ -x build-device-bench/bench/bench_workloads ]] || break

@@ -13,7 +13,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS
 cmake --build "$build" --target examples_all
 for demo in "$build"/examples/tour "$build"/examples/svm "$build"/examples/demo_array_svm \
   "$build"/examples/monte_carlo_pi "$build"/examples/softmax "$build"/examples/least_squares \
-  "$build"/examples/kmeans; do
+  "$build"/examples/kmeans "$build"/examples/spectrum; do
   [[ -x $demo ]] || continue
   echo "== $demo"
   "$demo"

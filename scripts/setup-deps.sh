@@ -6,8 +6,8 @@
 #   CXX, CPPFLAGS (e.g. -I/opt/xtensor/include) are used for the header and library probes.
 # Packages: Debian 12, Debian 13 and Ubuntu 24.04 use the same names; Debian 12 has Catch2 2,
 # the others Catch2 3 (the tests build with either) and xtensor 0.24 to 0.26 (ditto).
-# Random123 (random/'s kernels embed its headers) and CLBlast (linalg/'s products) are required;
-# VkFFT is installed when the distribution has it, its absence reported, not fatal.
+# Random123 (random/'s kernels embed its headers), CLBlast (linalg/'s products) and VkFFT
+# (fft/'s transforms; libvkfft-dev on Debian 12, Debian 13 and Ubuntu 24.04) are required.
 set -euo pipefail
 if [[ -n ${CLARRAY_SKIP_DEPS:-} && ${CLARRAY_SKIP_DEPS} != 0 ]]; then
   echo "setup-deps: skipped (CLARRAY_SKIP_DEPS=$CLARRAY_SKIP_DEPS)"
@@ -44,7 +44,7 @@ headers=(
   "catch2/catch.hpp catch2/catch_all.hpp|catch2|required"
   "clblast.h|libclblast-dev|required"
   "Random123/philox.h|librandom123-dev|required"
-  "vkFFT.h|libvkfft-dev|optional"
+  "vkFFT.h|libvkfft-dev|required"
 )
 ((bench)) && headers+=("benchmark/benchmark.h|libbenchmark-dev|required")
 if [[ -n $cxx ]]; then

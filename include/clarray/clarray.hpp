@@ -26,5 +26,6 @@
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"
 #include "clarray/linalg/linalg.hpp"
+#include "clarray/fft/fft.hpp"
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"

@@ -1,0 +1,180 @@
+#pragma once
+// Discrete Fourier transforms on VkFFT (OpenCL backend), with NumPy's numpy.fft semantics:
+//
+//   auto X = clarray::fft::fft(x);               // complex64 or complex128, along the last axis
+//   auto y = clarray::fft::ifft(X, -1, -1, "ortho");
+//   auto R = clarray::fft::rfft(signal);         // real -> n/2+1 complex values
+//   auto s = clarray::fft::irfft(R, n);          // back to n real values
+//   auto F = clarray::fft::fft2(image);          // the last two axes
+//   auto G = clarray::fft::fftn(volume, {}, {0, 2});
+//
+// The result is a new C-contiguous array on the input's queue, from the input's pool; every
+// operand may be any view (strided, transposed, offset) of any storage policy. Everything is
+// enqueued, nothing blocks (except building a VkFFT plan on first use of a shape: docs/fft.md).
+// Element types: std::complex<float> / <double>; float and double promote to complex64 /
+// complex128 (fft, ifft and their n-d forms), rfft takes float or double, irfft complex.
+// Integer inputs are refused at compile time (NumPy computes them in complex128): convert them
+// first, e.g. a.astype<double>().
+#include <complex>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "clarray/array/cl_array.hpp"
+
+namespace clarray {
+namespace detail {
+
+enum class fft_op : unsigned char {
+    forward, // complex -> complex, e^{-2 pi i jk/n}
+    inverse, // complex -> complex, e^{+2 pi i jk/n}
+    r2c,     // real -> n/2+1 complex (forward)
+    c2r      // n/2+1 complex -> real (inverse)
+};
+
+// One call, checked and with its defaults resolved: the axes (distinct, in [0, rank)) and the
+// logical transform length along each (the real length for r2c and c2r).
+struct fft_request {
+    fft_op op = fft_op::forward;
+    const char* name = "fft";
+    unsigned char norm = 0; // 0 backward, 1 ortho, 2 forward
+    std::vector<std::size_t> axes;
+    std::vector<std::size_t> lengths;
+    shape_type out_shape;
+    dtype out_type = dtype::complex64;
+};
+
+// Checks the arguments of `name` for input `in` and resolves the defaults: axes (empty and
+// `all_axes`: every axis; empty otherwise: the last sizes.size() axes), sizes (empty: the
+// input's extents; -1 entries: the input's extent). Throws usage_error (unbound input, a bad
+// norm, a length < 1, sizes and axes of different counts, a repeated axis), index_error (an
+// axis out of range), unsupported (float64/complex128 on a device without fp64, an
+// out-of-order queue).
+fft_request make_fft_request(fft_op op, const char* name, const array_ref& in,
+                             const std::vector<std::ptrdiff_t>& sizes,
+                             const std::vector<std::ptrdiff_t>& axes, bool all_axes,
+                             std::string_view norm);
+// out (bound unless empty, C-contiguous, of r.out_shape and r.out_type) = the transform of in.
+// Enqueues the copies, the VkFFT commands and the scaling after the operands' recorded uses,
+// and records the last command's event on every operand.
+void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in);
+
+// Throws the clarray::error for a VkFFT result code (nothing for VKFFT_SUCCESS, 0): "fft: VkFFT
+// initializeVkFFT: VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH (detail)". Lengths and radices VkFFT does
+// not take become unsupported, failed allocations out_of_memory, the rest clarray::error.
+void check_vkfft(int result, const char* call, const char* name, const std::string& detail);
+
+template <class T> struct fft_traits {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::complex<float>> ||
+                      std::is_same_v<T, std::complex<double>>,
+                  "clarray::fft: the input must be float, double, std::complex<float> or "
+                  "std::complex<double> (convert integer arrays first, e.g. astype<double>)");
+    using real = real_of_t<T>;
+    using complex = std::complex<real>;
+};
+
+template <class R, class T, class S>
+cl_array<R, S> fft_call(fft_op op, const char* name, const cl_array<T, S>& a,
+                        const std::vector<std::ptrdiff_t>& sizes,
+                        const std::vector<std::ptrdiff_t>& axes, bool all_axes,
+                        std::string_view norm) {
+    const array_ref in = array_ref_of(a);
+    const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
+    cl_array<R, S> out(a.get_queue(), r.out_shape, layout::c, a.data().get());
+    fft_execute(r, array_ref_of(out), in);
+    return out;
+}
+
+} // namespace detail
+
+namespace fft {
+
+// NumPy's fft: the 1-d transform along `axis`; n (> 0) pads with zeros or truncates that axis
+// first (-1: its extent). norm: "backward" (no scaling forward, 1/n inverse), "ortho"
+// (1/sqrt(n) both ways) or "forward" (1/n forward, none inverse).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+fft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+    std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::forward, "fft", a, {n}, {axis},
+                                        false, norm);
+}
+// The inverse of fft: ifft(fft(a)) == a.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+ifft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+     std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::inverse, "ifft", a, {n}, {axis},
+                                        false, norm);
+}
+// The transform of real input: the n/2+1 non-negative frequencies along `axis` (n: the real
+// length after padding or truncation, -1: the extent).
+template <class T, class S>
+cl_array<std::complex<T>, S> rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1,
+                                  std::ptrdiff_t axis = -1, std::string_view norm = "backward") {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                  "clarray::fft::rfft: the input must be float or double");
+    return clarray::detail::fft_call<std::complex<T>>(clarray::detail::fft_op::r2c, "rfft", a, {n},
+                                                      {axis}, false, norm);
+}
+// The inverse of rfft: n real values (-1: 2 * (m - 1) for m input values along `axis`); the
+// input is truncated or padded with zeros to n/2+1 values first.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+irfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+      std::string_view norm = "backward") {
+    static_assert(std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>,
+                  "clarray::fft::irfft: the input must be std::complex<float> or "
+                  "std::complex<double>");
+    using R = typename clarray::detail::fft_traits<T>::real;
+    return clarray::detail::fft_call<R>(clarray::detail::fft_op::c2r, "irfft", a, {n}, {axis},
+                                        false, norm);
+}
+// The n-d transform over `axes` (empty: every axis when s is empty, else the last s.size()
+// axes); s: the lengths along those axes (empty: the extents; -1 entries likewise). Repeated
+// axes are refused.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+fftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+     const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::forward, "fftn", a, s, axes,
+                                        s.empty(), norm);
+}
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+ifftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::inverse, "ifftn", a, s, axes,
+                                        s.empty(), norm);
+}
+// fftn over two axes, by default the last two.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+fft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+     const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::forward, "fft2", a, s, axes, false,
+                                        norm);
+}
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+ifft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::inverse, "ifft2", a, s, axes,
+                                        false, norm);
+}
+
+// Plans the context keeps (one per shape and axis configuration, precision and kind), for
+// tests and diagnostics.
+std::size_t cached_plan_count(const context& ctx);
+
+} // namespace fft
+} // namespace clarray

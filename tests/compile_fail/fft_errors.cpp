@@ -1,0 +1,32 @@
+// Compiled by the fft_compile_* tests (tests/CMakeLists.txt), never run. Case 0 is the positive
+// control and must compile; every other case must fail with the static_assert the test expects.
+#include <clarray/clarray.hpp>
+
+#include <complex>
+#include <cstdint>
+
+namespace ca = clarray;
+
+void fft_usage(const ca::queue& q) {
+#if CLARRAY_COMPILE_CASE == 0
+    ca::cl_array<float> x(q, {8});
+    ca::cl_array<std::complex<double>> z(q, {8});
+    auto X = ca::fft::fft(x);
+    auto Z = ca::fft::ifftn(z);
+    auto R = ca::fft::rfft(x);
+    auto r = ca::fft::irfft(R);
+    (void)X, (void)Z, (void)r;
+#elif CLARRAY_COMPILE_CASE == 1 // integers: NumPy's complex128 would need a conversion anyway
+    ca::cl_array<std::int32_t> i(q, {8});
+    auto X = ca::fft::fft(i);
+    (void)X;
+#elif CLARRAY_COMPILE_CASE == 2 // rfft of complex input
+    ca::cl_array<std::complex<float>> z(q, {8});
+    auto R = ca::fft::rfft(z);
+    (void)R;
+#elif CLARRAY_COMPILE_CASE == 3 // irfft of real input
+    ca::cl_array<float> x(q, {8});
+    auto r = ca::fft::irfft(x);
+    (void)r;
+#endif
+}
