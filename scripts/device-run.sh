@@ -128,10 +128,18 @@ if [[ $what == field || $what == all ]]; then
   t_field=$SECONDS
   targets=(bench_suite bench_sort bench_linalg bench_random)
   grep -q "bench_fft" bench/CMakeLists.txt && targets+=(bench_fft)
-  { configure_bench && cmake --build build-device-bench -j 16 --target "${targets[@]}"; } \
-    > "$fo/build-bench.log" 2>&1 || { tail -20 "$fo/build-bench.log"; rc=1; }
+  # -k 0: a target that fails to build (its error is shown) does not keep the others from running
+  { configure_bench && cmake --build build-device-bench -j 16 --target "${targets[@]}" -- -k 0; } \
+    > "$fo/build-bench.log" 2>&1 || { grep -E "FAILED:|error:" "$fo/build-bench.log" | head -20; rc=1; }
   echo "field: built ${targets[*]} in $((SECONDS - t_field)) s"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+  gpu=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | head -1)
+  echo "gpu: $gpu"
+  { # scripts/field-report.py labels this machine's rows with the GPU's name
+    echo "label: $(cut -d, -f1 <<< "${gpu:-GPU}" | sed 's/^NVIDIA //')"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "machine: $(nproc) CPUs; gpu: ${gpu:-unknown}"
+    echo "load_before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  } > "$fo/info.txt"
   bb=build-device-bench/bench
   # step NAME CMD...: runs CMD with the step limit, its output to $fo/NAME.txt; says how it went.
   step() {
@@ -198,6 +206,7 @@ if [[ $what == field || $what == all ]]; then
       step startup scripts/measure-startup.sh demo_array_svm softmax
     grep -E "^\| (demo|softmax)" "$fo/startup_NVIDIA.md" 2>/dev/null
   fi
+  echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$fo/info.txt"
   echo "field: $((SECONDS - t_field)) s in all; copy \$OUT/field/ to bench/device-results/field/"
 fi
 exit $rc
