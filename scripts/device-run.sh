@@ -138,6 +138,7 @@ if [[ $what == field || $what == all ]]; then
     echo "label: $(cut -d, -f1 <<< "${gpu:-GPU}" | sed 's/^NVIDIA //')"
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "machine: $(nproc) CPUs; gpu: ${gpu:-unknown}"
+    echo "command: scripts/device-run.sh field (REPS=${REPS:-21} FIELD_SIZES=${FIELD_SIZES:-1e6,1.6e7} SORT_N=${SORT_N:-1.6e7} GEMM_SIZE=${GEMM_SIZE:-4096} FFT_ARGS='${FFT_ARGS:---n1 16777216 --n2 4096}')"
     echo "load_before: $(cut -d' ' -f1-3 /proc/loadavg)"
   } > "$fo/info.txt"
   bb=build-device-bench/bench

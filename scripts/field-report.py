@@ -309,6 +309,8 @@ def fft_table(machines, lines):
         if not rows:
             lines.append("| %s | | | | | | |" % not_measured(m))
             continue
+        if not m.fft:
+            lines.append("| %s | | clarray (bench_fft): not yet measured | | | | |" % m.label)
         mine = {(d, n): t for d, impl, n, t in rows
                 if impl.startswith("clarray") and "copy" not in impl}
         # the transform, the peers, then the copy of the same array (bandwidth context)

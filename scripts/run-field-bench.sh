@@ -39,6 +39,7 @@ if [[ -z ${REPORT_ONLY:-} ]]; then
   {
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "machine: $(hostname), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+    echo "command: scripts/run-field-bench.sh (SIZES=$sizes REPS=$reps SORT_N=${SORT_N:-1.6e7} GEMM_SIZES='${gemm_sizes[*]}' RANDOM_N=${RANDOM_N:-1.6e7} FFT_N1=$n1 FFT_N2=$n2 OMP_WAIT_POLICY=$OMP_WAIT_POLICY)"
     echo "load_before: $(cut -d' ' -f1-3 /proc/loadavg)"
   } > "$res/info.txt"
   echo "== bench_suite --ops $ops --sizes $sizes --reps $reps"
