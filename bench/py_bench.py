@@ -370,7 +370,7 @@ def main():
                                                                  1e-3) else "wrong")])
             del za, zb, zd
         if want("add_f16"):
-            # float16 storage (the same sums as add, exact in float16) and the float32 add alongside.
+            # float16 storage (the same sums as add, exact in float16), the float32 add beside.
             ref = ha + hb
             impls = []
             try:

@@ -53,7 +53,7 @@ DESCR = {
     "pyopencl_rawknl": "the raw add kernel launched from PyOpenCL (in-process reference)",
     "cupy": "CuPy arrays, separate process",
     "cupy_rawknl": "a raw CUDA add kernel from CuPy (in-process reference)",
-    "clarray_wrap": "take / put with index_mode::wrap (no bounds check read back)",
+    "clarray_wrap": "take / put with index_mode::wrap (no bounds check to read back)",
     "clarray_f32": "add_f16's float32 add beside it (same bytes counted)",
     "pyopencl_f32": "add_f16's float32 add in PyOpenCL",
     "cupy_f32": "add_f16's float32 add in CuPy",
@@ -533,8 +533,8 @@ def main():
              "for it (`clFinish` / `queue.finish()` / device synchronize), `inner` chosen so that "
              "a sample lasts about 2 ms. Cells show the **median** sample · GB/s counting bytes "
              "read + written per element (add/iadd/axpy/transpose 12 B, fused 20 B, strided 12 B "
-             "per touched element, copy 8 B, sum 4 B, dot 8 B, axis sums 4 B + output, cmul_add 32 B, "
-             "cabs_sum 8 B, add_f16 6 B, take/put 12 B, hist 4 B) · "
+             "per touched element, copy 8 B, sum 4 B, dot 8 B, axis sums 4 B + output, "
+             "cmul_add 32 B, cabs_sum 8 B, add_f16 6 B, take/put 12 B, hist 4 B) · "
              "throughput ratios of medians: `x raw` = t(raw) / t(this), so > 1 means faster than "
              "the hand-written kernel; `x pyopencl` = t(pyopencl) / t(this). clarray, raw and "
              "OpenMP are interleaved in one process; PyOpenCL (and CuPy) run in a second process "
