@@ -11,7 +11,8 @@ py_pyopencl.csv / py_cupy.csv (py_bench.py, the same ops), sort.csv (bench_sort 
 linalg_<n>.csv (bench_linalg), random.csv (bench_random), fft.csv (bench_fft), py_field_*.csv
 (py_field.py: NumPy, CuPy, PyOpenCL), info.txt (date, machine, load) and startup_*.md
 (scripts/measure-startup.sh on the GPU). A missing folder or file gives rows saying "not yet
-measured". The block between the markers below is replaced in place (run-bench.sh rewrites the
+measured". Lines `note: text` in info.txt are printed under that machine's description (what
+the numbers alone do not say: the machine's load, a finding checked by a second run). The block between the markers below is replaced in place (run-bench.sh rewrites the
 rest of the page and then calls this script), so the rest of the page is left as it is.
 
 Every cell is a median of the samples in the CSVs; ratios are t(peer) / t(clarray) of medians
@@ -55,12 +56,15 @@ def ratio(peer, mine):
 
 
 def read_info(folder):
+    """info.txt: 'key: value' lines; 'note: text' lines (any number) become notes."""
     info = collections.OrderedDict()
     path = os.path.join(folder, "info.txt")
     if os.path.exists(path):
         for line in open(path):
             k, _, v = line.rstrip("\n").partition(": ")
-            if v:
+            if k == "note":
+                info.setdefault("notes", []).append(v)
+            elif v:
                 info[k] = v
     return info
 
@@ -132,7 +136,7 @@ class Machine:
     def describe(self, lines):
         if not self.found:
             return
-        parts = ["%s: %s" % (k, v) for k, v in self.info.items()]
+        parts = ["%s: %s" % (k, v) for k, v in self.info.items() if k not in ("notes", "label")]
         if self.suite and self.suite.meta:
             m = self.suite.meta
             parts.append("bench_suite on %s (%s), %s" % (m.get("device", "?"),
@@ -144,6 +148,8 @@ class Machine:
             parts.append("%s: %s on %s, %s" % (fn, pm.get("library", "?"), pm.get("device", "?"),
                                                pm.get("date", "?")))
         lines.append("* **%s**: %s" % (self.label, "; ".join(parts)))
+        for note in self.info.get("notes", []):
+            lines.append("  * %s" % note)
 
 
 def not_measured(m):
