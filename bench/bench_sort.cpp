@@ -3,13 +3,15 @@
 // std::inplace_merge rounds), for float32 and uint32 keys. Every timing is a median of
 // interleaved repeats; device timings run from enqueue to q.finish() on resident data (no
 // transfers). The device result is checked against std::sort's.
-// N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R.
+// N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R;
+// --out file.csv writes every sample (columns as bench_random's: device,op,n,rep,seconds).
 #include <clarray/clarray.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <string>
@@ -69,7 +71,8 @@ template <class T> std::vector<T> keys(std::size_t n) {
     return v;
 }
 
-template <class T> bool run(const ca::queue& q, std::size_t n, int reps, const char* name) {
+template <class T>
+bool run(const ca::queue& q, std::size_t n, int reps, const char* name, std::ostream& csv) {
     const std::vector<T> host = keys<T>(n);
     ca::cl_array<T> d(q, ca::shape_type{n});
     d.set(host);
@@ -108,14 +111,19 @@ template <class T> bool run(const ca::queue& q, std::size_t n, int reps, const c
             return false;
         }
     }
-    auto line = [&](const char* what, double s) {
-        std::cout << name << "  " << what << "  " << s * 1e3 << " ms  " << n / s / 1e6
-                  << " Mkeys/s\n";
+    const std::string dev = q.context().device().name();
+    auto line = [&](const char* what, const std::vector<double>& t) {
+        for (std::size_t r = 0; r < t.size(); ++r)
+            csv << '"' << dev << "\"," << name << ' ' << what << ',' << n << ',' << r << ',' << t[r]
+                << '\n';
+        const double s = median(t);
+        std::cout << name << "  " << what << std::string(24 - std::string(what).size(), ' ')
+                  << s * 1e3 << " ms  " << n / s / 1e6 << " Mkeys/s\n";
     };
-    line("clarray::sort          ", median(t_sort));
-    line("clarray::argsort       ", median(t_arg));
-    line("std::sort              ", median(t_std));
-    line("parallel host sort     ", median(t_par));
+    line("clarray::sort", t_sort);
+    line("clarray::argsort", t_arg);
+    line("std::sort", t_std);
+    line("parallel host sort", t_par);
     return true;
 }
 
@@ -127,14 +135,17 @@ int main(int argc, char** argv) {
         if (const char* e = std::getenv("CLARRAY_BENCH_N"))
             n = static_cast<std::size_t>(std::stod(e));
         int reps = 5;
+        std::string out;
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string a = argv[i], v = argv[i + 1];
             if (a == "--n")
                 n = static_cast<std::size_t>(std::stod(v));
             else if (a == "--reps")
                 reps = std::max(1, std::atoi(v.c_str()));
+            else if (a == "--out")
+                out = v;
             else {
-                std::cerr << "usage: bench_sort [--n N] [--reps R]\n";
+                std::cerr << "usage: bench_sort [--n N] [--reps R] [--out file.csv]\n";
                 return 2;
             }
         }
@@ -142,8 +153,12 @@ int main(int argc, char** argv) {
         ca::queue q(ctx);
         std::cout << "device: " << ctx.device().name() << "  N = " << n
                   << "  host threads: " << std::thread::hardware_concurrency() << "\n";
+        std::ofstream file;
+        if (!out.empty()) file.open(out);
+        std::ostream& csv = file;
+        if (file.is_open()) csv << "device,op,n,rep,seconds\n";
         const bool ok =
-            run<float>(q, n, reps, "float32") && run<std::uint32_t>(q, n, reps, "uint32");
+            run<float>(q, n, reps, "float32", csv) && run<std::uint32_t>(q, n, reps, "uint32", csv);
         return ok ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "bench_sort: " << e.what() << "\n";

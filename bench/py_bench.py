@@ -4,6 +4,14 @@ written the way a user of that library writes them, timed with the same scheme (
 check, then R interleaved repeats; one sample = mean of `inner` calls that each wait for the
 result). Writes the same CSV format as bench_suite.
 
+Ops as bench_suite: add iadd axpy fused strided transpose_add copy sum dot rowsum colsum, cmul_add
+(complex64 c = a*b + d) and cabs_sum (complex64 sum(abs(a))) at N >= 1e6 only, add_f16 (float16
+c = a + b, with the float32 sum as a second row <backend>_f32), take (c = a[idx]), put
+(a[idx] = v) and hist (add_at of N ones into 256 int32 bins; CuPy: cupy.add.at or
+cupyx.scatter_add, and cupy.bincount(idx, minlength=256) as a second row cupy_bincount;
+pyopencl.array has neither, so PyOpenCL skips hist with a note). Index arrays are int32 and
+generated as bench_suite does, so the work matches.
+
     py_bench.py --backend pyopencl|cupy [--reps R] [--sizes 1e3,...] [--out file.csv]
 
 The device is chosen as clarray does: CLARRAY_DEVICE = "P:D" or a case-insensitive substring of
@@ -21,6 +29,7 @@ import time
 BYTES = {  # bytes per element, read + written (as bench_suite.cpp)
     "add": 12, "iadd": 12, "axpy": 12, "fused": 20, "strided": 12, "transpose_add": 12,
     "copy": 8, "sum": 4, "dot": 8, "rowsum": 4, "colsum": 4,
+    "cmul_add": 32, "cabs_sum": 8, "add_f16": 6, "take": 12, "put": 12, "hist": 4,
 }
 
 
@@ -76,6 +85,15 @@ def make_pyopencl():
     b.sum = lambda x: cla.sum(x)
     b.dot = lambda x, y: cla.dot(x, y)
     b.axis_sum = None  # pyopencl.array.sum has no axis argument
+    b.take = lambda x, i: x[i]  # pyopencl.array's gather (take)
+
+    def put(dst, i, v):
+        dst[i] = v  # pyopencl.array's scatter (multi_put)
+
+    b.put = put
+    b.add_at = None  # pyopencl.array has no add_at / scatter-add / histogram
+    b.bincount = None
+    b.cabs = abs
 
     def copy(dst, src):
         cl.enqueue_copy(q, dst.data, src.data, byte_count=src.nbytes)
@@ -119,6 +137,32 @@ def make_cupy():
     b.sum = cp.sum
     b.dot = cp.dot
     b.axis_sum = lambda m, ax: cp.sum(m, axis=ax)
+    b.take = lambda x, i: x[i]
+
+    def put(dst, i, v):
+        dst[i] = v
+
+    b.put = put
+    # add_at: cupy.add.at where this CuPy has ufunc.at for int32, else cupyx.scatter_add (the
+    # older spelling of the same atomics); a tiny probe decides.
+    b.add_at = None
+    try:
+        probe = cp.zeros(4, cp.int32)
+        cp.add.at(probe, cp.asarray([1, 1, 3], cp.int32), 1)
+        if cp.asnumpy(probe).tolist() == [0, 2, 0, 1]:
+            b.add_at = lambda bins, i, v: cp.add.at(bins, i, v)
+            b.meta["add_at"] = "cupy.add.at"
+    except Exception:
+        pass
+    if b.add_at is None:
+        try:
+            import cupyx
+            b.add_at = lambda bins, i, v: cupyx.scatter_add(bins, i, v)
+            b.meta["add_at"] = "cupyx.scatter_add"
+        except ImportError:
+            pass
+    b.bincount = lambda i, m: cp.bincount(i, minlength=m)
+    b.cabs = cp.abs
 
     def copy(dst, src):
         dst[...] = src
@@ -301,6 +345,87 @@ def main():
             run_case(op, n, mn, [(be.name, keep(op, lambda m2=m2, ax=ax: be.axis_sum(m2, ax)),
                                   lambda op=op, ref=ref: "" if close(be.get(st[op]), ref, 1e-4)
                                   else "wrong")], extra_bytes=4 * s)
+        if n >= 1000000 and (want("cmul_add") or want("cabs_sum")):
+            hza = (ha + 1j * hb).astype(np.complex64)
+            hzb = (hc + 1j * he).astype(np.complex64)
+            hzd = (hb + 1j * ha).astype(np.complex64)
+            za, zb, zd = (be.to_dev(x) for x in (hza, hzb, hzd))
+            be.sync()
+            if want("cmul_add"):
+                ref = hza * hzb + hzd
+
+                def zchk(key, ref=ref, step=max(1, n // 997)):
+                    def f():
+                        got = be.get(st[key])[::step]
+                        ok = close(got.real, ref.real[::step], 1e-5) and close(
+                            got.imag, ref.imag[::step], 1e-5)
+                        return "" if ok else "wrong result"
+                    return f
+                run_case("cmul_add", n, n, [(be.name, keep("cmul", lambda: za * zb + zd),
+                                             zchk("cmul"))])
+            if want("cabs_sum"):
+                ref = float(np.sum(np.abs(hza.astype(np.complex128))))
+                run_case("cabs_sum", n, n, [(be.name, keep("cabs", lambda: be.sum(be.cabs(za))),
+                                             lambda: "" if close(float(be.get(st["cabs"])), ref,
+                                                                 1e-3) else "wrong")])
+            del za, zb, zd
+        if want("add_f16"):
+            # float16 storage (the same sums as add, exact in float16), the float32 add beside.
+            ref = ha + hb
+            impls = []
+            try:
+                a16 = be.to_dev(ha.astype(np.float16))
+                b16 = be.to_dev(hb.astype(np.float16))
+                be.sync()
+                impls.append((be.name, keep("add16", lambda: a16 + b16), chk("add16", ref, 1e-3)))
+            except Exception as ex:  # the library has no float16 arrays on this device
+                why = "%s: %s" % (type(ex).__name__, (str(ex).splitlines() or [""])[0][:160])
+                print("  NOT SUPPORTED add_f16 %s N=%d: %s" % (be.name, n, why))
+                out.write("# skip: add_f16|%s|%d|not supported (%s)\n" % (be.name, n,
+                                                                          why.replace("|", "/")))
+            impls.append((be.name + "_f32", keep("add32", lambda: a + b), chk("add32", ref)))
+            run_case("add_f16", n, n, impls)
+        if want("take") or want("put") or want("hist"):
+            # As bench_suite: idx[i] = i * 7919 mod n (a permutation when n is not a multiple of
+            # 7919), bins[i] = (i * 2654435761 >> 7) mod 256; int32 indices.
+            i64 = np.arange(n, dtype=np.int64)
+            hidx = ((i64 * 7919) % n).astype(np.int32)
+            hbin = (((i64 * 2654435761) >> 7) % 256).astype(np.int32)
+            del i64
+            idx, bin_idx = be.to_dev(hidx), be.to_dev(hbin)
+            be.sync()
+            if want("take"):
+                ref = ha[hidx]
+                run_case("take", n, n, [(be.name, keep("take", lambda: be.take(a, idx)),
+                                         chk("take", ref, 0))])
+            if want("put"):
+                ref = np.zeros(n, np.float32)
+                ref[hidx] = ha
+                dp = be.to_dev(np.zeros(n, np.float32))
+                run_case("put", n, n, [(be.name, lambda: be.put(dp, idx, a), lambda: "" if close(
+                    be.get(dp)[::max(1, n // 997)], ref[::max(1, n // 997)], 0) else "wrong")])
+                del dp
+            if want("hist"):
+                ref = np.bincount(hbin, minlength=256).astype(np.float64)
+                impls = []
+                if be.add_at is not None:
+                    bins = be.to_dev(np.zeros(256, np.int32))
+                    # Each call adds n more: checked once, after the warm-up call on zeroed bins.
+                    impls.append((be.name, lambda: be.add_at(bins, bin_idx, 1),
+                                  lambda: "" if close(be.get(bins), ref, 0) else "wrong counts"))
+                else:
+                    print("  NOT SUPPORTED hist %s N=%d: no add_at / histogram in %s.array" %
+                          (be.name, n, be.name))
+                    out.write("# skip: hist|%s|%d|not supported (%s.array has no add_at, "
+                              "scatter-add or histogram)\n" % (be.name, n, be.name))
+                if be.bincount is not None:
+                    impls.append((be.name + "_bincount",
+                                  keep("binc", lambda: be.bincount(bin_idx, 256)),
+                                  lambda: "" if close(be.get(st["binc"]), ref, 0)
+                                  else "wrong counts"))
+                if impls:
+                    run_case("hist", n, n, impls)
+            del idx, bin_idx
         del a, b, c, e, d, st
     out.close()
     return 0

@@ -27,13 +27,20 @@ OPS = [
     ("dot", "dot(a, b)"),
     ("rowsum", "sum over axis 1 of an s x s matrix"),
     ("colsum", "sum over axis 0 of an s x s matrix"),
+    ("cmul_add", "complex64 c = a*b + d"),
+    ("cabs_sum", "complex64 sum(abs(a))"),
+    ("add_f16", "float16 c = a + b (the *_f32 rows: the float32 add)"),
+    ("take", "c = a[idx], idx a permutation"),
+    ("put", "a[idx] = v"),
+    ("hist", "add_at of N ones into 256 int32 bins"),
     ("tune_add", "tuning: c = a + b, raw kernel shapes"),
     ("tune_fused", "tuning: d = a*b + c*sin(e), raw kernel shapes"),
 ]
 ELEMENTWISE = ["add", "iadd", "axpy", "fused", "strided", "transpose_add", "copy"]
 REDUCTIONS = ["sum", "dot", "rowsum", "colsum"]
-ORDER = ["clarray", "clarray_buffer", "raw", "raw_event", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_rawknl",
-         "cupy", "cupy_rawknl"]
+ORDER = ["clarray", "clarray_buffer", "clarray_wrap", "clarray_f32", "raw", "raw_event", "openmp",
+         "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_f32", "pyopencl_rawknl", "cupy",
+         "cupy_f32", "cupy_bincount", "cupy_rawknl"]
 DESCR = {
     "clarray": "clarray expression (generated kernel) / library call",
     "clarray_buffer": "the same clarray code on cl_array<float, buffer> (cl_mem storage)",
@@ -46,6 +53,11 @@ DESCR = {
     "pyopencl_rawknl": "the raw add kernel launched from PyOpenCL (in-process reference)",
     "cupy": "CuPy arrays, separate process",
     "cupy_rawknl": "a raw CUDA add kernel from CuPy (in-process reference)",
+    "clarray_wrap": "take / put with index_mode::wrap (no bounds check to read back)",
+    "clarray_f32": "add_f16's float32 add beside it (same bytes counted)",
+    "pyopencl_f32": "add_f16's float32 add in PyOpenCL",
+    "cupy_f32": "add_f16's float32 add in CuPy",
+    "cupy_bincount": "hist as cupy.bincount(idx, minlength=256) (a new array of counts)",
 }
 
 
@@ -521,7 +533,8 @@ def main():
              "for it (`clFinish` / `queue.finish()` / device synchronize), `inner` chosen so that "
              "a sample lasts about 2 ms. Cells show the **median** sample · GB/s counting bytes "
              "read + written per element (add/iadd/axpy/transpose 12 B, fused 20 B, strided 12 B "
-             "per touched element, copy 8 B, sum 4 B, dot 8 B, axis sums 4 B + output) · "
+             "per touched element, copy 8 B, sum 4 B, dot 8 B, axis sums 4 B + output, "
+             "cmul_add 32 B, cabs_sum 8 B, add_f16 6 B, take/put 12 B, hist 4 B) · "
              "throughput ratios of medians: `x raw` = t(raw) / t(this), so > 1 means faster than "
              "the hand-written kernel; `x pyopencl` = t(pyopencl) / t(this). clarray, raw and "
              "OpenMP are interleaved in one process; PyOpenCL (and CuPy) run in a second process "

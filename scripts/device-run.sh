@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
-# Usage: scripts/device-run.sh [examples|tests|bench|all] ; results go to $OUT when set.
+# Usage: scripts/device-run.sh [examples|tests|bench|field|all] ; results go to $OUT when set.
 # bench: env REPS, SIZES, OPS (comma list), PY_BACKENDS (default "cupy pyopencl"), BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
 #   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
+# field: the figures beside the field's libraries, into $OUT/field/ (copy that folder to
+#   bench/device-results/field/; scripts/field-report.py turns it into docs/internals/performance.md's
+#   field sections): bench_suite --ops cmul_add,cabs_sum,add_f16,take,put,hist --sizes 1e6,1.6e7 and
+#   py_bench.py --backend cupy on the same ops; bench_sort (N 1.6e7), bench_linalg --size 4096
+#   (sgemm, dgemm), bench_random, bench_fft (when the target exists: 1-d 2^24, 2-d 4096 x 4096),
+#   py_field.py --backend cupy (cupy.sort, cuBLAS, cuRAND, cuFFT), then scripts/measure-startup.sh
+#   (demo_array_svm, softmax). Each step is bounded by FIELD_STEP_S seconds (default 150).
+#   Env: REPS (suite, default 21), SORT_N (1.6e7), GEMM_SIZE (4096), FFT_ARGS (default
+#   "--n1 16777216 --n2 4096"), PY_FIELD_BACKENDS (default "cupy"; add numpy for the host CPU),
+#   STARTUP_REPS (default 3), NO_STARTUP=1, FIELD_SIZES (suite sizes, default 1e6,1.6e7),
+#   PY_FIELD_ARGS (more py_field.py options).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
 #   catch2 libclblast-dev libclblast1 librandom123-dev libvkfft-dev
@@ -22,7 +33,13 @@ export OCL_ICD_VENDORS=$PWD/.device/icd
 export CLARRAY_DEVICE=${CLARRAY_DEVICE:-NVIDIA}
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 rc=0
-if [[ $what != bench ]]; then
+configure_bench() {
+  cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
+    -DCLARRAY_BUILD_EXAMPLES=OFF -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
+    -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+    -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu"
+}
+if [[ $what != bench && $what != field ]]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
@@ -48,11 +65,7 @@ if [[ $what == bench || $what == all ]]; then
   # The single-operation suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,
   # and bench_expr when Google Benchmark is in .device/debs. Copy $OUT's suite_*.csv and py_*.csv
   # into bench/device-results/ here; scripts/run-bench.sh then adds them to docs/internals/performance.md.
-  { cmake -S . -B build-device-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_TESTS=OFF \
-      -DCLARRAY_BUILD_EXAMPLES=OFF -DCLARRAY_BUILD_BENCH=ON -DCMAKE_PREFIX_PATH="$prefix/usr" \
-      -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
-      -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu" \
-      && cmake --build build-device-bench -j 16; } > "$out/build-bench.log" 2>&1 \
+  { configure_bench && cmake --build build-device-bench -j 16; } > "$out/build-bench.log" 2>&1 \
     || { tail -20 "$out/build-bench.log"; rc=1; }
   nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
   for dev in ${BENCH_DEVICES:-NVIDIA}; do
@@ -114,5 +127,94 @@ if [[ $what == bench || $what == all ]]; then
     elif ((prc != 0)); then tail -5 "$out/py_workloads_$be.txt"; rc=1
     else grep -E "CHECK FAILED|us/step" "$out/py_workloads_$be.txt"; fi
   done
+fi
+if [[ $what == field || $what == all ]]; then
+  # Figures beside the field's libraries; every step bounded (the machine's call has a time limit).
+  fo=$out/field; mkdir -p "$fo"
+  step_s=${FIELD_STEP_S:-150}
+  t_field=$SECONDS
+  targets=(bench_suite bench_sort bench_linalg bench_random)
+  grep -q "bench_fft" bench/CMakeLists.txt && targets+=(bench_fft)
+  # -k 0: a target that fails to build (its error is shown) does not keep the others from running
+  { configure_bench && cmake --build build-device-bench -j 16 --target "${targets[@]}" -- -k 0; } \
+    > "$fo/build-bench.log" 2>&1 || { grep -E "FAILED:|error:" "$fo/build-bench.log" | head -20; rc=1; }
+  echo "field: built ${targets[*]} in $((SECONDS - t_field)) s"
+  gpu=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.memory,memory.total --format=csv,noheader 2>/dev/null | head -1)
+  echo "gpu: $gpu"
+  { # scripts/field-report.py labels this machine's rows with the GPU's name
+    echo "label: $(cut -d, -f1 <<< "${gpu:-GPU}" | sed 's/^NVIDIA //')"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "machine: $(nproc) CPUs; gpu: ${gpu:-unknown}"
+    echo "command: scripts/device-run.sh field (REPS=${REPS:-21} FIELD_SIZES=${FIELD_SIZES:-1e6,1.6e7} SORT_N=${SORT_N:-1.6e7} GEMM_SIZE=${GEMM_SIZE:-4096} FFT_ARGS='${FFT_ARGS:---n1 16777216 --n2 4096}')"
+    echo "load_before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  } > "$fo/info.txt"
+  bb=build-device-bench/bench
+  # step NAME CMD...: runs CMD with the step limit, its output to $fo/NAME.txt; says how it went.
+  step() {
+    local name=$1 t0=$SECONDS src; shift
+    timeout "$step_s" "$@" > "$fo/$name.txt" 2>&1
+    src=$?
+    if ((src == 124)); then echo "== $name: TIMED OUT after ${step_s} s"; rc=1
+    elif ((src == 3)); then echo "== $name: not measured ($(tail -1 "$fo/$name.txt"))"
+    elif ((src != 0)); then echo "== $name: exit $src"; tail -5 "$fo/$name.txt"; rc=1
+    else echo "== $name ($((SECONDS - t0)) s)"; fi
+    return $src
+  }
+  field_ops=cmul_add,cabs_sum,add_f16,take,put,hist
+  if [[ -x $bb/bench_suite ]]; then
+    step suite "$bb/bench_suite" --reps "${REPS:-21}" --sizes "${FIELD_SIZES:-1e6,1.6e7}" --ops "$field_ops" \
+      --out "$fo/suite.csv"
+    grep -E "CHECK|FAILED|N=16000000" "$fo/suite.txt" | head -20
+  fi
+  PYTHONUNBUFFERED=1 step py_cupy python3 bench/py_bench.py --backend cupy --reps "${REPS:-21}" \
+    --sizes "${FIELD_SIZES:-1e6,1.6e7}" --ops "$field_ops" --out "$fo/py_cupy.csv"
+  (($? == 3)) && rm -f "$fo/py_cupy.csv"
+  grep -E "CHECK|NOT SUPP|N=16000000" "$fo/py_cupy.txt" 2>/dev/null | head -12
+  if [[ -x $bb/bench_sort ]]; then
+    step sort "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 7 --out "$fo/sort.csv"
+    grep -vE "^device" "$fo/sort.txt" | head -12
+  fi
+  if [[ -x $bb/bench_linalg ]]; then
+    step linalg "$bb/bench_linalg" --size "${GEMM_SIZE:-4096}" --reps 7 \
+      --out "$fo/linalg_${GEMM_SIZE:-4096}.csv"
+    grep -E "gemm|error" "$fo/linalg.txt" | head -8
+  fi
+  if [[ -x $bb/bench_random ]]; then
+    step random "$bb/bench_random" --sizes 1.6e7 --out "$fo/random.csv"
+    tail -n +2 "$fo/random.txt" | head -12
+  fi
+  if [[ -x $bb/bench_fft ]]; then
+    # shellcheck disable=SC2086 # FFT_ARGS is a list of options
+    step fft "$bb/bench_fft" ${FFT_ARGS:---n1 16777216 --n2 4096} --out "$fo/fft.csv"
+    tail -8 "$fo/fft.txt"
+  else
+    echo "== fft: bench_fft is not a target in this tree (not measured)"
+  fi
+  for be in ${PY_FIELD_BACKENDS:-cupy}; do
+    # shellcheck disable=SC2086 # PY_FIELD_ARGS is a list of options
+    PYTHONUNBUFFERED=1 step "py_field_$be" python3 bench/py_field.py --backend "$be" --reps 7 \
+      --sort-n "${SORT_N:-1.6e7}" --gemm-size "${GEMM_SIZE:-4096}" ${PY_FIELD_ARGS:-} \
+      --out "$fo/py_field_$be.csv"
+    (($? == 3)) && rm -f "$fo/py_field_$be.csv"
+    grep -E "^(sort|gemm|random|fft) |CHECK|NOT MEASURED" "$fo/py_field_$be.txt" 2>/dev/null | head -14
+  done
+  if [[ -z ${NO_STARTUP:-} ]]; then
+    # Cold and warm start of the demos on the GPU (pocl's cache setting does not apply there:
+    # one mode). The examples build in build-device, as the examples mode builds them.
+    # (the examples mode's configuration, so that a later tests run reuses the directory as is)
+    if cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+      > "$fo/configure-examples.log" 2>&1; then
+      cmake --build build-device -j 16 --target demo_array_svm softmax > "$fo/build-examples.log" 2>&1 \
+        || { tail -20 "$fo/build-examples.log"; rc=1; }
+    else
+      tail -20 "$fo/configure-examples.log"; rc=1
+    fi
+    BUILD_DIR=build-device REPS=${STARTUP_REPS:-3} POCL_MODES=1 OUT=$fo/startup_NVIDIA.md \
+      step startup scripts/measure-startup.sh demo_array_svm softmax
+    grep -E "^\| (demo|softmax)" "$fo/startup_NVIDIA.md" 2>/dev/null
+  fi
+  echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$fo/info.txt"
+  echo "field: $((SECONDS - t_field)) s in all; copy \$OUT/field/ to bench/device-results/field/"
 fi
 exit $rc

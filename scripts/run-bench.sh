@@ -8,6 +8,7 @@
 # Then the workload benchmark: bench_workloads (clarray, --preset pocl) and bench/py_workloads.py
 # with NumPy on one host thread; report.py adds its table, spelling pairs and plot
 # (bench/device-results/workloads_*.csv and py_workloads_*.csv from the GPU machine too).
+# Last, scripts/field-report.py adds the field sections (measured by scripts/run-field-bench.sh).
 #
 # Environment: CLARRAY_DEVICE (device), REPS (default 21), PY_REPS (PyOpenCL, default 11), SIZES (default 1e3,1e5,1e6,1.6e7),
 # OPS (comma list, default all), NO_PYTHON=1 (skip PyOpenCL), NO_SETUP=1 (skip package set-up),
@@ -159,3 +160,6 @@ for n in "${notes[@]}"; do args+=(--note "$n"); done
 # Start-up times (scripts/measure-startup.sh writes this section; it is not rerun here).
 [[ -f bench/host-results/startup.md ]] && args+=(--startup bench/host-results/startup.md)
 "$py" bench/report.py --out docs/internals/performance.md --plots docs/internals "${sections[@]}" "${args[@]}"
+# The sections beside the field's libraries (sort, GEMM, random, FFT, complex, indexing) come from
+# bench/host-results/field/ (scripts/run-field-bench.sh) and bench/device-results/field/.
+"$py" scripts/field-report.py
