@@ -60,7 +60,10 @@ kernel void clarray_scatter(global T* a, global const I* idx, global const T* v,
                             constant index_layout* L) {
     const ulong i = get_global_id(0);
     if (i >= L->n) return;
-    const ulong r = i / L->inner, c = i % L->inner;
+    // inner and cycle are the same for every work-item: the branches cost nothing, while a
+    // 64-bit division per element cost put a quarter of its speed (flat put: inner 1, cycle 0).
+    const ulong inner = L->inner;
+    const ulong r = inner == 1 ? i : i / inner, c = inner == 1 ? 0 : i - r * inner;
     const long k = clarray_index((long)idx[clarray_view_offset(L, 1, r)], L->axis_len, L->mode);
     const long t = L->flat_target ? clarray_view_offset(L, 0, (ulong)k)
                                   : clarray_view_offset(L, 0, c) + k * L->axis_stride;
