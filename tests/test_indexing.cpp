@@ -192,7 +192,7 @@ TEST_CASE("take checks indices and axes with typed errors", "[indexing][errors]"
     for (std::int64_t bad : {10, -11, 1000}) {
         auto idx = device<std::int64_t, ca::buffer>(xt::xarray<std::int64_t>{1, bad, 2});
         CHECK_THROWS_AS(ca::take(a, idx), ca::index_error);
-        CHECK_THROWS_WITH(ca::take(a, idx), Catch::Contains("size 10"));
+        CHECK_THROWS_WITH(ca::take(a, idx), catch_compat::Contains("size 10"));
         CHECK_NOTHROW(ca::cl_array<float, ca::buffer>(ca::take(a, idx, 0, ca::index_mode::wrap)));
         auto idx32 = device<std::int32_t, ca::buffer>(
             xt::xarray<std::int32_t>{static_cast<std::int32_t>(bad)});
