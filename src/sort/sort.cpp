@@ -310,8 +310,11 @@ std::shared_ptr<allocation> searchsorted_impl(const array_ref& sorted, const arr
     const cl_long s_off = sorted.offset, s_stride = (*sorted.strides)[0];
     const cl_ulong s_n = (*sorted.shape)[0];
     const cl_uint right = sd == side::right;
+    // An empty sorted array has no memory; the kernel reads none of it then, but NVIDIA refuses
+    // a NULL buffer argument (docs/internals/quirks.md): the values stand in for it.
+    allocation* sorted_mem = s_n ? sorted.alloc : values.alloc;
     o.each(sk::search, n,
-           {o.mem(sorted.alloc, access::read), value_of(s_off), value_of(s_stride), value_of(s_n),
+           {o.mem(sorted_mem, access::read), value_of(s_off), value_of(s_stride), value_of(s_n),
             o.mem(values.alloc, access::read), value_of(layout_of(values)),
             o.mem(result.get(), access::write), value_of(right)});
     return result;
