@@ -455,9 +455,10 @@ TEST_CASE("complex NaN and infinity follow NumPy's formulas", "[complex]") {
         // abs: NaN and infinity exactly; finite values within the documented 2 ulp (NVIDIA's
         // hypot is not correctly rounded: |1 + 2i| came out one ulp off).
         const float want_abs = std::abs(v);
-        CHECK(((std::isnan(ab(i)) && std::isnan(want_abs)) || ab(i) == want_abs ||
-               (std::isfinite(want_abs) &&
-                std::abs(ab(i) - want_abs) <= 2 * std::numeric_limits<float>::epsilon() * want_abs)));
+        CHECK(
+            ((std::isnan(ab(i)) && std::isnan(want_abs)) || ab(i) == want_abs ||
+             (std::isfinite(want_abs) &&
+              std::abs(ab(i) - want_abs) <= 2 * std::numeric_limits<float>::epsilon() * want_abs)));
         const T want(v.real() * m.real() - v.imag() * m.imag(),
                      v.real() * m.imag() + v.imag() * m.real());
         const auto same = [](float x, float y) {
