@@ -215,6 +215,8 @@ if [[ $what == field || $what == all ]]; then
     grep -E "^\| (demo|softmax)" "$fo/startup_NVIDIA.md" 2>/dev/null
   fi
   echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$fo/info.txt"
-  echo "field: $((SECONDS - t_field)) s in all; copy \$OUT/field/ to bench/device-results/field/"
+  # The machine returns only a few files per call: the results travel as one archive.
+  tar -czf "$out/field.tar.gz" -C "$out" field && rm -rf "$out/field"
+  echo "field: $((SECONDS - t_field)) s in all; unpack field.tar.gz and copy field/ to bench/device-results/field/"
 fi
 exit $rc

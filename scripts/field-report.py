@@ -153,6 +153,10 @@ class Machine:
 
 
 def not_measured(m):
+    # A machine that ran the field mode but whose CSV for this table did not come back says so
+    # (its info.txt notes carry the printed medians).
+    if m.info.get("date"):
+        return "%s: CSV not returned (medians in the notes above)" % m.label
     return "%s: not yet measured" % m.label
 
 
