@@ -512,6 +512,9 @@ template <class Op, class C, class X, class Y> auto make_where(C&& c, X&& x, Y&&
     auto operator SYMBOL(X&& x, Y&& y) {                                                           \
         return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));            \
     }
+/// Element-wise `x op y` of arrays, expressions and scalars: a lazy expression, evaluated by one
+/// generated kernel where it is assigned, with NumPy 2's promotion (docs/semantics.md).
+///@{
 CLARRAY_BINARY_OPERATOR(+, plus_op)
 CLARRAY_BINARY_OPERATOR(-, minus_op)
 CLARRAY_BINARY_OPERATOR(*, multiplies_op)
@@ -528,6 +531,7 @@ CLARRAY_BINARY_OPERATOR(<, less_op)
 CLARRAY_BINARY_OPERATOR(<=, less_equal_op)
 CLARRAY_BINARY_OPERATOR(>, greater_op)
 CLARRAY_BINARY_OPERATOR(>=, greater_equal_op)
+///@}
 #undef CLARRAY_BINARY_OPERATOR
 
 #define CLARRAY_BINARY_FUNCTION(NAME, OP)                                                          \
@@ -535,6 +539,9 @@ CLARRAY_BINARY_OPERATOR(>=, greater_equal_op)
     auto NAME(X&& x, Y&& y) {                                                                      \
         return detail::make_binary<detail::OP>(std::forward<X>(x), std::forward<Y>(y));            \
     }
+/// NumPy's binary function of the same name, element-wise over arrays, expressions and scalars
+/// (lazy; broadcasting and promotion as the operators).
+///@{
 CLARRAY_BINARY_FUNCTION(floor_divide, floor_divide_op)
 CLARRAY_BINARY_FUNCTION(mod, modulus_op)
 CLARRAY_BINARY_FUNCTION(pow, power_op)
@@ -550,12 +557,17 @@ CLARRAY_BINARY_FUNCTION(nextafter, nextafter_op)
 CLARRAY_BINARY_FUNCTION(logical_and, logical_and_op)
 CLARRAY_BINARY_FUNCTION(logical_or, logical_or_op)
 CLARRAY_BINARY_FUNCTION(logical_xor, logical_xor_op)
+///@}
 #undef CLARRAY_BINARY_FUNCTION
 
 #define CLARRAY_UNARY(NAME, OP)                                                                    \
     template <class X, class = std::enable_if_t<is_expression_v<X>>> auto NAME(X&& x) {            \
         return detail::make_unary<detail::OP>(std::forward<X>(x));                                 \
     }
+/// NumPy's unary operator or function of the same name, element-wise (lazy): `-x`, `~x`, `!x`,
+/// abs, isnan, real, imag, conj, angle and the math functions (sin, exp, sqrt, ...), which
+/// compute in the floating type NumPy gives (docs/semantics.md).
+///@{
 CLARRAY_UNARY(operator-, negate_op)
 CLARRAY_UNARY(operator~, bit_not_op)
 CLARRAY_UNARY(operator!, logical_not_op)
@@ -570,8 +582,10 @@ CLARRAY_UNARY(conj, conj_op)
 CLARRAY_UNARY(angle, angle_op)
 #define CLARRAY_DEFINE_FLOAT_FUNCTION(F) CLARRAY_UNARY(F, F##_op)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
+///@}
 #undef CLARRAY_DEFINE_FLOAT_FUNCTION
 #undef CLARRAY_UNARY
+/// Unary plus: the operand itself.
 template <class X, class = std::enable_if_t<is_expression_v<X>>> auto operator+(X&& x) {
     return std::forward<X>(x);
 }
@@ -581,6 +595,7 @@ template <class U, class X, class = std::enable_if_t<is_expression_v<X>>> auto a
     return detail::make_unary<detail::cast_op<U>>(std::forward<X>(x));
 }
 
+/// NumPy's where: x where c is true, else y, element-wise (lazy; c, x and y broadcast).
 template <class C, class X, class Y> auto where(C&& c, X&& x, Y&& y) {
     return detail::make_where<detail::where_op>(std::forward<C>(c), std::forward<X>(x),
                                                 std::forward<Y>(y));
