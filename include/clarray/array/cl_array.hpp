@@ -81,9 +81,11 @@ template <class T, class S> event strided_fill(const cl_array<T, S>& dst, const 
 template <class A> detail::array_arg<A, access::read> in(const A& a) {
     return {a};
 }
+// Marks an array passed to a raw kernel as written (its old contents need not be read).
 template <class A> detail::array_arg<A, access::write> out(const A& a) {
     return {a};
 }
+// Marks an array passed to a raw kernel as read and written.
 template <class A> detail::array_arg<A, access::read_write> inout(const A& a) {
     return {a};
 }
@@ -320,9 +322,11 @@ private:
     std::ptrdiff_t offset_ = 0;
 };
 
+// The array with its axes reversed (a view, no copy), as NumPy's transpose.
 template <class T, class S> cl_array<T, S> transpose(const cl_array<T, S>& a) {
     return a.transpose();
 }
+// The array with its axes permuted by `axes` (a view, no copy).
 template <class T, class S>
 cl_array<T, S> transpose(const cl_array<T, S>& a, const std::vector<std::size_t>& axes) {
     return a.transpose(axes);

@@ -92,18 +92,23 @@ inline constexpr dtype_info dtype_table[] = {CLARRAY_DTYPES(CLARRAY_DTYPE_INFO)}
 
 inline constexpr std::size_t dtype_count = sizeof(detail::dtype_table) / sizeof(dtype_info);
 
+// The table row of dtype d: name, OpenCL type, size, kind and required extension.
 constexpr const dtype_info& dtype_info_of(dtype d) noexcept {
     return detail::dtype_table[static_cast<std::size_t>(d)];
 }
+// NumPy's name of dtype d ("float32", "complex64", ...).
 constexpr const char* dtype_name(dtype d) noexcept {
     return dtype_info_of(d).name;
 } // "float32"
+// The OpenCL C type that stores dtype d ("float", "float2", "half", ...).
 constexpr const char* cl_type_name(dtype d) noexcept {
     return dtype_info_of(d).cl_name;
 } // "float"
+// Bytes per element of dtype d.
 constexpr std::size_t dtype_size(dtype d) noexcept {
     return dtype_info_of(d).size;
 }
+// Whether dtype d is bool, signed or unsigned integer, floating or complex.
 constexpr dtype_kind dtype_kind_of(dtype d) noexcept {
     return dtype_info_of(d).kind;
 }
@@ -111,9 +116,11 @@ constexpr dtype_kind dtype_kind_of(dtype d) noexcept {
 constexpr const char* required_extension(dtype d) noexcept {
     return dtype_info_of(d).extension;
 }
+// Whether dtype d is a real floating type (float16, float32, float64).
 constexpr bool is_floating(dtype d) noexcept {
     return dtype_kind_of(d) == dtype_kind::floating;
 }
+// Whether dtype d is complex64 or complex128.
 constexpr bool is_complex(dtype d) noexcept {
     return dtype_kind_of(d) == dtype_kind::complex;
 }

@@ -10,20 +10,24 @@
 
 namespace clarray {
 
+// A new array of the shape whose elements are not initialised (NumPy's empty).
 template <class T, class S = svm_coarse>
 cl_array<T, S> empty(const queue& q, const shape_type& shape, layout l = layout::c) {
     return cl_array<T, S>(q, shape, l);
 }
+// A new array of the shape filled with value (enqueued, does not block).
 template <class T, class S = svm_coarse>
 cl_array<T, S> full(const queue& q, const shape_type& shape, const T& value, layout l = layout::c) {
     cl_array<T, S> a(q, shape, l);
     a.fill(value);
     return a;
 }
+// A new array of the shape filled with zeros.
 template <class T, class S = svm_coarse>
 cl_array<T, S> zeros(const queue& q, const shape_type& shape, layout l = layout::c) {
     return full<T, S>(q, shape, T(0), l);
 }
+// A new array of the shape filled with ones.
 template <class T, class S = svm_coarse>
 cl_array<T, S> ones(const queue& q, const shape_type& shape, layout l = layout::c) {
     return full<T, S>(q, shape, T(1), l);
@@ -35,6 +39,7 @@ cl_array<T, typename Pool::storage_policy> empty(const queue& q, const shape_typ
                                                  const Pool& pool, layout l = layout::c) {
     return cl_array<T, typename Pool::storage_policy>(q, shape, pool, l);
 }
+// full from a memory pool (the pool's storage policy).
 template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
 cl_array<T, typename Pool::storage_policy> full(const queue& q, const shape_type& shape,
                                                 const T& value, const Pool& pool,
@@ -43,11 +48,13 @@ cl_array<T, typename Pool::storage_policy> full(const queue& q, const shape_type
     a.fill(value);
     return a;
 }
+// zeros from a memory pool.
 template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
 cl_array<T, typename Pool::storage_policy> zeros(const queue& q, const shape_type& shape,
                                                  const Pool& pool, layout l = layout::c) {
     return full<T>(q, shape, T(0), pool, l);
 }
+// ones from a memory pool.
 template <class T, class Pool, class = std::enable_if_t<is_memory_pool_v<Pool>>>
 cl_array<T, typename Pool::storage_policy> ones(const queue& q, const shape_type& shape,
                                                 const Pool& pool, layout l = layout::c) {
@@ -62,14 +69,17 @@ template <class T, class S> layout layout_like(const cl_array<T, S>& a) {
 template <class T, class S> cl_array<T, S> empty_like(const cl_array<T, S>& a) {
     return cl_array<T, S>(a.get_queue(), a.shape(), layout_like(a), a.data().get());
 }
+// A new array of a's shape, storage and queue filled with value.
 template <class T, class S> cl_array<T, S> full_like(const cl_array<T, S>& a, const T& value) {
     cl_array<T, S> r = empty_like(a);
     r.fill(value);
     return r;
 }
+// A new array of a's shape, storage and queue filled with zeros.
 template <class T, class S> cl_array<T, S> zeros_like(const cl_array<T, S>& a) {
     return full_like(a, T(0));
 }
+// A new array of a's shape, storage and queue filled with ones.
 template <class T, class S> cl_array<T, S> ones_like(const cl_array<T, S>& a) {
     return full_like(a, T(1));
 }

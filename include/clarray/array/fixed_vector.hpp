@@ -147,6 +147,7 @@ private:
     size_type size_ = 0;
 };
 
+// Element-wise equality of two shapes or stride lists.
 template <class T, std::size_t N>
 bool operator==(const fixed_vector<T, N>& a, const fixed_vector<T, N>& b) noexcept {
     if (a.size() != b.size()) return false;
@@ -154,6 +155,7 @@ bool operator==(const fixed_vector<T, N>& a, const fixed_vector<T, N>& b) noexce
         if (!(a[i] == b[i])) return false;
     return true;
 }
+// Element-wise inequality of two shapes or stride lists.
 template <class T, std::size_t N>
 bool operator!=(const fixed_vector<T, N>& a, const fixed_vector<T, N>& b) noexcept {
     return !(a == b);
@@ -183,14 +185,17 @@ template <class T, std::size_t N, class C, class = std::enable_if_t<detail::is_o
 bool operator==(const fixed_vector<T, N>& a, const C& b) {
     return detail::equal_sequences(a, b);
 }
+// Equality with another sequence (std::vector, std::array, an xtensor shape).
 template <class T, std::size_t N, class C, class = std::enable_if_t<detail::is_other_sequence_v<C>>>
 bool operator==(const C& a, const fixed_vector<T, N>& b) {
     return detail::equal_sequences(a, b);
 }
+// Inequality with another sequence.
 template <class T, std::size_t N, class C, class = std::enable_if_t<detail::is_other_sequence_v<C>>>
 bool operator!=(const fixed_vector<T, N>& a, const C& b) {
     return !detail::equal_sequences(a, b);
 }
+// Inequality with another sequence.
 template <class T, std::size_t N, class C, class = std::enable_if_t<detail::is_other_sequence_v<C>>>
 bool operator!=(const C& a, const fixed_vector<T, N>& b) {
     return !detail::equal_sequences(a, b);

@@ -105,21 +105,27 @@ private:
 static_assert(sizeof(half) == 2 && alignof(half) == 2 && std::is_trivially_copyable_v<half>,
               "half must be stored as 16 bits");
 
+// float16 arithmetic on the host: computed in float, rounded to nearest even.
 inline half operator+(half a, half b) noexcept {
     return half(float(a) + float(b));
 }
+// float16 subtraction (computed in float, rounded once).
 inline half operator-(half a, half b) noexcept {
     return half(float(a) - float(b));
 }
+// float16 multiplication (computed in float, rounded once).
 inline half operator*(half a, half b) noexcept {
     return half(float(a) * float(b));
 }
+// float16 division (computed in float, rounded once).
 inline half operator/(half a, half b) noexcept {
     return half(float(a) / float(b));
 }
+// float16 negation (flips the sign bit).
 inline half operator-(half a) noexcept {
     return half::from_bits(static_cast<std::uint16_t>(a.bits() ^ 0x8000u));
 }
+// float16 unary plus (the value itself).
 inline half operator+(half a) noexcept {
     return a;
 }
@@ -127,22 +133,28 @@ inline half operator+(half a) noexcept {
 inline bool operator==(half a, half b) noexcept {
     return float(a) == float(b);
 }
+// float16 comparison as floats (NaN is unequal to everything).
 inline bool operator!=(half a, half b) noexcept {
     return float(a) != float(b);
 }
+// float16 comparison as floats.
 inline bool operator<(half a, half b) noexcept {
     return float(a) < float(b);
 }
+// float16 comparison as floats.
 inline bool operator<=(half a, half b) noexcept {
     return float(a) <= float(b);
 }
+// float16 comparison as floats.
 inline bool operator>(half a, half b) noexcept {
     return float(a) > float(b);
 }
+// float16 comparison as floats.
 inline bool operator>=(half a, half b) noexcept {
     return float(a) >= float(b);
 }
 
+// Prints the float16 value as the float it converts to.
 template <class C, class Tr>
 std::basic_ostream<C, Tr>& operator<<(std::basic_ostream<C, Tr>& os, half h) {
     return os << float(h);

@@ -26,8 +26,11 @@ inline constexpr std::size_t infer = static_cast<std::size_t>(-1);
 
 // Product of the extents; throws shape_error when it overflows or the rank exceeds max_dims.
 std::size_t checked_size(const shape_type& shape);
+// The strides (in elements) of a contiguous array of shape in C or Fortran order.
 strides_type contiguous_strides(const shape_type& shape, layout l);
+// Whether (shape, strides) is a C-contiguous array.
 bool is_c_contiguous(const shape_type& shape, const strides_type& strides);
+// Whether (shape, strides) is a Fortran-contiguous array.
 bool is_f_contiguous(const shape_type& shape, const strides_type& strides);
 
 // Elements [first, last) of the allocation that a view touches (first == last when empty).
@@ -42,6 +45,7 @@ bool is_dense(const shape_type& shape, const strides_type& strides);
 // Removes extent-1 axes and merges adjacent axes that are contiguous for every operand, so most
 // launches index one flat range. All stride lists are rewritten in step with the shape.
 void coalesce(shape_type& shape, strides_type* const* strides, std::size_t count);
+// coalesce for a list of stride lists.
 inline void coalesce(shape_type& shape, std::initializer_list<strides_type*> strides) {
     coalesce(shape, strides.begin(), strides.size());
 }
@@ -52,6 +56,7 @@ shape_type broadcast_shapes(const shape_type& a, const shape_type& b);
 strides_type broadcast_strides(const shape_type& shape, const strides_type& strides,
                                const shape_type& target);
 
+// A shape as NumPy prints it: "(3, 4)", "(5,)", "()".
 std::string shape_to_string(const shape_type& shape);
 
 // New strides for `new_shape` over the same memory, or false when impossible without a copy.

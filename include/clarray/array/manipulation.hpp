@@ -130,6 +130,7 @@ cl_array<T, S> expand_dims(const cl_array<T, S>& a, std::ptrdiff_t axis) {
 template <class T, class S> cl_array<T, S> atleast_1d(const cl_array<T, S>& a) {
     return detail::at_least(a, 1);
 }
+// The array viewed with at least two dimensions (NumPy's atleast_2d).
 template <class T, class S> cl_array<T, S> atleast_2d(const cl_array<T, S>& a) {
     return detail::at_least(a, 2);
 }
@@ -184,6 +185,7 @@ cl_array<T, S> concatenate(const std::vector<cl_array<T, S>>& arrays, std::ptrdi
     detail::copy_concatenated(detail::array_ref_of(out), refs.data(), refs.size(), ax);
     return out;
 }
+// NumPy's concatenate: a new array joining the arrays along an existing axis.
 template <class T, class S>
 cl_array<T, S> concatenate(std::initializer_list<cl_array<T, S>> arrays, std::ptrdiff_t axis = 0) {
     return concatenate(std::vector<cl_array<T, S>>(arrays), axis);
@@ -202,6 +204,7 @@ cl_array<T, S> stack(const std::vector<cl_array<T, S>>& arrays, std::ptrdiff_t a
         expanded.push_back(detail::with_axis(a, ax));
     return concatenate(expanded, static_cast<std::ptrdiff_t>(ax));
 }
+// NumPy's stack: a new array joining the arrays along a new axis.
 template <class T, class S>
 cl_array<T, S> stack(std::initializer_list<cl_array<T, S>> arrays, std::ptrdiff_t axis = 0) {
     return stack(std::vector<cl_array<T, S>>(arrays), axis);
@@ -214,6 +217,7 @@ template <class T, class S> cl_array<T, S> hstack(const std::vector<cl_array<T, 
         parts.push_back(detail::at_least(a, 1));
     return concatenate(parts, !parts.empty() && parts.front().dimension() == 1 ? 0 : 1);
 }
+// NumPy's hstack: concatenation along axis 1 (axis 0 for 1-d arrays).
 template <class T, class S> cl_array<T, S> hstack(std::initializer_list<cl_array<T, S>> arrays) {
     return hstack(std::vector<cl_array<T, S>>(arrays));
 }
@@ -224,6 +228,7 @@ template <class T, class S> cl_array<T, S> vstack(const std::vector<cl_array<T, 
         parts.push_back(detail::at_least(a, 2));
     return concatenate(parts, 0);
 }
+// NumPy's vstack: concatenation along axis 0 of arrays viewed as at least 2-d.
 template <class T, class S> cl_array<T, S> vstack(std::initializer_list<cl_array<T, S>> arrays) {
     return vstack(std::vector<cl_array<T, S>>(arrays));
 }
@@ -270,6 +275,7 @@ std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a, std::size_t sec
     return detail::split_at(a, ax,
                             detail::split_bounds(a.shape(ax), sections, false, "array_split"));
 }
+// NumPy's array_split at the given indices: views along axis.
 template <class T, class S>
 std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a,
                                         const std::vector<std::ptrdiff_t>& at,
@@ -277,6 +283,7 @@ std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a,
     return split(a, at, axis);
 }
 
+// array_split at a braced list of indices.
 template <class T, class S>
 std::vector<cl_array<T, S>> array_split(const cl_array<T, S>& a,
                                         std::initializer_list<std::ptrdiff_t> at,
@@ -293,6 +300,7 @@ template <class T, class S> cl_array<T, S> flip(const cl_array<T, S>& a, std::pt
     detail::flip_view(a.shape(), st, off, ax);
     return detail::view_of(a, a.shape(), std::move(st), off);
 }
+// The array reversed along every axis (a view).
 template <class T, class S> cl_array<T, S> flip(const cl_array<T, S>& a) {
     strides_type st = a.strides();
     std::ptrdiff_t off = a.offset();
@@ -300,10 +308,12 @@ template <class T, class S> cl_array<T, S> flip(const cl_array<T, S>& a) {
         detail::flip_view(a.shape(), st, off, ax);
     return detail::view_of(a, a.shape(), std::move(st), off);
 }
+// The array reversed along axis 0 (a view).
 template <class T, class S> cl_array<T, S> flipud(const cl_array<T, S>& a) {
     if (a.dimension() < 1) throw shape_error("flipud: the array must be at least 1-d");
     return flip(a, 0);
 }
+// The array reversed along axis 1 (a view).
 template <class T, class S> cl_array<T, S> fliplr(const cl_array<T, S>& a) {
     if (a.dimension() < 2) throw shape_error("fliplr: the array must be at least 2-d");
     return flip(a, 1);
@@ -318,6 +328,7 @@ cl_array<T, S> roll(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& 
     detail::copy_rolled(detail::array_ref_of(out), detail::array_ref_of(a), shift);
     return out;
 }
+// NumPy's roll along one axis: a new array with elements shifted cyclically.
 template <class T, class S>
 cl_array<T, S> roll(const cl_array<T, S>& a, std::ptrdiff_t shift, std::ptrdiff_t axis) {
     return roll(a, std::vector<std::ptrdiff_t>{shift}, std::vector<std::ptrdiff_t>{axis});
@@ -337,6 +348,7 @@ cl_array<T, S> repeat(const cl_array<T, S>& a, const std::vector<std::size_t>& c
     detail::copy_repeated(detail::array_ref_of(out), detail::array_ref_of(a), counts, ax);
     return out;
 }
+// NumPy's repeat along one axis: each element count times.
 template <class T, class S>
 cl_array<T, S> repeat(const cl_array<T, S>& a, std::size_t count, std::ptrdiff_t axis) {
     return repeat(a, std::vector<std::size_t>{count}, axis);
@@ -354,6 +366,7 @@ cl_array<T, S> tile(const cl_array<T, S>& a, const std::vector<std::size_t>& rep
     detail::copy_tiled(detail::array_ref_of(out), detail::array_ref_of(a), reps);
     return out;
 }
+// NumPy's tile with one count: the array repeated reps times along its last axis.
 template <class T, class S> cl_array<T, S> tile(const cl_array<T, S>& a, std::size_t reps) {
     return tile(a, std::vector<std::size_t>{reps});
 }
@@ -368,6 +381,7 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
     detail::copy_padded(detail::array_ref_of(out), detail::array_ref_of(a), widths, &v);
     return out;
 }
+// NumPy's pad in constant mode with the same width before and after every axis.
 template <class T, class S>
 cl_array<T, S> pad(const cl_array<T, S>& a, std::size_t width, const T& value = T(0)) {
     return pad(a, std::vector<pad_width>{{width, width}}, value);
@@ -409,9 +423,11 @@ cl_array<T, S> eye(const queue& q, std::size_t n, std::size_t m, std::ptrdiff_t 
     diagonal(out, k).fill(T(1));
     return out;
 }
+// An n x n identity matrix of T (NumPy's eye(n)).
 template <class T, class S = svm_coarse> cl_array<T, S> eye(const queue& q, std::size_t n) {
     return eye<T, S>(q, n, n, 0);
 }
+// An n x n identity matrix of T (NumPy's identity).
 template <class T, class S = svm_coarse> cl_array<T, S> identity(const queue& q, std::size_t n) {
     return eye<T, S>(q, n, n, 0);
 }
@@ -442,6 +458,7 @@ std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
     }
     return out;
 }
+// NumPy's meshgrid from a braced list of 1-d arrays.
 template <class T, class S>
 std::vector<cl_array<T, S>> meshgrid(std::initializer_list<cl_array<T, S>> xs,
                                      indexing ix = indexing::xy) {

@@ -31,8 +31,11 @@ struct ellipsis_t {};
 inline range_t range(range_bound start, range_bound stop, std::ptrdiff_t step = 1) {
     return {start, stop, step};
 }
+// The whole axis, as `:` in NumPy's indexing.
 inline all_t all() { return {}; }
+// A new axis of extent 1, as NumPy's newaxis.
 inline newaxis_t newaxis() { return {}; }
+// As many whole axes as needed, as `...` in NumPy's indexing.
 inline ellipsis_t ellipsis() { return {}; }
 
 // One normalised view argument.

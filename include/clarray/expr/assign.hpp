@@ -311,6 +311,7 @@ public:
 private:
     std::tuple<A...> outs_; // handles share the outputs' storage
 };
+// Several outputs written by one generated kernel: `tie(x, y) = std::make_tuple(e1, e2)`.
 template <class... A> tied_outputs<A...> tie(A&... outs) {
     return tied_outputs<A...>(outs...);
 }

@@ -131,6 +131,7 @@ template <class X, class = std::enable_if_t<is_expression_v<X>>>
 auto triu(X&& x, std::ptrdiff_t k = 0) {
     return detail::triangle<detail::greater_equal_op>(std::forward<X>(x), k, "triu");
 }
+// The lower triangle (k-th diagonal and below) of the last two axes, zeros elsewhere (lazy).
 template <class X, class = std::enable_if_t<is_expression_v<X>>>
 auto tril(X&& x, std::ptrdiff_t k = 0) {
     return detail::triangle<detail::less_equal_op>(std::forward<X>(x), k, "tril");

@@ -148,6 +148,7 @@ fftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 }
 template <class T, class S>
 cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+// NumPy's ifftn: the inverse of fftn over the given axes (all by default).
 ifftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
       const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
     using C = typename clarray::detail::fft_traits<T>::complex;
@@ -165,6 +166,7 @@ fft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 }
 template <class T, class S>
 cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+// NumPy's ifft2: the inverse of fft2 over the last two axes.
 ifft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
       const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
     using C = typename clarray::detail::fft_traits<T>::complex;

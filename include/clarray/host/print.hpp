@@ -35,6 +35,7 @@ std::string describe_array(const queue* q, dtype type, const char* storage, cons
                            const strides_type& strides, std::ptrdiff_t offset);
 } // namespace detail
 
+// A repr-like line: shape, dtype, storage policy and device.
 template <class T, class S> std::string describe(const cl_array<T, S>& a) {
     return detail::describe_array(a.bound() ? &a.get_queue() : nullptr, dtype_traits<T>::id,
                                   S::name, a.shape(), a.strides(), a.offset());
@@ -46,6 +47,7 @@ template <class T, class S> std::ostream& operator<<(std::ostream& out, const cl
     return out << a.get();
 }
 
+// Prints an expression after evaluating it into a temporary array.
 template <class E, std::enable_if_t<detail::is_expression_node_v<E>, int> = 0>
 std::ostream& operator<<(std::ostream& out, const E& e) {
     return out << eval(e);

@@ -140,6 +140,7 @@ void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, 
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(v), mode,
                     true, false);
 }
+// put with one scalar value for every index.
 template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
 void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value,
          index_mode mode = index_mode::raise) {
@@ -173,6 +174,7 @@ void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(vb),
                     index_mode::raise, false, true);
 }
+// add_at with one scalar value added at every index.
 template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
 void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value) {
     add_at(a, idx, detail::one_value<T, S>(a.get_queue(), static_cast<T>(value)));
@@ -279,6 +281,7 @@ private:
     cl_array<T, S> a_; // a handle: writes go to the caller's array
     M mask_;
 };
+// a's elements where mask is true, as an assignment target: `masked(a, m) = expr`.
 template <class T, class S, class M>
 masked_array<T, S, std::decay_t<M>> masked(const cl_array<T, S>& a, M&& mask) {
     return masked_array<T, S, std::decay_t<M>>(a, std::forward<M>(mask));

@@ -14,6 +14,7 @@ using bin_t = std::uint32_t;
 inline constexpr unsigned mantissa_bits = 4;
 inline constexpr std::uint64_t mantissa_mask = (std::uint64_t(1) << mantissa_bits) - 1;
 
+// The index of the highest set bit of v (0 for 0 and 1).
 constexpr unsigned floor_log2(std::uint64_t v) noexcept {
     unsigned l = 0;
     while (v >>= 1)

@@ -30,8 +30,11 @@ namespace clarray {
 // sum/prod accumulate as NumPy: bool and signed integers in int64, unsigned in uint64, floats in
 // their own type (float sums are compensated: see docs/reductions.md for the error bound).
 CLARRAY_REDUCTION(sum, sum_op)
+// Product of the elements (accumulated as sum), over all or the given axes.
 CLARRAY_REDUCTION(prod, prod_op)
+// Whether any element is nonzero, over all or the given axes.
 CLARRAY_REDUCTION(any, any_op)
+// Whether every element is nonzero, over all or the given axes.
 CLARRAY_REDUCTION(all, all_op)
 // Arithmetic mean in the float type (integers: float64); empty gives NaN, as NumPy.
 CLARRAY_REDUCTION(mean, mean_op)
@@ -43,14 +46,17 @@ template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto max(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {
     return detail::reduce<detail::max_op>(e, axes, keep_dims);
 }
+// max with an initial value (NumPy's initial=): defined for empty reductions.
 template <class E, class W, class = std::enable_if_t<is_expression_v<E> && is_scalar_v<W>>>
 auto max(const E& e, const reduce_axes& axes, bool keep_dims, const W& initial) {
     return detail::reduce_initial<detail::max_op>(e, axes, keep_dims, initial);
 }
+// Minimum over all or the given axes; NaN propagates.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto min(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {
     return detail::reduce<detail::min_op>(e, axes, keep_dims);
 }
+// min with an initial value: defined for empty reductions.
 template <class E, class W, class = std::enable_if_t<is_expression_v<E> && is_scalar_v<W>>>
 auto min(const E& e, const reduce_axes& axes, bool keep_dims, const W& initial) {
     return detail::reduce_initial<detail::min_op>(e, axes, keep_dims, initial);
@@ -61,13 +67,16 @@ auto min(const E& e, const reduce_axes& axes, bool keep_dims, const W& initial) 
 template <class E, class = std::enable_if_t<is_expression_v<E>>> auto argmax(const E& e) {
     return detail::reduce<detail::argmax_op>(e, reduce_axes(), false);
 }
+// Indices of the first maximum along one axis.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto argmax(const E& e, std::ptrdiff_t axis, bool keep_dims = false) {
     return detail::reduce<detail::argmax_op>(e, reduce_axes(axis), keep_dims);
 }
+// Flat index (C order) of the first minimum.
 template <class E, class = std::enable_if_t<is_expression_v<E>>> auto argmin(const E& e) {
     return detail::reduce<detail::argmin_op>(e, reduce_axes(), false);
 }
+// Indices of the first minimum along one axis.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto argmin(const E& e, std::ptrdiff_t axis, bool keep_dims = false) {
     return detail::reduce<detail::argmin_op>(e, reduce_axes(axis), keep_dims);
@@ -83,6 +92,7 @@ auto var(const E& e, const reduce_axes& axes = {}, bool keep_dims = false,
     auto m = mean(x, axes, true);
     return detail::reduce<detail::var_op>(x - m, axes, keep_dims, ddof);
 }
+// Standard deviation with ddof, over all or the given axes (NumPy's std).
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto stddev(const E& e, const reduce_axes& axes = {}, bool keep_dims = false,
             std::ptrdiff_t ddof = 0) {
@@ -162,6 +172,7 @@ template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto cumsum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt, bool exclusive = false) {
     return detail::scan<detail::sum_op>(e, axis, exclusive);
 }
+// Running product along an axis (flattened when none), inclusive or exclusive.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
              bool exclusive = false) {

@@ -7,7 +7,9 @@ namespace clarray {
 // overwritten, so its old contents need not be fetched.
 enum class access { read, write, read_write };
 
+// Whether the access writes.
 inline bool writes(access a) noexcept { return a != access::read; }
+// Whether the access reads.
 inline bool reads(access a) noexcept { return a != access::write; }
 
 } // namespace clarray

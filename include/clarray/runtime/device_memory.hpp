@@ -11,6 +11,7 @@ namespace clarray {
 class context;
 
 enum class storage_kind : unsigned char { svm_coarse, svm_fine, buffer };
+// The storage policy's name: "svm_coarse", "svm_fine" or "buffer".
 const char* storage_name(storage_kind k) noexcept;
 
 // A block of device memory: an SVM pointer or a cl_mem (one reference), or neither.

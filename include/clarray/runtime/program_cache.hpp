@@ -34,7 +34,9 @@ struct program_cache_stats {
     std::uint64_t store_failures = 0; // entries that could not be written (directory, disk)
 };
 
+// Counts of the on-disk program cache's hits, misses and failures in this process.
 program_cache_stats program_cache_statistics() noexcept;
+// Sets the program cache's counts to zero.
 void reset_program_cache_statistics() noexcept;
 
 // The directory the next build would use ("" when the cache is off), from the environment; a

@@ -107,6 +107,7 @@ template <class T, class S> struct unique_result {
     cl_array<T, S> values;
     cl_array<std::int64_t, S> counts; // how often each value occurs
 };
+// The sorted distinct values of a and how often each occurs (NumPy's unique with return_counts).
 template <class T, class S> unique_result<T, S> unique_counts(const cl_array<T, S>& a) {
     const queue& q = detail::queue_of(a, "unique_counts");
     detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), true);
@@ -146,6 +147,8 @@ template <class T, class S> struct histogram_result {
     cl_array<std::int64_t, S> counts;
     cl_array<histogram_edge_t<T>, S> edges; // bins + 1
 };
+// NumPy's histogram: counts in `bins` equal bins over `range` (min to max by default), and
+// the edges.
 template <class T, class S>
 histogram_result<T, S> histogram(const cl_array<T, S>& a, std::size_t bins = 10,
                                  std::optional<std::pair<double, double>> range = std::nullopt) {

@@ -33,6 +33,7 @@ struct allocation_stats {
     std::int64_t pool_held_blocks; // released blocks that memory pools keep for reuse
     std::int64_t pool_held_events; // events of those blocks' previous uses, still referenced
 };
+// Live allocations, bytes and pooled blocks of this process, for leak checks.
 allocation_stats current_allocation_stats() noexcept;
 
 namespace detail {
