@@ -64,6 +64,12 @@ public:
         // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays
         // out of the way (pocl, unless its cache is off with POCL_KERNEL_CACHE=0).
         bool driver_program_cache = false;
+        // The OpenCL C statement that makes a work-item's earlier global stores visible to every
+        // work-group before its later atomics (one-pass reductions publish partials this way).
+        // mem_fence(CLK_GLOBAL_MEM_FENCE) does on most drivers; NVIDIA's orders only within the
+        // work-group (membar.cta), so there it is PTX's device-wide membar.gl
+        // (docs/internals/quirks.md).
+        const char* device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
     };
     const quirks_t& quirks() const noexcept;
 
