@@ -16,6 +16,9 @@ import sys
 # A run of these becomes documentation; section markers head a part of a file instead.
 COMMENT = re.compile(r"^(\s*)//(?!/)(?!\s*-{3,}.*-{3,}\s*$)(.*)$")
 GROUP = re.compile(r"^(\s*)//(@[{}])\s*$")
+# Lines a comment above which explains something other than a declaration Doxygen documents
+# (which would otherwise take the comment as its own).
+NOT_DECLARATION = re.compile(r"^(?:#|}|//|static_assert\b|(?:public|private|protected)\s*:)")
 # What a brace that opens a scope of declarations (not a function body or an initializer)
 # follows, once template parameter lists, attributes and access labels are removed.
 SCOPE_HEAD = re.compile(r"^(?:(?:inline|typedef|extern\s*\"\")\s*)*(?:namespace|class|struct|union|enum)\b"
@@ -155,7 +158,8 @@ def filter_header(text):
             j += 1
         following = lines[j].strip() if j < len(lines) else ""
         opens_group = following == "///@{"
-        if opens_group or (following and not following.startswith(("#", "}", "//"))):
+        declaration = following and not NOT_DECLARATION.match(following)
+        if opens_group or declaration:
             for k in range(i, j):
                 m = COMMENT.match(lines[k])
                 lines[k] = m.group(1) + "///" + m.group(2)
@@ -175,6 +179,8 @@ def self_test():
         "}",
         "// Documents s.",
         "struct s : b<(1 > 0)> {",
+        "    // Explains the assertion.",
+        "    static_assert(true);",
         "    // Documents g.",
         "    int g() const { return 0; } // trailing",
         "    // Documents the group.",
@@ -190,11 +196,11 @@ def self_test():
         "} // namespace n",
     ])
     expected = {0: "// File header.", 3: "/// Documents f.", 5: "    // Inside a body.",
-                8: "/// Documents s.", 10: "    /// Documents g.",
-                11: "    int g() const { return 0; } // trailing",
-                12: "    /// Documents the group.", 13: "    ///@{", 15: "    ///@}",
-                16: "    // ---- a section ----", 17: "    /// Documents h.",
-                19: "// inside a raw string"}
+                8: "/// Documents s.", 10: "    // Explains the assertion.",
+                12: "    /// Documents g.", 13: "    int g() const { return 0; } // trailing",
+                14: "    /// Documents the group.", 15: "    ///@{", 17: "    ///@}",
+                18: "    // ---- a section ----", 19: "    /// Documents h.",
+                21: "// inside a raw string"}
     got = filter_header(source).split("\n")
     failures = [(k, got[k], v) for k, v in expected.items() if got[k] != v]
     for k, g, v in failures:
