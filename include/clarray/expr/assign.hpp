@@ -241,6 +241,7 @@ cl_array<T, S>::cl_array(const E& e)
     detail::assign(*this, e);
 }
 
+// Writes the expression's values into this array (one kernel); e broadcasts to its shape.
 template <class T, class S>
 template <class E, class>
 cl_array<T, S>& cl_array<T, S>::operator=(const E& e) {
@@ -274,6 +275,8 @@ cl_array<U, S> cl_array<T, S>::astype(layout l) const {
         detail::assign(*this, e);                                                                  \
         return *this;                                                                              \
     }
+// In place, one kernel each; the result must be castable to T (NumPy's same_kind rule).
+//@{
 CLARRAY_COMPOUND(+=, +)
 CLARRAY_COMPOUND(-=, -)
 CLARRAY_COMPOUND(*=, *)
@@ -284,6 +287,7 @@ CLARRAY_COMPOUND(|=, |)
 CLARRAY_COMPOUND(^=, ^)
 CLARRAY_COMPOUND(<<=, <<)
 CLARRAY_COMPOUND(>>=, >>)
+//@}
 #undef CLARRAY_COMPOUND
 
 // Evaluates an expression into a new array on its first array operand's queue, with that
@@ -297,9 +301,12 @@ auto eval(const E& e) {
 }
 
 // ---- several outputs in one kernel: tie(x, y) = std::tuple(e1, e2) ----
+// The outputs of tie(): assigning a tuple of expressions writes all of them in one kernel.
 template <class... A> class tied_outputs {
 public:
+    // Refers to the output arrays a... (they must outlive this object).
     explicit tied_outputs(A&... a) : outs_(a...) {}
+    // Evaluates exprs[i] into output i, all in one generated kernel.
     template <class... E> tied_outputs& operator=(const std::tuple<E...>& exprs) {
         static_assert(sizeof...(E) == sizeof...(A), "tie: one expression per output");
         auto nodes = std::apply(

@@ -271,7 +271,9 @@ void putmask(const cl_array<T, S>& a, const M& mask, const V& values) {
 // `masked(a, mask) = values` is putmask(a, mask, values): `masked(x, x > 0) = x * 2`.
 template <class T, class S, class M> class masked_array {
 public:
+    // The elements of a where mask is nonzero (masked() makes it).
     masked_array(const cl_array<T, S>& a, M mask) : a_(a), mask_(std::move(mask)) {}
+    // putmask(a, mask, values): one kernel, enqueued.
     template <class V> masked_array& operator=(const V& values) {
         putmask(a_, mask_, values);
         return *this;
