@@ -167,6 +167,16 @@ TEST_CASE("a fused gather and a reduction of a gather report a bad index at the 
         for (std::size_t i = 0; i < n; ++i)
             expect += hb[static_cast<std::size_t>(clamped(hi[i], 50))];
         CHECK(s.item() == Approx(expect));
+
+        // A scan of a gather (the scan's kernels hear of their launches too).
+        auto cs = ca::cumsum(ca::take(b, idx));
+        CHECK_THROWS_AS(cs.get(), ca::index_error);
+        const auto gcs = flat(cs);
+        double run = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            run += hb[static_cast<std::size_t>(clamped(hi[i], 50))];
+            REQUIRE(gcs[i] == Approx(run));
+        }
         CHECK(pending() == 0);
     });
 }
