@@ -80,6 +80,19 @@ template <class T>
 struct reads_region<T, std::void_t<decltype(std::declval<const T&>().read_shape())>>
     : std::true_type {};
 
+// Whether terminal T wants the event of the launch that bound it (`on_launched`: a gather's
+// index check arms its flag word with it). Other terminals cost nothing.
+template <class T, class = void> struct hears_launch : std::false_type {};
+template <class T>
+struct hears_launch<T, std::void_t<decltype(std::declval<const T&>().on_launched(event()))>>
+    : std::true_type {};
+// Tells the terminals of e that hear launches that their kernel was enqueued as `launched`.
+template <class E> void notify_launched(const E& e, const event& launched) noexcept {
+    e.for_each_terminal([&](const auto& t) {
+        if constexpr (hears_launch<std::decay_t<decltype(t)>>::value) t.on_launched(launched);
+    });
+}
+
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
     // Each value prepared for its output's type: converted where complex types are involved (the
@@ -194,8 +207,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
         args.push_back(
             launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));
-        launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
-               "expression evaluation");
+        const event launched = launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
+                                      "expression evaluation");
+        std::apply([&](const auto&... e) { (notify_launched(e, launched), ...); }, exprs);
     }
 
 private:
