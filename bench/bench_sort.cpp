@@ -4,6 +4,7 @@
 // interleaved repeats; device timings run from enqueue to q.finish() on resident data (no
 // transfers). The device result is checked against std::sort's.
 // N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R;
+// --host-reps H (default R; 0 skips the host sorts, for tuning runs of the device sort);
 // --out file.csv writes every sample (columns as bench_random's: device,op,n,rep,seconds).
 #include <clarray/clarray.hpp>
 
@@ -72,7 +73,8 @@ template <class T> std::vector<T> keys(std::size_t n) {
 }
 
 template <class T>
-bool run(const ca::queue& q, std::size_t n, int reps, const char* name, std::ostream& csv) {
+bool run(const ca::queue& q, std::size_t n, int reps, int host_reps, const char* name,
+         std::ostream& csv) {
     const std::vector<T> host = keys<T>(n);
     ca::cl_array<T> d(q, ca::shape_type{n});
     d.set(host);
@@ -103,6 +105,7 @@ bool run(const ca::queue& q, std::size_t n, int reps, const char* name, std::ost
             ca::cl_array<std::int64_t> i = ca::argsort(d);
             q.finish();
         }));
+        if (r >= host_reps) continue;
         std::vector<T> a = host, b = host;
         t_std.push_back(seconds([&] { std::sort(a.begin(), a.end()); }));
         t_par.push_back(seconds([&] { parallel_sort(b); }));
@@ -113,6 +116,7 @@ bool run(const ca::queue& q, std::size_t n, int reps, const char* name, std::ost
     }
     const std::string dev = q.context().device().name();
     auto line = [&](const char* what, const std::vector<double>& t) {
+        if (t.empty()) return;
         for (std::size_t r = 0; r < t.size(); ++r)
             csv << '"' << dev << "\"," << name << ' ' << what << ',' << n << ',' << r << ',' << t[r]
                 << '\n';
@@ -134,7 +138,7 @@ int main(int argc, char** argv) {
         std::size_t n = 16000000;
         if (const char* e = std::getenv("CLARRAY_BENCH_N"))
             n = static_cast<std::size_t>(std::stod(e));
-        int reps = 5;
+        int reps = 5, host_reps = -1;
         std::string out;
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string a = argv[i], v = argv[i + 1];
@@ -142,10 +146,13 @@ int main(int argc, char** argv) {
                 n = static_cast<std::size_t>(std::stod(v));
             else if (a == "--reps")
                 reps = std::max(1, std::atoi(v.c_str()));
+            else if (a == "--host-reps")
+                host_reps = std::max(0, std::atoi(v.c_str()));
             else if (a == "--out")
                 out = v;
             else {
-                std::cerr << "usage: bench_sort [--n N] [--reps R] [--out file.csv]\n";
+                std::cerr
+                    << "usage: bench_sort [--n N] [--reps R] [--host-reps H] [--out file.csv]\n";
                 return 2;
             }
         }
@@ -158,7 +165,8 @@ int main(int argc, char** argv) {
         std::ostream& csv = file;
         if (file.is_open()) csv << "device,op,n,rep,seconds\n";
         const bool ok =
-            run<float>(q, n, reps, "float32", csv) && run<std::uint32_t>(q, n, reps, "uint32", csv);
+            run<float>(q, n, reps, host_reps < 0 ? reps : host_reps, "float32", csv) &&
+            run<std::uint32_t>(q, n, reps, host_reps < 0 ? reps : host_reps, "uint32", csv);
         return ok ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "bench_sort: " << e.what() << "\n";

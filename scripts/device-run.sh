@@ -16,7 +16,8 @@
 #   Env: REPS (suite, default 21), SORT_N (1.6e7), GEMM_SIZE (4096), FFT_ARGS (default
 #   "--n1 16777216 --n2 4096"), PY_FIELD_BACKENDS (default "cupy"; add numpy for the host CPU),
 #   STARTUP_REPS (default 3), NO_STARTUP=1, FIELD_SIZES (suite sizes, default 1e6,1.6e7),
-#   FIELD_TARGETS (benchmarks to build and run, default all), SORT_ENV (extra bench_sort runs, one
+#   FIELD_TARGETS (benchmarks to build and run, default all), SORT_HOST_REPS (host sorts' repeats,
+#   default 7), SORT_ENV (extra bench_sort runs, one
 #   per space-separated VAR=value,VAR=value setting),
 #   PY_FIELD_ARGS (more py_field.py options).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
@@ -175,11 +176,12 @@ if [[ $what == field || $what == all ]]; then
   (($? == 3)) && rm -f "$fo/py_cupy.csv"
   grep -E "CHECK|NOT SUPP|N=16000000" "$fo/py_cupy.txt" 2>/dev/null | head -12
   if [[ -x $bb/bench_sort ]]; then
-    step sort "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 7 --out "$fo/sort.csv"
+    step sort "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 7 --host-reps "${SORT_HOST_REPS:-7}" \
+      --out "$fo/sort.csv"
     grep -vE "^device" "$fo/sort.txt" | head -12
     for setting in ${SORT_ENV:-}; do # tuning variants, beside the default run
       echo "== bench_sort with ${setting//,/ }"
-      env ${setting//,/ } timeout 60 "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 5 2>&1 | grep -E "clarray"
+      env ${setting//,/ } timeout 60 "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 5 --host-reps 0 2>&1 | grep -E "clarray"
     done
   fi
   if [[ -x $bb/bench_linalg ]]; then
