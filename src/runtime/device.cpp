@@ -120,6 +120,8 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.driver_program_cache = pocl && !(pocl_cache && std::strcmp(pocl_cache, "0") == 0);
     i->quirks.function_vector_width = detail::env_count(
         "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
+    i->quirks.half_vector_width = detail::env_count(
+        "CLARRAY_HALF_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_GPU) ? 4 : 1, 1, 16, true);
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
@@ -162,7 +164,8 @@ bool device::has_fp64() const noexcept {
 }
 bool device::has_extension(const std::string& name) const noexcept {
     const std::string& all = info_->extensions;
-    for (std::size_t pos = all.find(name); pos != std::string::npos; pos = all.find(name, pos + 1)) {
+    for (std::size_t pos = all.find(name); pos != std::string::npos;
+         pos = all.find(name, pos + 1)) {
         const bool starts = pos == 0 || all[pos - 1] == ' ';
         const std::size_t end = pos + name.size();
         if (starts && (end == all.size() || all[end] == ' ')) return true;
