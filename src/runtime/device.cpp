@@ -121,7 +121,8 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.function_vector_width = detail::env_count(
         "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
     i->quirks.half_vector_width = detail::env_count(
-        "CLARRAY_HALF_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_GPU) ? 4 : 1, 1, 16, true);
+        "CLARRAY_HALF_VECTOR_WIDTH", (i->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU)) ? 4 : 1,
+        1, 16, true);
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
