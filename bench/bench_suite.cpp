@@ -71,9 +71,9 @@ kernel void add_half(global const half* a, global const half* b, global half* c,
     if (i < n) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
 }
 kernel void add_half4(global const half* a, global const half* b, global half* c, ulong n) {
-    ulong i = get_global_id(0) * 4;
+    ulong g = get_global_id(0), i = g * 4;
     if (i + 4 <= n) {
-        vstore_half4_rte(vload_half4(0, a + i) + vload_half4(0, b + i), 0, c + i);
+        vstore_half4_rte(vload_half4(g, a) + vload_half4(g, b), g, c);
     } else {
         for (; i < n; ++i) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
     }

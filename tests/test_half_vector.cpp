@@ -3,8 +3,8 @@
 // float16 expressions over sizes around the width, views at offsets 0..4 (aligned to the vector
 // or not) and 2-d row layouts must give the bits of a host float computation rounded once with
 // clarray::half, as the scalar kernel does; the plan takes the vector kernel only at aligned
-// offsets and row steps, and mixed expressions never. Width 8 is where pocl shows the alignment
-// rule: its vload_half8 at an offset of 1 element faults (SIGSEGV) without it.
+// offsets and row steps, and mixed expressions never (without the alignment rule the vector
+// kernels read the wrong elements, or on pocl, had they computed addresses, crash at width 8).
 #include "support.hpp"
 
 #include <cmath>
