@@ -294,6 +294,12 @@ TEMPLATE_TEST_CASE("float16 vector kernels on rows: steps aligned or not, column
                     for (std::size_t j = 0; j < cols; ++j)
                         want(i, j) = half(float(ta(i, j)) + float(hc(i)));
                 check_bits("rows: a + column", ov.get(), want);
+                // Rows in reverse order: a negative step between rows.
+                ov = av(ca::range(ca::none, ca::none, -1), ca::all()) + bv;
+                for (std::size_t i = 0; i < rows; ++i)
+                    for (std::size_t j = 0; j < cols; ++j)
+                        want(i, j) = half(float(ta(rows - 1 - i, j)) + float(tb(i, j)));
+                check_bits("rows: a[::-1] + b", ov.get(), want);
             }
         }
     }
