@@ -17,14 +17,17 @@ long clarray_view_offset(constant index_layout* L, int j, ulong i) {
     return o;
 }
 
-// mode 0 raise (checked before the launch; negative counts from the end, the clamp only keeps
-// memory safe), 1 wrap, 2 clip (as NumPy: negative indices become 0).
+// mode 0 raise (negative counts from the end; out of range: -1, the caller skips the element
+// and sets its check's flag word), 1 wrap, 2 clip (as NumPy: negative indices become 0).
 long clarray_index(long k, long n, ulong mode) {
     if (mode == 1) {
         const long r = k % n;
         return r < 0 ? r + n : r;
     }
-    if (mode == 0 && k < 0) k += n;
+    if (mode == 0) {
+        if (k < 0) k += n;
+        return k < 0 || k >= n ? -1 : k;
+    }
     return k < 0 ? 0 : (k >= n ? n - 1 : k);
 }
 
@@ -56,8 +59,9 @@ void clarray_atomic_add(global T* p, T x) {
 
 // n work-items = idx.size * inner. put (flat_target): a.flat[k] = values.flat[i % cycle].
 // add_at: a[k, c] += values.flat[i] for row r = i / inner of idx and position c in a[k].
+// flag[word]: the raise-mode check's word (runtime/error_flag.hpp; NULL in the other modes).
 kernel void clarray_scatter(global T* a, global const I* idx, global const T* v,
-                            constant index_layout* L) {
+                            constant index_layout* L, global uint* flag, uint word) {
     const ulong i = get_global_id(0);
     if (i >= L->n) return;
     // inner and cycle are the same for every work-item: the branches cost nothing, while a
@@ -65,6 +69,10 @@ kernel void clarray_scatter(global T* a, global const I* idx, global const T* v,
     const ulong inner = L->inner;
     const ulong r = inner == 1 ? i : i / inner, c = inner == 1 ? 0 : i - r * inner;
     const long k = clarray_index((long)idx[clarray_view_offset(L, 1, r)], L->axis_len, L->mode);
+    if (k < 0) { // raise mode, out of range: no write, the host hears of it
+        flag[word] = 1u;
+        return;
+    }
     const long t = L->flat_target ? clarray_view_offset(L, 0, (ulong)k)
                                   : clarray_view_offset(L, 0, c) + k * L->axis_stride;
     const T x = v[clarray_view_offset(L, 2, L->cycle ? i % L->cycle : i)];

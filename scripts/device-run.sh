@@ -16,6 +16,8 @@
 #   Env: REPS (suite, default 21), SORT_N (1.6e7), GEMM_SIZE (4096), FFT_ARGS (default
 #   "--n1 16777216 --n2 4096"), PY_FIELD_BACKENDS (default "cupy"; add numpy for the host CPU),
 #   STARTUP_REPS (default 3), NO_STARTUP=1, FIELD_SIZES (suite sizes, default 1e6,1.6e7),
+#   FIELD_TARGETS (benchmarks to build and run, default all), SORT_ENV (extra bench_sort runs, one
+#   per space-separated VAR=value,VAR=value setting),
 #   PY_FIELD_ARGS (more py_field.py options).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
 #   opencl-clhpp-headers ocl-icd-opencl-dev ocl-icd-libopencl1 libbenchmark-dev libbenchmark1debian
@@ -136,8 +138,10 @@ if [[ $what == field || $what == all ]]; then
   fo=$out/field; mkdir -p "$fo"
   step_s=${FIELD_STEP_S:-150}
   t_field=$SECONDS
-  targets=(bench_suite bench_sort bench_linalg bench_random)
-  grep -q "bench_fft" bench/CMakeLists.txt && targets+=(bench_fft)
+  # FIELD_TARGETS: the benchmarks to build and run (default all; e.g. "bench_suite bench_sort")
+  # shellcheck disable=SC2206 # a list of target names
+  targets=(${FIELD_TARGETS:-bench_suite bench_sort bench_linalg bench_random})
+  [[ -z ${FIELD_TARGETS:-} ]] && grep -q "bench_fft" bench/CMakeLists.txt && targets+=(bench_fft)
   # -k 0: a target that fails to build (its error is shown) does not keep the others from running
   { configure_bench && cmake --build build-device-bench -j 16 --target "${targets[@]}" -- -k 0; } \
     > "$fo/build-bench.log" 2>&1 || { grep -E "FAILED:|error:" "$fo/build-bench.log" | head -20; rc=1; }
@@ -176,6 +180,10 @@ if [[ $what == field || $what == all ]]; then
   if [[ -x $bb/bench_sort ]]; then
     step sort "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 7 --out "$fo/sort.csv"
     grep -vE "^device" "$fo/sort.txt" | head -12
+    for setting in ${SORT_ENV:-}; do # tuning variants, beside the default run
+      echo "== bench_sort with ${setting//,/ }"
+      env ${setting//,/ } timeout 60 "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 5 2>&1 | grep -E "clarray"
+    done
   fi
   if [[ -x $bb/bench_linalg ]]; then
     step linalg "$bb/bench_linalg" --size "${GEMM_SIZE:-4096}" --reps 7 \

@@ -27,6 +27,10 @@ command -v pkg-config >/dev/null || need pkg-config required
 command -v clinfo >/dev/null || need clinfo required
 # Universal Ctags lists the public declarations for the api_doc_check test.
 ctags --version 2>/dev/null | grep -q "Universal Ctags" || need universal-ctags required
+# Doxygen, with python3 for its comment filter, checks that every public member is documented
+# (the docs_check test, scripts/build-docs.sh; skipped without them).
+command -v doxygen >/dev/null || need doxygen optional
+command -v python3 >/dev/null || need python3 optional
 if ! command -v "$cxx" >/dev/null; then
   need g++ required
   cxx=""

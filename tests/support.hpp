@@ -4,8 +4,12 @@
 
 #include <clarray/clarray.hpp>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 
@@ -76,6 +80,66 @@ template <class T> xt::xarray<T> random_array(const ca::shape_type& shape, unsig
 }
 
 template <class S> bool skip_unless() { return !storage_available<S>(); }
+
+// A user event that holds back the commands enqueued behind it (event() in their wait list), to
+// check that the calls enqueued after them return without waiting on the host: a call that waited
+// would never return, so a watchdog thread opens the gate after `limit` and the calls count as
+// blocked. release(), called once the calls under test have returned, stops the watchdog and
+// opens the gate; the destructor does the same when a failure skipped release().
+class host_wait_gate {
+public:
+    explicit host_wait_gate(const ca::context& ctx,
+                            std::chrono::seconds limit = std::chrono::seconds(60))
+        : gate_(make_gate(ctx)), watchdog_([this, limit] {
+              std::unique_lock<std::mutex> lock(m_);
+              if (!cv_.wait_for(lock, limit, [this] { return returned_; })) {
+                  blocked_ = true;
+                  clSetUserEventStatus(gate_, CL_COMPLETE);
+              }
+          }) {}
+    host_wait_gate(const host_wait_gate&) = delete;
+    host_wait_gate& operator=(const host_wait_gate&) = delete;
+    ~host_wait_gate() {
+        if (watchdog_.joinable()) {
+            stop_watchdog();
+            if (!blocked_) clSetUserEventStatus(gate_, CL_COMPLETE);
+        }
+        clReleaseEvent(gate_);
+    }
+
+    // The gate, for the wait list of the commands it holds back.
+    ca::event event() const { return ca::event::retain(gate_); }
+    // Whether the calls under test returned before the watchdog had to open the gate.
+    bool release() {
+        if (watchdog_.joinable()) {
+            stop_watchdog();
+            if (!blocked_) REQUIRE(clSetUserEventStatus(gate_, CL_COMPLETE) == CL_SUCCESS);
+        }
+        return !blocked_;
+    }
+
+private:
+    static cl_event make_gate(const ca::context& ctx) {
+        cl_int rc = CL_SUCCESS;
+        cl_event gate = clCreateUserEvent(ctx.get(), &rc);
+        REQUIRE(rc == CL_SUCCESS);
+        return gate;
+    }
+    void stop_watchdog() {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            returned_ = true;
+        }
+        cv_.notify_one();
+        watchdog_.join();
+    }
+
+    cl_event gate_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool returned_ = false, blocked_ = false;
+    std::thread watchdog_; // last: starts once the members it uses exist
+};
 
 } // namespace test
 

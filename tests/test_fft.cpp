@@ -2,12 +2,9 @@
 // independently of the library: one axis at a time, O(n^2) sums of e^{-+2 pi i jk/n} terms.
 #include "support.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <complex>
-#include <condition_variable>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -472,32 +469,12 @@ TEMPLATE_LIST_TEST_CASE("fft: ordering across queues, never blocking", "[fft]",
         ca::program(ctx, "kernel void w(global float2* a) { size_t i = get_global_id(0); "
                          "a[i] = (float2)((float)(i % 7), 1.0f); }")
             .kernel("w");
-    cl_int rc = CL_SUCCESS;
-    cl_event gate = clCreateUserEvent(ctx.get(), &rc);
-    REQUIRE(rc == CL_SUCCESS);
-    std::mutex m;
-    std::condition_variable cv;
-    bool enqueued = false, blocked = false;
-    std::thread watchdog([&] {
-        std::unique_lock<std::mutex> lock(m);
-        if (!cv.wait_for(lock, std::chrono::seconds(60), [&] { return enqueued; })) {
-            blocked = true;
-            clSetUserEventStatus(gate, CL_COMPLETE);
-        }
-    });
+    test::host_wait_gate gate(ctx);
     auto a = ca::empty<C, S>(other, {3, n});
-    writer.launch(other, {a.size()}, {}, {ca::event::retain(gate)}, ca::out(a));
+    writer.launch(other, {a.size()}, {}, {gate.event()}, ca::out(a));
     const auto X = ca::fft::fft(a.with_queue(test::q())); // on another queue than the writer
     const auto Xt = ca::fft::fft(a.with_queue(test::q()).transpose(), -1, 0);
-    {
-        std::lock_guard<std::mutex> lock(m);
-        enqueued = true;
-    }
-    cv.notify_one();
-    watchdog.join();
-    CHECK(!blocked);
-    if (!blocked) REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
-    clReleaseEvent(gate);
+    CHECK(gate.release());
     xt::xarray<C> h = xt::zeros<C>(shape_t{3, n});
     for (std::size_t i = 0; i < h.size(); ++i)
         h.flat(i) = C(float(i % 7), 1.0f);

@@ -11,15 +11,21 @@ namespace clarray {
 // Base of everything clarray throws.
 class error : public std::runtime_error {
 public:
+    // An error whose what() is the given message.
     explicit error(const std::string& what) : std::runtime_error(what) {}
 };
 
 // An OpenCL call returned a non-success code.
 class cl_error : public error {
 public:
+    // The error of `call` returning `code`; the message names both (and `detail` when given).
+    //@{
     cl_error(cl_int code, const std::string& call);
     cl_error(cl_int code, const std::string& call, const std::string& detail);
+    //@}
+    // The OpenCL error code (CL_OUT_OF_RESOURCES, ...).
     cl_int code() const noexcept { return code_; }
+    // The OpenCL function that failed ("clEnqueueNDRangeKernel", ...).
     const std::string& call() const noexcept { return call_; }
 
 private:
@@ -34,6 +40,7 @@ public:
     // is CL_INVALID_BUILD_OPTIONS or CL_BUILD_PROGRAM_FAILURE with a log line).
     build_error(cl_int code, const std::string& log, const std::string& source_excerpt,
                 const std::string& options = "");
+    // The device compiler's build log.
     const std::string& log() const noexcept { return log_; }
 
 private:

@@ -256,17 +256,18 @@ std::string store_finished(dtype out, const std::string& ptr, const std::string&
 }
 
 // one_pass, one item per unit: store the partial of output `m`, count it, and if it was the
-// last of the P, combine them into the finished output.
-std::string finish_last_item(const reduce_text& op, dtype out_type, const std::string& m,
-                             const std::string& p, const std::string& acc,
+// last of the P, combine them into the finished output. `fence` (device::quirks_t::device_fence)
+// publishes the partial before the count, and orders the last unit's reads after it.
+std::string finish_last_item(const reduce_text& op, dtype out_type, const std::string& fence,
+                             const std::string& m, const std::string& p, const std::string& acc,
                              const std::string& indent) {
     std::string s = indent + "{\n";
     const std::string in = indent + "    ";
     s += in + "const ulong mo = " + m + ";\n";
     s += in + "parts[mo * L.P + " + p + "] = " + acc + ";\n";
-    s += in + "mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += in + fence + ";\n";
     s += in + "if (atomic_inc(counters + mo) == (int)(L.P - 1)) {\n";
-    s += in + "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += in + "    " + fence + ";\n";
     s += in + "    " + op.acc + " fin;\n";
     s += in + "    {\n";
     s +=
@@ -282,7 +283,7 @@ std::string finish_last_item(const reduce_text& op, dtype out_type, const std::s
 std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op, dtype out_type,
                          const std::string& m, const std::string& p, const std::string& acc,
                          const std::string& indent) {
-    if (spec.one_pass) return finish_last_item(op, out_type, m, p, acc, indent);
+    if (spec.one_pass) return finish_last_item(op, out_type, spec.device_fence, m, p, acc, indent);
     if (spec.finish_here)
         return indent + store_finished(out_type, "r", m, "clarray_finish(" + acc + ", L.n)");
     return indent + "r[(" + m + ") * L.P + " + p + "] = " + acc + ";\n";
@@ -290,17 +291,17 @@ std::string write_result(const reduce_kernel_spec& spec, const reduce_text& op, 
 
 // one_pass, a work-group per unit: item 0 stores the group's partial and counts it; the group
 // that counted last combines the P partials together.
-std::string finish_last_group(const reduce_text& op, dtype out_type) {
+std::string finish_last_group(const reduce_text& op, dtype out_type, const std::string& fence) {
     std::string s = "    local int last_group;\n";
     s += "    if (get_local_id(0) == 0) {\n";
     s += "        parts[m * L.P + p] = acc0;\n";
-    s += "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += "        " + fence + ";\n";
     s += "        last_group = atomic_inc(counters + m) == (int)(L.P - 1);\n";
     s += "    }\n";
     // Also ends every item's read of scratch[0] before the second tree writes it.
     s += "    barrier(CLK_LOCAL_MEM_FENCE);\n";
     s += "    if (!last_group) return;\n";
-    s += "    mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+    s += "    " + fence + ";\n";
     s += "    {\n";
     s += combine_parts(op, true, "clarray_load_part(parts + m * L.P + i)", "L.P", "        ");
     s += "        if (get_local_id(0) == 0) {\n";
@@ -372,7 +373,7 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
             s += lane_walk(lay, js, args, op, rr, spec.red_contiguous, U, "ls", "", "    ");
             s += group_tree("    ");
             if (spec.one_pass) {
-                s += finish_last_group(op, out_type);
+                s += finish_last_group(op, out_type, spec.device_fence);
             } else {
                 s += "    if (get_local_id(0) == 0) {\n";
                 s += write_result(spec, op, out_type, "m", "p", "acc0", "        ");

@@ -106,6 +106,12 @@ std::string source_builder::scalar_input(dtype d) {
     return "s" + std::to_string(j);
 }
 
+std::string source_builder::flag_input() {
+    std::size_t j = scalars_++;
+    params_.push_back({false, dtype::uint32, j, true});
+    return "f" + std::to_string(j);
+}
+
 std::string source_builder::cast(dtype d, const std::string& text) const {
     if (width_ > 1) return "(" + text + ")";
     return cl_cast(d, text);
@@ -123,6 +129,8 @@ std::string source_builder::input_parameters() const {
         if (p.is_array)
             s += std::string("global const ") + cl_type_name(p.type) + "* a" +
                  std::to_string(p.index);
+        else if (p.is_flag)
+            s += "global uint* f" + std::to_string(p.index);
         else
             s += std::string(cl_value_type_name(p.type)) + " s" + std::to_string(p.index);
     }
@@ -133,7 +141,7 @@ std::string source_builder::input_arguments() const {
     std::string s;
     for (const param& p : params_) {
         if (!s.empty()) s += ", ";
-        s += (p.is_array ? "a" : "s") + std::to_string(p.index);
+        s += (p.is_array ? "a" : (p.is_flag ? "f" : "s")) + std::to_string(p.index);
     }
     return s;
 }
@@ -221,6 +229,8 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs,
         if (p.is_array)
             s += std::string("global const ") + cl_type_name(p.type) + "* a" +
                  std::to_string(p.index) + ", ";
+        else if (p.is_flag)
+            s += "global uint* f" + std::to_string(p.index) + ", ";
         else
             s += std::string(cl_value_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
     }

@@ -4,6 +4,7 @@
 
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/array/shared_struct.hpp"
+#include "clarray/runtime/error_flag.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -95,25 +96,21 @@ launch_arg mem(const array_ref& a, access acc) noexcept {
     return memory_arg(a.kind, a.alloc, acc);
 }
 
-void launch_n(const queue& q, const kernel& k, std::size_t n, const launch_arg* args,
-              std::size_t count, const char* what) {
+event launch_n(const queue& q, const kernel& k, std::size_t n, const launch_arg* args,
+               std::size_t count, const char* what) {
     const std::size_t g = elementwise_group_size(q.context().device());
     const ndrange global{round_up(n, g)}, local{g};
-    launch(q, k, global, &local, args, count, {}, what);
+    return launch(q, k, global, &local, args, count, {}, what);
 }
 
 } // namespace
 
 void throw_index_range(const char* what, std::size_t extent, std::optional<std::size_t> axis) {
-    const std::string n = std::to_string(extent);
-    throw index_error(
-        std::string(what) + ": an index is out of range for " +
-        (axis ? "axis " + std::to_string(*axis) + " with size " + n : "an array of size " + n) +
-        " (indices must lie in [-" + n + ", " + n + "))");
+    throw index_error(index_range_message(check_site(what, extent, axis)));
 }
 
 void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
-             bool flat, bool add) {
+             bool flat, bool add, const char* what) {
     const queue& q = *a.q;
     index_layout L;
     const std::size_t rows = checked_size(*idx.shape);
@@ -139,10 +136,27 @@ void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, 
     set_view(L, 1, idx);
     set_view(L, 2, values);
     kernel k = index_kernel(q.context(), which::scatter, a.type, idx.type, add);
+    // raise: the check's flag word (runtime/error_flag.hpp), released again if the launch fails.
+    index_checks& checks = index_checks_of(q.context());
+    index_checks::ticket t;
+    if (mode == index_mode::raise) t = checks.reserve(q.context());
+    const cl_uint word = t.word;
     const launch_arg args[] = {mem(a, add ? access::read_write : access::write),
-                               mem(idx, access::read), mem(values, access::read),
-                               launch_arg::layout(&L, sizeof L, true)};
-    launch_n(q, k, L.n, args, 4, add ? "add_at" : "put");
+                               mem(idx, access::read),
+                               mem(values, access::read),
+                               launch_arg::layout(&L, sizeof L, true),
+                               launch_arg::untracked_buffer(t.flag, 0),
+                               launch_arg::value(&word, sizeof word)};
+    event launched;
+    try {
+        launched = launch_n(q, k, L.n, args, 6, what);
+    } catch (...) {
+        checks.cancel(t);
+        throw;
+    }
+    const std::size_t extent = static_cast<std::size_t>(L.axis_len);
+    checks.arm(t, launched,
+               check_site(what, extent, flat ? std::nullopt : std::optional<std::size_t>(0)));
 }
 
 void compact(const array_ref& out, const array_ref& a, const array_ref& pos, std::size_t n) {

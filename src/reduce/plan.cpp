@@ -265,6 +265,7 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     // Partials combined by the last unit of each output, saving the second launch (the rows
     // shape above keeps two passes: its partials hold accumulator rows).
     p.spec.one_pass = p.parts > 1 && M <= counters && one_pass_enabled();
+    p.spec.device_fence = dev.quirks().device_fence;
     // Stage 2 on GPUs: a work-group per output while there are few outputs, else an item per
     // output (thousands of short group trees cost more than strided reads of P partials).
     p.stage2_cooperative = gpu && p.parts > 1 && M < gpu_stage2_items_from();

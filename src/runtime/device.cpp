@@ -108,9 +108,9 @@ device::device(cl_device_id id) : id_(id) {
     // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process, and frees
     // from event callbacks make later clSVMAlloc calls fail (docs/internals/quirks.md).
     using release = quirks_t::svm_release;
-    i->quirks.pending_svm_release = i->platform_name.find("NVIDIA") != std::string::npos
-                                        ? release::park_until_done
-                                        : release::enqueue_free;
+    const bool nvidia = i->platform_name.find("NVIDIA") != std::string::npos;
+    i->quirks.pending_svm_release = nvidia ? release::park_until_done : release::enqueue_free;
+    if (nvidia) i->quirks.device_fence = "asm volatile(\"membar.gl;\" ::: \"memory\")";
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores; it caches built
     // programs itself, and its CL_PROGRAM_BINARIES compiles every kernel of the program for a
     // generic work-group size first (docs/internals/quirks.md).
@@ -123,6 +123,10 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.half_vector_width = detail::env_count(
         "CLARRAY_HALF_VECTOR_WIDTH", (i->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU)) ? 4 : 1,
         1, 16, true);
+    if (const char* f = std::getenv("CLARRAY_DEVICE_FENCE")) { // "mem_fence" (testing)
+        if (std::strcmp(f, "mem_fence") == 0)
+            i->quirks.device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
+    }
     if (const char* q = std::getenv("CLARRAY_SVM_RELEASE")) { // "enqueue" or "park" (testing)
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "clarray/error.hpp"
+#include "clarray/runtime/error_flag.hpp"
 
 namespace clarray {
 
@@ -31,6 +32,7 @@ void queue::flush() const {
 }
 void queue::finish() const {
     detail::check_cl(clFinish(get()), "clFinish");
+    detail::index_checks_of(context()).poll(context());
 }
 
 event queue::enqueue_marker(const wait_list& deps) const {

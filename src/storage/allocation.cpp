@@ -8,6 +8,7 @@
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/context_state.hpp"
+#include "clarray/runtime/error_flag.hpp"
 
 namespace clarray {
 
@@ -289,7 +290,7 @@ void allocation::check_not_mapped(access a, const char* what) const {
 
 void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* dst) {
     check_not_mapped(access::read, "read to host");
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
     wait_list deps;
     collect_locked(q, access::read, deps);
     cl_event e = nullptr;
@@ -302,6 +303,9 @@ void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* d
                                             n, deps.size(), deps.data(), &e),
                          "clEnqueueSVMMemcpy(to host)");
     record_locked(q, access::read, event(e));
+    lock.unlock();
+    // The host has waited for device data: report the index checks that completed meanwhile.
+    detail::index_checks_of(q.context()).poll(q.context());
 }
 
 void allocation::write(const queue& q, std::size_t offset, std::size_t n, const void* src) {
@@ -424,6 +428,17 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
         else clReleaseEvent(e);
     }
     (writes(a) ? write_maps_ : read_maps_).fetch_add(1);
+    if (lock.owns_lock()) lock.unlock(); // unmap records under it
+    // A view that reads device data reports the index checks that completed before it (a write-
+    // only view reads nothing, and undoing it would write its garbage back).
+    if (reads(a)) {
+        try {
+            detail::index_checks_of(q.context()).poll(q.context());
+        } catch (...) {
+            unmap(q, host, a, offset, n); // writes back what was read: the contents stay
+            throw;
+        }
+    }
     return host;
 }
 

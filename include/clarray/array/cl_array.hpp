@@ -90,6 +90,8 @@ template <class A> detail::array_arg<A, access::read_write> inout(const A& a) {
     return {a};
 }
 
+// An n-d strided array of T in device memory, in a storage policy's memory; copies share the
+// storage, copy() copies the values (the file header and docs/semantics.md say more).
 template <class T, class Storage> class cl_array {
     static_assert(is_dtype_v<T>, "cl_array: unsupported element type (the dtypes are listed in "
                                  "clarray/array/dtype.hpp, CLARRAY_DTYPES)");
@@ -97,12 +99,18 @@ template <class T, class Storage> class cl_array {
                   "cl_array: Storage must be svm_coarse, svm_fine or buffer");
 
 public:
+    // The element type T.
     using value_type = T;
+    // The type device memory holds per element (stored_t<T>).
     using stored_type = stored_t<T>;
+    // The storage policy (svm_coarse, svm_fine or buffer).
     using storage_policy = Storage;
-    using expression_tag = detail::device_expression_tag; // not an xtensor scalar: see below
+    // Marks a device operand for xtensor (not an xtensor scalar: see the end of this file).
+    using expression_tag = detail::device_expression_tag;
+    // The dtype of T.
     static constexpr clarray::dtype dtype = dtype_traits<T>::id;
 
+    // An unbound array: it takes the shape and storage of what is first assigned to it.
     cl_array() = default;
     // Uninitialised contents (see zeros/full for initialised arrays). The storage comes from the
     // context's default pool of this storage kind (context_options::use_default_pool).
@@ -111,18 +119,22 @@ public:
         if (std::size_t bytes = checked_bytes(shape))
             alloc_ = detail::make_allocation_like(q, Storage::kind, bytes, nullptr);
     }
+    // Uninitialised contents, the shape given as any container of integers (a negative extent
+    // throws shape_error).
     template <class C, class = std::enable_if_t<!std::is_same_v<C, shape_type> &&
                                                 std::is_integral_v<typename C::value_type>>>
     cl_array(const queue& q, const C& shape, layout l = layout::c)
         : cl_array(q, detail::to_shape(shape), l) {}
+    // The memory pool type of this storage kind (pool_for_t<Storage>).
+    using pool_type = pool_for_t<Storage>;
     // Uninitialised contents, storage from a memory pool of this storage kind
     // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results and temporaries
     // made from this array allocate from the same pool.
-    using pool_type = pool_for_t<Storage>;
     cl_array(const queue& q, const shape_type& shape, const pool_type& pool, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
         if (std::size_t bytes = checked_bytes(shape)) alloc_ = pool.allocate(q, bytes);
     }
+    // A pool of another storage kind than Storage: a compile error that says so.
     template <class P,
               std::enable_if_t<is_memory_pool_v<P> && !std::is_same_v<P, pool_type>, int> = 0>
     cl_array(const queue&, const shape_type&, const P&, layout = layout::c) {
@@ -154,6 +166,7 @@ public:
 
     // Copies share storage (handles); see "Value semantics" above. A moved-from array is unbound.
     cl_array(const cl_array&) = default;
+    // Takes src's handle; src becomes unbound.
     cl_array(cl_array&& src) noexcept
         : q_(std::move(src.q_)), alloc_(std::move(src.alloc_)), shape_(std::move(src.shape_)),
           strides_(std::move(src.strides_)), offset_(src.offset_) {
@@ -192,6 +205,7 @@ public:
         return *this;
     }
     // In place, one kernel each; the result must be castable to T (NumPy's same_kind rule).
+    //@{
     template <class X> cl_array& operator+=(const X& x);
     template <class X> cl_array& operator-=(const X& x);
     template <class X> cl_array& operator*=(const X& x);
@@ -202,34 +216,49 @@ public:
     template <class X> cl_array& operator^=(const X& x);
     template <class X> cl_array& operator<<=(const X& x);
     template <class X> cl_array& operator>>=(const X& x);
+    //@}
 
     // ---- metadata ----
+    // Whether the array has storage and a queue (false when default-constructed or moved from).
     bool bound() const noexcept { return q_.has_value(); }
+    // The extent of every axis.
     const shape_type& shape() const noexcept { return shape_; }
+    // The extent of one axis (index_error when out of range).
     std::size_t shape(std::size_t axis) const {
         if (axis >= shape_.size()) // clarray::error family, not std::out_of_range
             throw index_error("shape: axis " + std::to_string(axis) + " out of range for shape " +
                               shape_to_string(shape_));
         return shape_[axis];
     }
-    const strides_type& strides() const noexcept { return strides_; } // in elements
-    std::ptrdiff_t offset() const noexcept { return offset_; }        // in elements
+    // The step between neighbours along each axis, in elements (may be negative or 0).
+    const strides_type& strides() const noexcept { return strides_; }
+    // The position of the first element in the storage, in elements.
+    std::ptrdiff_t offset() const noexcept { return offset_; }
+    // The position of the first element in the storage, in bytes.
     std::size_t byte_offset() const noexcept { return offset_ * sizeof(stored_type); }
+    // Number of axes.
     std::size_t dimension() const noexcept { return shape_.size(); }
+    // Number of elements (product of the shape).
     std::size_t size() const noexcept {
         std::size_t n = 1;
         for (std::size_t e : shape_)
             n *= e;
         return n;
     }
+    // Bytes the elements take (size() times the stored element size).
     std::size_t nbytes() const noexcept { return size() * sizeof(stored_type); }
+    // Whether the elements are contiguous in C (row-major) order.
     bool is_c_contiguous() const noexcept { return clarray::is_c_contiguous(shape_, strides_); }
+    // Whether the elements are contiguous in Fortran (column-major) order.
     bool is_f_contiguous() const noexcept { return clarray::is_f_contiguous(shape_, strides_); }
+    // The queue the array's operations are enqueued on (usage_error when unbound).
     const queue& get_queue() const {
         if (!q_) throw usage_error("cl_array: unbound (default-constructed) array");
         return *q_;
     }
+    // The context of the array's queue (usage_error when unbound).
     const clarray::context& get_context() const { return get_queue().context(); }
+    // The device memory the array views, shared with its copies and views (null when unbound).
     const std::shared_ptr<allocation>& data() const noexcept { return alloc_; }
     // The same array, with its operations enqueued on q (same context).
     cl_array with_queue(const queue& q) const {
@@ -259,6 +288,7 @@ public:
     }
     // Copy from the host; `e` is broadcast to this array's shape. Works on any view. Blocks.
     template <class E> void set(const xt::xexpression<E>& e);
+    // Copy from the host: v holds size() values in C order. Works on any view. Blocks.
     void set(const std::vector<T>& v);
     // A new array with this one's values, contiguous in layout l. Enqueued, does not block.
     cl_array copy(layout l = layout::c) const;
@@ -272,6 +302,8 @@ public:
     auto map(access a = access::read_write) const; // host_view<T, Storage>
 
     // ---- views (share storage) ----
+    // A view selected by integers, range(), all(), newaxis() and ellipsis(), one per axis as
+    // NumPy's a[...] (docs/indexing.md); missing trailing axes are taken whole.
     template <class... A> cl_array operator()(const A&... args) const {
         slice_arg list[] = {slice_arg(args)..., slice_arg(all())};
         shape_type s = shape_;
@@ -285,9 +317,13 @@ public:
     cl_array reshape(shape_type new_shape) const;
     // 1-d view when possible, else a contiguous copy (as NumPy's ravel).
     cl_array ravel() const;
+    // View without the extent-1 axes.
     cl_array squeeze() const;
+    // View without one axis, which must have extent 1 (else shape_error).
     cl_array squeeze(std::size_t axis) const;
+    // View with the axes reversed.
     cl_array transpose() const;
+    // View with the axes permuted: axis i of the result is axis axes[i] of this array.
     cl_array transpose(const std::vector<std::size_t>& axes) const;
 
 private:
@@ -333,11 +369,14 @@ cl_array<T, S> transpose(const cl_array<T, S>& a, const std::vector<std::size_t>
 }
 
 // ---- kernel arguments ----
+// Trait: true for cl_array types.
 template <class T> struct is_cl_array : std::false_type {};
 template <class T, class S> struct is_cl_array<cl_array<T, S>> : std::true_type {};
 
+// An array passed to a raw kernel through in(), out() or inout(), with that access.
 template <class T, class S, access Acc, bool AtView>
 struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
+    // The launch argument of the array (usage_error when unbound or of another context).
     static detail::launch_arg make(const detail::array_arg<cl_array<T, S>, Acc, AtView>& a,
                                    const queue& q) {
         if (!a.array.bound()) // would bind NULL, as no zero-size array does
@@ -352,6 +391,7 @@ struct kernel_arg<detail::array_arg<cl_array<T, S>, Acc, AtView>> {
 
 // A plain cl_array argument: bound at its first element, used read_write.
 template <class T, class S> struct kernel_arg<cl_array<T, S>> {
+    // The launch argument of the array, as inout(x).
     static detail::launch_arg make(const cl_array<T, S>& x, const queue& q) {
         return kernel_arg<detail::array_arg<cl_array<T, S>, access::read_write, true>>::make({x},
                                                                                              q);

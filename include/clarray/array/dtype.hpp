@@ -70,17 +70,25 @@ enum class dtype_kind : unsigned char {
       "cl_khr_fp64", std::complex<double>)
 
 #define CLARRAY_DTYPE_ID(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM) ID,
+// The element types, as NumPy names them (bool_, int8, ..., float16, float32, float64, complex64,
+// complex128).
 enum class dtype : unsigned char { CLARRAY_DTYPES(CLARRAY_DTYPE_ID) };
 #undef CLARRAY_DTYPE_ID
 
 // The runtime view of one row.
 struct dtype_info {
+    // The dtype.
     dtype id;
+    // Its NumPy kind.
     dtype_kind kind;
-    std::size_t size; // bytes stored per element
+    // Bytes stored per element.
+    std::size_t size;
+    // NumPy's name ("float32").
     const char* name;
+    // The OpenCL C type that stores it ("float").
     const char* cl_name;
-    const char* extension; // nullptr: core OpenCL C
+    // The OpenCL extension its kernels need, or nullptr (core OpenCL C).
+    const char* extension;
 };
 
 namespace detail {
@@ -90,6 +98,7 @@ inline constexpr dtype_info dtype_table[] = {CLARRAY_DTYPES(CLARRAY_DTYPE_INFO)}
 #undef CLARRAY_DTYPE_INFO
 } // namespace detail
 
+// Number of dtypes.
 inline constexpr std::size_t dtype_count = sizeof(detail::dtype_table) / sizeof(dtype_info);
 
 // The table row of dtype d: name, OpenCL type, size, kind and required extension.
@@ -136,15 +145,25 @@ constexpr const char* cl_value_type_name(dtype d) noexcept {
 
 template <class T> struct dtype_traits; // only the supported types are defined
 
+// (Doxygen reads the /** */ comments of the expanded macro: `//` cannot end a macro line.)
 #define CLARRAY_DTYPE_TRAITS(T, ID, NAME, CLNAME, STORED, KIND, EXT, SUM)                          \
+    /** The dtype of T: its id, kind, size, names, extension and types. */                         \
     template <> struct dtype_traits<T> {                                                           \
+        /** The dtype. */                                                                          \
         static constexpr dtype id = dtype::ID;                                                     \
+        /** Its NumPy kind. */                                                                     \
         static constexpr dtype_kind kind = dtype_kind::KIND;                                       \
+        /** Bytes stored per element. */                                                           \
         static constexpr std::size_t size = detail::stored_size<STORED>::value;                     \
+        /** NumPy's name. */                                                                       \
         static constexpr const char* name = NAME;                                                  \
+        /** The OpenCL C type that stores it. */                                                   \
         static constexpr const char* cl_name = CLNAME;                                             \
+        /** The OpenCL extension its kernels need, or nullptr. */                                  \
         static constexpr const char* extension = EXT;                                              \
+        /** The type device memory holds. */                                                       \
         using stored_type = STORED;                                                                \
+        /** The type sums and products accumulate in (NumPy's). */                                 \
         using sum_accumulator = SUM;                                                               \
     };
 CLARRAY_DTYPES(CLARRAY_DTYPE_TRAITS)
@@ -163,6 +182,7 @@ struct dtype_traits<std::conditional_t<std::is_same_v<unsigned long, std::uint64
 template <class T, class = void> struct is_dtype : std::false_type {};
 template <class T>
 struct is_dtype<T, std::void_t<decltype(dtype_traits<T>::id)>> : std::true_type {};
+// Trait: T is an element type (has dtype_traits).
 template <class T> inline constexpr bool is_dtype_v = is_dtype<T>::value;
 
 // The type the device memory holds for T.
@@ -171,7 +191,9 @@ template <class T> using stored_t = typename dtype_traits<T>::stored_type;
 template <class T>
 using kernel_value_t = std::conditional_t<std::is_same_v<T, half>, float, stored_t<T>>;
 
-// Kind tests on dtypes (T must be one).
+// Kind tests on dtypes (T must be one): its kind, and whether it is bool, a signed, unsigned or
+// any integer, floating or complex.
+//@{
 template <class T> inline constexpr dtype_kind kind_of_v = dtype_traits<T>::kind;
 template <class T> inline constexpr bool is_boolean_v = kind_of_v<T> == dtype_kind::boolean;
 template <class T>
@@ -182,6 +204,7 @@ template <class T>
 inline constexpr bool is_integer_v = is_signed_integer_v<T> || is_unsigned_integer_v<T>;
 template <class T> inline constexpr bool is_floating_v = kind_of_v<T> == dtype_kind::floating;
 template <class T> inline constexpr bool is_complex_v = kind_of_v<T> == dtype_kind::complex;
+//@}
 // NumPy's "inexact": floating or complex.
 template <class T> inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
 

@@ -16,12 +16,16 @@ namespace detail {
 [[noreturn]] void throw_rank_exceeded(std::size_t requested, std::size_t capacity);
 } // namespace detail
 
+// A vector of at most N elements stored inline, with std::vector's interface for shapes; growing
+// past N throws shape_error.
 template <class T, std::size_t N> class fixed_vector {
     // Elements are overwritten in place and never destroyed one by one.
     static_assert(std::is_trivially_destructible_v<T>,
                   "fixed_vector holds extents, strides and similar plain values");
 
 public:
+    // The member types of std::vector<T>; iterators are pointers.
+    //@{
     using value_type = T;
     using size_type = std::size_t;
     using difference_type = std::ptrdiff_t;
@@ -33,26 +37,35 @@ public:
     using const_iterator = const T*;
     using reverse_iterator = std::reverse_iterator<iterator>;
     using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+    //@}
 
+    // An empty vector.
     fixed_vector() noexcept = default;
+    // n value-initialised elements.
     explicit fixed_vector(size_type n) { assign(n, T()); }
+    // n copies of value.
     fixed_vector(size_type n, const T& value) { assign(n, value); }
+    // The listed elements.
     fixed_vector(std::initializer_list<T> values) { append(values.begin(), values.end()); }
+    // The elements of [first, last), converted to T.
     template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
     fixed_vector(It first, It last) {
         append(first, last);
     }
     // Copies only the elements in use (the tail of the inline storage is never read).
     fixed_vector(const fixed_vector& other) noexcept { copy_from(other); }
+    // Copies other's elements.
     fixed_vector& operator=(const fixed_vector& other) noexcept {
         copy_from(other);
         return *this;
     }
+    // Replaces the elements with the listed ones.
     fixed_vector& operator=(std::initializer_list<T> values) {
         assign(values.begin(), values.end());
         return *this;
     }
 
+    // Replaces the elements with n copies of value.
     void assign(size_type n, const T& value) {
         check_capacity(n);
         for (size_type i = 0; i < n; ++i)
@@ -67,20 +80,39 @@ public:
         *this = values;
     }
 
+    // Number of elements.
     size_type size() const noexcept { return size_; }
+    // Whether there are no elements.
     bool empty() const noexcept { return size_ == 0; }
+    // The most elements the vector holds (N).
+    //@{
     static constexpr size_type capacity() noexcept { return N; }
     static constexpr size_type max_size() noexcept { return N; }
+    //@}
 
+    // Pointer to the first element.
+    //@{
     T* data() noexcept { return data_; }
     const T* data() const noexcept { return data_; }
+    //@}
+    // Element i (unchecked).
+    //@{
     T& operator[](size_type i) noexcept { return data_[i]; }
     const T& operator[](size_type i) const noexcept { return data_[i]; }
+    //@}
+    // The first element (the vector must not be empty).
+    //@{
     T& front() noexcept { return data_[0]; }
     const T& front() const noexcept { return data_[0]; }
+    //@}
+    // The last element (the vector must not be empty).
+    //@{
     T& back() noexcept { return data_[size_ - 1]; }
     const T& back() const noexcept { return data_[size_ - 1]; }
+    //@}
 
+    // Iterators over the elements, forward and reverse, as std::vector's.
+    //@{
     iterator begin() noexcept { return data_; }
     const_iterator begin() const noexcept { return data_; }
     const_iterator cbegin() const noexcept { return data_; }
@@ -91,17 +123,25 @@ public:
     const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
     reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
     const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
+    //@}
 
+    // Appends value (shape_error when the vector is full).
     void push_back(const T& value) {
         check_capacity(size_ + 1);
         data_[size_++] = value;
     }
+    // Appends T(args...) and returns it (shape_error when the vector is full).
     template <class... A> T& emplace_back(A&&... args) {
         push_back(T(static_cast<A&&>(args)...));
         return back();
     }
+    // Removes the last element (the vector must not be empty).
     void pop_back() noexcept { --size_; }
+    // Removes every element.
     void clear() noexcept { size_ = 0; }
+    // Makes the size n, appending value-initialised elements or copies of value (shape_error
+    // when n > N).
+    //@{
     void resize(size_type n) { resize(n, T()); }
     void resize(size_type n, const T& value) {
         check_capacity(n);
@@ -109,6 +149,8 @@ public:
             data_[i] = value;
         size_ = n;
     }
+    //@}
+    // Inserts value before pos and returns its position (shape_error when the vector is full).
     iterator insert(const_iterator pos, const T& value) {
         const size_type at = static_cast<size_type>(pos - data_);
         const T copy = value; // value may refer to an element that moves below
@@ -119,6 +161,8 @@ public:
         ++size_;
         return data_ + at;
     }
+    // Removes the element at pos, or those of [first, last); returns the position after them.
+    //@{
     iterator erase(const_iterator pos) noexcept { return erase(pos, pos + 1); }
     iterator erase(const_iterator first, const_iterator last) noexcept {
         const size_type at = static_cast<size_type>(first - data_);
@@ -128,6 +172,7 @@ public:
         size_ -= count;
         return data_ + at;
     }
+    //@}
 
 private:
     template <class It> void append(It first, It last) {

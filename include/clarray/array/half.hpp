@@ -12,22 +12,28 @@
 
 namespace clarray {
 
+// The host type of float16 elements: IEEE 754 binary16, computing through float.
 class half {
 public:
-    half() = default; // trivial: value-initialisation gives +0
+    // Uninitialised (trivial); value-initialisation gives +0.
+    half() = default;
+    // The value v rounded to the nearest half (ties to even).
     template <class U, class = std::enable_if_t<std::is_arithmetic_v<U>>>
     explicit half(U v) noexcept
         : bits_(sizeof(U) > sizeof(float) && std::is_floating_point_v<U>
                     ? from_double(static_cast<double>(v))
                     : from_float(static_cast<float>(v))) {}
 
+    // The half whose binary16 bits are b.
     static constexpr half from_bits(std::uint16_t b) noexcept {
         half h{};
         h.bits_ = b;
         return h;
     }
+    // The binary16 bits.
     constexpr std::uint16_t bits() const noexcept { return bits_; }
 
+    // The value as a float (exact).
     operator float() const noexcept { return to_float(bits_); }
 
     // Round to nearest even, from float's 24-bit significand to half's 11 bits.
@@ -70,6 +76,7 @@ public:
         }
         return from_float(f);
     }
+    // The float value of binary16 bits h (exact).
     static float to_float(std::uint16_t h) noexcept {
         const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
         const std::uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
@@ -93,10 +100,13 @@ public:
         return f;
     }
 
+    // Compound arithmetic, computed in float and rounded once.
+    //@{
     half& operator+=(half o) noexcept { return *this = half(float(*this) + float(o)); }
     half& operator-=(half o) noexcept { return *this = half(float(*this) - float(o)); }
     half& operator*=(half o) noexcept { return *this = half(float(*this) * float(o)); }
     half& operator/=(half o) noexcept { return *this = half(float(*this) / float(o)); }
+    //@}
 
 private:
     std::uint16_t bits_;
@@ -163,10 +173,13 @@ std::basic_ostream<C, Tr>& operator<<(std::basic_ostream<C, Tr>& os, half h) {
 } // namespace clarray
 
 namespace std {
+// The limits of float16 (IEEE 754 binary16), so that generic numeric code works with half.
 template <> class numeric_limits<clarray::half> {
     using H = clarray::half;
 
 public:
+    // The members std::numeric_limits defines, with binary16's values.
+    //@{
     static constexpr bool is_specialized = true, is_signed = true, is_integer = false,
                           is_exact = false, has_infinity = true, has_quiet_NaN = true,
                           has_signaling_NaN = true, has_denorm_loss = false, is_iec559 = true,
@@ -185,5 +198,6 @@ public:
     static constexpr H quiet_NaN() noexcept { return H::from_bits(0x7e00); }
     static constexpr H signaling_NaN() noexcept { return H::from_bits(0x7d00); }
     static constexpr H denorm_min() noexcept { return H::from_bits(0x0001); } // 2^-24
+    //@}
 };
 } // namespace std

@@ -14,9 +14,12 @@ namespace clarray {
 // argument; pocl allows only 1024 bytes of parameters).
 inline constexpr std::size_t max_dims = 16;
 
-// Inline storage of max_dims: a longer shape throws shape_error when it is built.
+// Shape (extents) and strides (in elements) of an array, stored inline (at most max_dims): a
+// longer shape throws shape_error when it is built.
+//@{
 using shape_type = fixed_vector<std::size_t, max_dims>;
 using strides_type = fixed_vector<std::ptrdiff_t, max_dims>;
+//@}
 
 // Memory order of a new array.
 enum class layout { c, f };

@@ -134,6 +134,7 @@ template <class T, class S> cl_array<T, S> atleast_1d(const cl_array<T, S>& a) {
 template <class T, class S> cl_array<T, S> atleast_2d(const cl_array<T, S>& a) {
     return detail::at_least(a, 2);
 }
+// The array viewed with at least three dimensions (NumPy's atleast_3d).
 template <class T, class S> cl_array<T, S> atleast_3d(const cl_array<T, S>& a) {
     if (a.dimension() >= 3) return a;
     if (a.dimension() == 0) return detail::at_least(a, 3);

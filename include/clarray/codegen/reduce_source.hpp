@@ -64,6 +64,8 @@ struct reduce_kernel_spec {
     // finished output and sets the counter back to 0 (the counters must not be shared with a
     // command that may run at the same time: queue::completion_counters).
     bool one_pass = false;
+    // one_pass: the statement ordering a unit's partial before its count (device::quirks_t).
+    const char* device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
     bool layout_in_buffer = false;
     // outputs shape over one short reduced axis (1..short_axis_max elements): an item per
     // output walking the axis in registers, launched 2-d (dim 0: the innermost kept axis, dim 1:

@@ -100,6 +100,9 @@ public:
     std::string array_input_at(dtype d, const std::string& index);
     // The next scalar argument ("s2", or "((float8)(s2))" in a vector builder); declares it.
     std::string scalar_input(dtype d);
+    // The next argument as a writable `global uint*` ("f3"): the flag words of device-side
+    // index checks (runtime/error_flag.hpp). Not an array operand: no offset, no strides.
+    std::string flag_input();
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
     // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
     std::string cast(dtype d, const std::string& text) const;
@@ -170,7 +173,8 @@ public:
     struct param {
         bool is_array;
         dtype type;
-        std::size_t index; // array operand index (outputs first) or scalar index
+        std::size_t index;    // array operand index (outputs first) or scalar index
+        bool is_flag = false; // a flag_input (index: its scalar index)
     };
     const std::vector<param>& params() const noexcept { return params_; }
     void set_output_count(std::size_t n) { outputs_ = n; }

@@ -80,6 +80,19 @@ template <class T>
 struct reads_region<T, std::void_t<decltype(std::declval<const T&>().read_shape())>>
     : std::true_type {};
 
+// Whether terminal T wants the event of the launch that bound it (`on_launched`: a gather's
+// index check arms its flag word with it). Other terminals cost nothing.
+template <class T, class = void> struct hears_launch : std::false_type {};
+template <class T>
+struct hears_launch<T, std::void_t<decltype(std::declval<const T&>().on_launched(event()))>>
+    : std::true_type {};
+// Tells the terminals of e that hear launches that their kernel was enqueued as `launched`.
+template <class E> void notify_launched(const E& e, const event& launched) noexcept {
+    e.for_each_terminal([&](const auto& t) {
+        if constexpr (hears_launch<std::decay_t<decltype(t)>>::value) t.on_launched(launched);
+    });
+}
+
 template <class... E> struct expr_list {
     static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
     // Each value prepared for its output's type: converted where complex types are involved (the
@@ -204,8 +217,9 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
         args.push_back(
             launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));
-        launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
-               "expression evaluation");
+        const event launched = launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
+                                      "expression evaluation");
+        std::apply([&](const auto&... e) { (notify_launched(e, launched), ...); }, exprs);
     }
 
 private:
@@ -251,6 +265,7 @@ cl_array<T, S>::cl_array(const E& e)
     detail::assign(*this, e);
 }
 
+// Writes the expression's values into this array (one kernel); e broadcasts to its shape.
 template <class T, class S>
 template <class E, class>
 cl_array<T, S>& cl_array<T, S>::operator=(const E& e) {
@@ -284,6 +299,8 @@ cl_array<U, S> cl_array<T, S>::astype(layout l) const {
         detail::assign(*this, e);                                                                  \
         return *this;                                                                              \
     }
+// In place, one kernel each; the result must be castable to T (NumPy's same_kind rule).
+//@{
 CLARRAY_COMPOUND(+=, +)
 CLARRAY_COMPOUND(-=, -)
 CLARRAY_COMPOUND(*=, *)
@@ -294,6 +311,7 @@ CLARRAY_COMPOUND(|=, |)
 CLARRAY_COMPOUND(^=, ^)
 CLARRAY_COMPOUND(<<=, <<)
 CLARRAY_COMPOUND(>>=, >>)
+//@}
 #undef CLARRAY_COMPOUND
 
 // Evaluates an expression into a new array on its first array operand's queue, with that
@@ -307,9 +325,12 @@ auto eval(const E& e) {
 }
 
 // ---- several outputs in one kernel: tie(x, y) = std::tuple(e1, e2) ----
+// The outputs of tie(): assigning a tuple of expressions writes all of them in one kernel.
 template <class... A> class tied_outputs {
 public:
+    // Refers to the output arrays a... (they must outlive this object).
     explicit tied_outputs(A&... a) : outs_(a...) {}
+    // Evaluates exprs[i] into output i, all in one generated kernel.
     template <class... E> tied_outputs& operator=(const std::tuple<E...>& exprs) {
         static_assert(sizeof...(E) == sizeof...(A), "tie: one expression per output");
         auto nodes = std::apply(

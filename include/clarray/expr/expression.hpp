@@ -25,7 +25,10 @@
 
 namespace clarray {
 
+// Base of the lazy element-wise expressions (CRTP): `a + b` builds one, assigning it evaluates it
+// in one generated kernel.
 template <class D> struct expression : detail::expression_base {
+    // This expression as its concrete node type D.
     const D& derived_cast() const noexcept { return static_cast<const D&>(*this); }
 };
 
@@ -33,6 +36,7 @@ namespace detail {
 template <class D> std::true_type is_expression_impl(const expression<D>*);
 std::false_type is_expression_impl(...);
 } // namespace detail
+// Trait: T is an expression operand (a cl_array or an expression node).
 template <class T>
 inline constexpr bool is_expression_v =
     decltype(detail::is_expression_impl(std::declval<std::decay_t<T>*>()))::value ||

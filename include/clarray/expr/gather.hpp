@@ -15,6 +15,7 @@
 
 #include "clarray/error.hpp"
 #include "clarray/expr/expression.hpp"
+#include "clarray/runtime/error_flag.hpp"
 
 namespace clarray {
 
@@ -52,6 +53,55 @@ private:
     cl_array<T, S> view_, whole_;
 };
 
+// The raise-mode check of one gather (runtime/error_flag.hpp): a flag word reserved when the
+// kernel's arguments are bound and armed with the launch event after the launch. wrap and clip
+// bind NULL (the kernel never touches it there), so one kernel serves all three modes.
+class gather_check {
+public:
+    gather_check(const context& ctx, const index_check_site& site, bool active)
+        : ctx_(ctx), site_(site), active_(active) {}
+    // A copy is a new check: the reservation belongs to the launch being prepared.
+    gather_check(const gather_check& o) : ctx_(o.ctx_), site_(o.site_), active_(o.active_) {}
+    gather_check& operator=(const gather_check&) = delete;
+    ~gather_check() {
+        if (ticket_) index_checks_of(ctx_).cancel(ticket_); // bound but never launched
+    }
+    launch_arg flag_argument() const {
+        if (!active_) return launch_arg::untracked_buffer(nullptr, 0);
+        if (!ticket_) ticket_ = index_checks_of(ctx_).reserve(ctx_);
+        word_ = ticket_.word;
+        return launch_arg::untracked_buffer(ticket_.flag, 0);
+    }
+    launch_arg word_argument() const noexcept { return launch_arg::value(&word_, sizeof word_); }
+    void launched(const event& e) const noexcept {
+        if (!ticket_) return;
+        index_checks_of(ctx_).arm(ticket_, e, site_);
+        ticket_ = {};
+    }
+
+private:
+    context ctx_;
+    index_check_site site_;
+    bool active_;
+    mutable index_checks::ticket ticket_; // reserved by flag_argument until launched
+    mutable cl_uint word_ = 0;
+};
+// The check's two kernel arguments as terminals (visited in this order): the flag words, which
+// hear of the launch (on_launched, expr/assign.hpp), and the word's index.
+struct gather_flag_terminal {
+    const gather_check& check;
+    static constexpr bool is_array = false;
+    cl_mem value() const noexcept { return nullptr; } // its size: a pointer parameter
+    launch_arg kernel_argument() const { return check.flag_argument(); }
+    void on_launched(const event& e) const noexcept { check.launched(e); }
+};
+struct gather_word_terminal {
+    const gather_check& check;
+    static constexpr bool is_array = false;
+    cl_uint value() const noexcept { return 0; }
+    launch_arg kernel_argument() const noexcept { return check.word_argument(); }
+};
+
 template <class T, class S, class I, class IS>
 class gather_node : public expression<gather_node<T, S, I, IS>> {
     static_assert(is_index_type_v<I>, "take: index arrays must be int32 or int64");
@@ -60,38 +110,50 @@ public:
     using value_type = canonical_t<T>;
 
     // a: the gathered array; idx: the indices; axis < a.dimension(); a's extent along axis is
-    // not 0 unless idx is empty (the caller checks the indices against it).
+    // not 0 unless idx is empty (the caller checks that). raise mode: an index outside [-n, n)
+    // sets a flag that the next host wait reports as index_error naming `site`.
     gather_node(const cl_array<T, S>& a, const cl_array<I, IS>& idx, std::size_t axis,
-                index_mode mode)
+                index_mode mode, const index_check_site& site)
         : mode_(static_cast<std::int64_t>(mode)), len_(static_cast<cl_long>(a.shape()[axis])),
-          stride_(static_cast<cl_long>(a.strides()[axis])), idx_(index_view(a, idx, axis)),
+          stride_(static_cast<cl_long>(a.strides()[axis])),
+          check_(a.get_context(), site, mode == index_mode::raise), idx_(index_view(a, idx, axis)),
           src_(source_view(a, idx, axis), a) {}
 
     static std::string emit(source_builder& b) {
-        // Visit order: the indices, the mode, the extent, the stride, the gathered array.
+        // Visit order: the indices, the mode, the extent, the stride, the check's flag words and
+        // word, the gathered array.
         const std::string k = b.array_input(dtype_of<I>());
         const std::string mode = b.scalar_input(dtype::int64);
         const std::string n = b.scalar_input(dtype::int64);
         const std::string st = b.scalar_input(dtype::int64);
+        const std::string flag = b.flag_input();
+        const std::string word = b.scalar_input(dtype::uint32);
         b.note_type(dtype_of<value_type>());
-        // The mode is an argument (one kernel for all three). raise: the indices were checked
-        // before the launch; the clamp keeps an index changed since in bounds.
-        b.helper("clarray_take_index", "long clarray_take_index(long k, long n, long mode) {\n"
-                                       "    if (mode == " +
-                                           std::to_string(static_cast<int>(index_mode::wrap)) +
-                                           ") { const long r = k % n; return r < 0 ? r + n : r; }\n"
-                                           "    if (mode == " +
-                                           std::to_string(static_cast<int>(index_mode::raise)) +
-                                           " && k < 0) k += n;\n"
-                                           "    return k < 0 ? 0 : (k >= n ? n - 1 : k);\n}");
+        // The mode is an argument (one kernel for all three). raise: a bad index sets the flag
+        // word and reads the clamped position (memory stays safe; the result is reported).
+        b.helper("clarray_take_index",
+                 "long clarray_take_index(long k, long n, long mode, global uint* f, uint w) {\n"
+                 "    if (mode == " +
+                     std::to_string(static_cast<int>(index_mode::wrap)) +
+                     ") { const long r = k % n; return r < 0 ? r + n : r; }\n"
+                     "    if (mode == " +
+                     std::to_string(static_cast<int>(index_mode::raise)) +
+                     ") {\n"
+                     "        if (k < 0) k += n;\n"
+                     "        if (k < 0 || k >= n) f[w] = 1u;\n"
+                     "    }\n"
+                     "    return k < 0 ? 0 : (k >= n ? n - 1 : k);\n}");
         return b.array_input_at(dtype_of<value_type>(), "clarray_take_index((long)" + k + ", " + n +
-                                                            ", " + mode + ") * " + st);
+                                                            ", " + mode + ", " + flag + ", " +
+                                                            word + ") * " + st);
     }
     template <class F> void for_each_terminal(F&& f) const {
         f(idx_);
         f(mode_);
         f(len_);
         f(stride_);
+        f(gather_flag_terminal{check_});
+        f(gather_word_terminal{check_});
         f(src_);
     }
     template <class U> static constexpr bool lanewise_as = false;
@@ -138,6 +200,7 @@ private:
     }
 
     scalar_terminal<std::int64_t> mode_, len_, stride_;
+    gather_check check_;
     array_terminal<cl_array<I, IS>> idx_;
     gather_source<T, S> src_;
 };

@@ -59,6 +59,8 @@ private:
 
 } // namespace detail
 
+// A typed strided xtensor view of a mapped array on the host (from a.map()); it unmaps on
+// destruction without blocking.
 template <class T, class S>
 class host_view : private detail::map_guard, public detail::strided_host_view_t<stored_t<T>> {
     using U = stored_t<T>;
@@ -67,6 +69,8 @@ class host_view : private detail::map_guard, public detail::strided_host_view_t<
 public:
     using view_base::operator=;
 
+    // Maps the elements [range.first, range.second) of a's storage (those its view covers) with
+    // access acc; blocks until the host may touch them.
     host_view(const cl_array<T, S>& a, access acc, std::pair<std::ptrdiff_t, std::ptrdiff_t> range)
         : detail::map_guard(a.bound() ? std::optional<queue>(a.get_queue()) : std::nullopt,
                             a.data(), acc, range.first * sizeof(U),
@@ -82,8 +86,10 @@ public:
     host_view& operator=(const host_view&) = delete;
 
     // The xtensor view itself, for functions that need a true xexpression (xt::sum(hv.view())).
+    //@{
     view_base& view() noexcept { return *this; }
     const view_base& view() const noexcept { return *this; }
+    //@}
 
     // Host address of the mapped covering range; the view's element 0 is at data() + data_offset().
     U* mapped_data() const noexcept { return static_cast<U*>(mapped_host_pointer()); }

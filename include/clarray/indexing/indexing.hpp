@@ -12,10 +12,10 @@
 //   ca::putmask(a, mask, values)      a = values where mask (values broadcast, one kernel)
 //   ca::masked(a, mask) = values      the same, e.g. masked(x, x > 0) = x * 2
 //
-// Where the host waits: take/put/add_at in raise mode read one flag (whether any index is out of
-// range, from one device reduction) before their kernel is enqueued; wrap and clip never wait.
-// compress, extract and nonzero read the count of selected elements (the result's size);
-// count_nonzero reads its result. Everything else is enqueued.
+// Where the host waits: nowhere for take/put/add_at in any mode; in raise mode their kernels
+// flag an index out of range on the device, and the next host wait reports it
+// (runtime/error_flag.hpp). compress, extract and nonzero read the count of selected elements
+// (the result's size); count_nonzero reads its result. Everything else is enqueued.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,8 +37,10 @@ namespace detail {
 // One scatter over type-erased operands (src/indexing/indexing.cpp). flat: a.flat[k] (put);
 // else a[k, ...] along axis 0 (add_at). values: put reads values.flat[i % values.size];
 // add_at reads values, already broadcast to idx.shape + a.shape[1:], in C order.
+// raise mode: an index out of range is skipped and reported at the next host wait as
+// index_error naming `what` (runtime/error_flag.hpp).
 void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
-             bool flat, bool add);
+             bool flat, bool add, const char* what);
 // out[j] = a.flat[i] for the i where the inclusive running count pos (int64, contiguous, of
 // n elements) steps; out holds pos[n - 1] elements.
 void compact(const array_ref& out, const array_ref& a, const array_ref& pos, std::size_t n);
@@ -56,16 +58,10 @@ template <class I> constexpr void check_index_type() {
                   "bool index arrays here too)");
 }
 
-// Raise mode: throws index_error when an index lies outside [-n, n). One reduction and one read
-// of its flag; nothing for empty idx.
-template <class I, class S>
-void check_indices(const cl_array<I, S>& idx, std::size_t n, const char* what,
-                   std::optional<std::size_t> axis) {
-    if (idx.size() == 0) return;
-    if (n == 0) throw_index_range(what, n, axis);
-    const auto bound = static_cast<std::int64_t>(n);
-    const auto wide = astype<std::int64_t>(idx);
-    if (any((wide < -bound) | (wide >= bound)).item()) throw_index_range(what, n, axis);
+// Where a raise-mode check came from (the index_error's message): axis empty for a flat index.
+inline index_check_site check_site(const char* what, std::size_t extent,
+                                   std::optional<std::size_t> axis) noexcept {
+    return {what, extent, axis ? static_cast<std::ptrdiff_t>(*axis) : -1};
 }
 
 template <class A, class B> void same_context(const A& a, const B& b, const char* what) {
@@ -101,8 +97,10 @@ template <class T, class S> cl_array<T, S> one_value(const queue& q, const T& v)
 
 // a.flat[idx] (axis empty) or a taken along `axis` at idx: shape a.shape[:axis] + idx.shape +
 // a.shape[axis+1:]. An expression: it is evaluated where it is assigned, fused with the rest.
-// raise mode checks the indices here (docs/indexing.md); a flat take of a view that is not one
-// strided line gathers from a contiguous copy of it (as NumPy's ravel).
+// raise mode checks the indices in the kernel: an index out of range reads a clamped position
+// and the next host wait throws index_error (docs/indexing.md); an empty axis throws here. A flat
+// take of a view that is not one strided line gathers from a contiguous copy of it (as NumPy's
+// ravel).
 template <class T, class S, class I, class IS>
 auto take(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
           std::optional<std::ptrdiff_t> axis = std::nullopt, index_mode mode = index_mode::raise) {
@@ -111,17 +109,20 @@ auto take(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
     const cl_array<T, S> src = axis ? a : a.ravel();
     const std::size_t ax = axis ? detail::normalize_axis(*axis, a.dimension(), "take") : 0;
     const std::size_t n = src.shape()[ax];
-    if (mode == index_mode::raise)
-        detail::check_indices(idx, n, "take", axis ? std::optional<std::size_t>(ax) : std::nullopt);
-    else if (n == 0 && idx.size() > 0)
+    const std::optional<std::size_t> named = axis ? std::optional<std::size_t>(ax) : std::nullopt;
+    if (n == 0 && idx.size() > 0) {
+        if (mode == index_mode::raise) detail::throw_index_range("take", n, named);
         throw index_error("take: cannot take from an empty axis");
-    return detail::gather_node<T, S, I, IS>(src, idx, ax, mode);
+    }
+    return detail::gather_node<T, S, I, IS>(src, idx, ax, mode,
+                                            detail::check_site("take", n, named));
 }
 
 // ---- scatter ----
 
 // a.flat[idx[i]] = values.flat[i % values.size()] (NumPy's put); for duplicate indices one of
-// the writes wins, unspecified which. values is converted to a's dtype.
+// the writes wins, unspecified which. values is converted to a's dtype. raise mode: an index out
+// of range writes nothing and the next host wait throws index_error.
 template <class T, class S, class I, class IS, class V, class VS>
 void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values,
          index_mode mode = index_mode::raise) {
@@ -131,14 +132,14 @@ void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, 
     if (idx.size() == 0) return;
     if (values.size() == 0)
         throw shape_error("put: no values for " + std::to_string(idx.size()) + " indices");
-    if (mode == index_mode::raise)
-        detail::check_indices(idx, a.size(), "put", std::nullopt);
-    else if (a.size() == 0)
+    if (a.size() == 0) {
+        if (mode == index_mode::raise) detail::throw_index_range("put", 0, std::nullopt);
         throw index_error("put: cannot put into an empty array");
+    }
     const auto v = detail::unaliased(a, detail::as_type<T>(values));
     const auto i = detail::unaliased(a, idx);
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(v), mode,
-                    true, false);
+                    true, false, "put");
 }
 // put with one scalar value for every index.
 template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
@@ -149,8 +150,9 @@ void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value,
 
 // np.add.at(a, idx, values): a[idx] += values with every duplicate index accumulating (device
 // atomics; float sums in an unspecified order). idx indexes a's first axis; values broadcast to
-// idx.shape + a.shape[1:]. Negative indices count from the end; others out of range throw
-// index_error. Element types of 4 or 8 bytes (64-bit needs cl_khr_int64_base_atomics).
+// idx.shape + a.shape[1:]. Negative indices count from the end; an index out of range adds
+// nothing and the next host wait throws index_error. Element types of 4 or 8 bytes (64-bit needs
+// cl_khr_int64_base_atomics).
 template <class T, class S, class I, class IS, class V, class VS>
 void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values) {
     detail::check_index_type<I>();
@@ -168,11 +170,11 @@ void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<
     const auto v = detail::unaliased(a, detail::as_type<T>(values));
     const strides_type vst = broadcast_strides(v.shape(), v.strides(), target); // shape_error
     if (idx.size() == 0) return;
-    detail::check_indices(idx, a.shape()[0], "add_at", std::size_t{0});
+    if (a.shape()[0] == 0) detail::throw_index_range("add_at", 0, std::size_t{0});
     const auto i = detail::unaliased(a, idx);
     const std::decay_t<decltype(v)> vb(v.get_queue(), v.data(), target, vst, v.offset());
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(vb),
-                    index_mode::raise, false, true);
+                    index_mode::raise, false, true, "add_at");
 }
 // add_at with one scalar value added at every index.
 template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
@@ -271,7 +273,9 @@ void putmask(const cl_array<T, S>& a, const M& mask, const V& values) {
 // `masked(a, mask) = values` is putmask(a, mask, values): `masked(x, x > 0) = x * 2`.
 template <class T, class S, class M> class masked_array {
 public:
+    // The elements of a where mask is nonzero (masked() makes it).
     masked_array(const cl_array<T, S>& a, M mask) : a_(a), mask_(std::move(mask)) {}
+    // putmask(a, mask, values): one kernel, enqueued.
     template <class V> masked_array& operator=(const V& values) {
         putmask(a_, mask_, values);
         return *this;

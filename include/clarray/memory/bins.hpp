@@ -10,8 +10,11 @@
 
 namespace clarray::pool_bins {
 
+// A bin number.
 using bin_t = std::uint32_t;
+// Bits after the leading one that select a bin within a power of two (16 bins).
 inline constexpr unsigned mantissa_bits = 4;
+// Mask of those bits.
 inline constexpr std::uint64_t mantissa_mask = (std::uint64_t(1) << mantissa_bits) - 1;
 
 // The index of the highest set bit of v (0 for 0 and 1).

@@ -38,24 +38,34 @@ namespace clarray {
 
 // A pool's counters (block bytes are the bins' sizes, not the requested ones).
 struct pool_stats {
-    std::int64_t live_allocations = 0; // allocations over blocks of this pool
-    std::int64_t live_bytes = 0;       // block bytes of those
-    std::int64_t held_blocks = 0;      // released blocks kept for reuse
+    // Allocations over blocks of this pool.
+    std::int64_t live_allocations = 0;
+    // Block bytes of those.
+    std::int64_t live_bytes = 0;
+    // Released blocks kept for reuse.
+    std::int64_t held_blocks = 0;
+    // Block bytes of those.
     std::int64_t held_bytes = 0;
-    std::int64_t held_events = 0;         // events of held blocks' previous uses, still referenced
-    std::uint64_t device_allocations = 0; // blocks obtained from the raw allocator
-    std::uint64_t reuses = 0;             // requests served from held blocks
+    // Events of held blocks' previous uses, still referenced.
+    std::int64_t held_events = 0;
+    // Blocks obtained from the raw allocator.
+    std::uint64_t device_allocations = 0;
+    // Requests served from held blocks.
+    std::uint64_t reuses = 0;
     // Reuses whose block still had pending uses that the new owner's queue order does not imply
     // (another queue, or an out-of-order queue): its first command waits for them.
     std::uint64_t reuses_behind_pending_work = 0;
-    std::uint64_t oom_retries = 0; // allocations retried after releasing held blocks
+    // Allocations retried after releasing held blocks.
+    std::uint64_t oom_retries = 0;
     // Blocks released when given back because holding them would pass the pool's limit on held
     // bytes (the oldest held blocks, or the given-back block itself when larger than the limit).
     std::uint64_t limit_releases = 0;
 };
 
+// Settings of a user memory pool.
 struct pool_options {
-    std::shared_ptr<raw_allocator> allocator; // null: opencl_allocator
+    // Where the pool gets new blocks from (null: opencl_allocator).
+    std::shared_ptr<raw_allocator> allocator;
     // The most bytes the pool keeps held for reuse (see pool_stats::limit_releases).
     std::uint64_t max_held_bytes = ~std::uint64_t(0);
 };
@@ -215,6 +225,7 @@ template <class S> struct pool_for;
 template <> struct pool_for<svm_coarse> { using type = svm_pool<svm_coarse>; };
 template <> struct pool_for<svm_fine> { using type = svm_pool<svm_fine>; };
 template <> struct pool_for<buffer> { using type = buffer_pool; };
+// The pool type that allocates storage S (`svm_pool<S>` or buffer_pool).
 template <class S> using pool_for_t = typename pool_for<S>::type;
 
 // Releases every block the context's default pools hold (all storage kinds) and settles SVM
@@ -229,8 +240,11 @@ pool_stats pool_statistics(const context& ctx, storage_kind kind);
 // default_pool_limit, or half of CL_DEVICE_GLOBAL_MEM_SIZE when unset.
 std::uint64_t default_pool_limit(const context& ctx) noexcept;
 
+// Trait: P is a memory pool type (svm_pool<K> or buffer_pool).
 template <class P> inline constexpr bool is_memory_pool_v = false;
+// SVM pools are memory pools.
 template <class K> inline constexpr bool is_memory_pool_v<svm_pool<K>> = true;
+// Buffer pools are memory pools.
 template <> inline constexpr bool is_memory_pool_v<buffer_pool> = true;
 
 } // namespace clarray

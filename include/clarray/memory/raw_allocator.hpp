@@ -22,6 +22,7 @@ public:
 // without calling it. Calls are numbered from 1. Thread-safe.
 class fault_injecting_allocator final : public raw_allocator {
 public:
+    // Forwards the calls that do not fail to inner.
     explicit fault_injecting_allocator(
         std::shared_ptr<raw_allocator> inner = std::make_shared<opencl_allocator>());
     // Call k (1-based, counting from the start) fails.
@@ -30,6 +31,7 @@ public:
     void fail_from(std::uint64_t k);
     // Calls made so far, failed ones included.
     std::uint64_t calls() const;
+    // Calls made to fail so far.
     std::uint64_t failures() const;
 
     raw_block allocate(const context& ctx, storage_kind kind, std::size_t bytes) override;

@@ -60,13 +60,19 @@ event fill(const clarray::detail::array_ref& a, const draw_state& state, distrib
            const void* p0, const void* p1);
 } // namespace detail
 
+// A counter-based random generator (seed, stream, position): the same draws give the same values
+// on every device, and streams are independent.
 class generator {
 public:
+    // Stream 0 at position 0 of the sequence of seed.
     explicit generator(std::uint64_t seed = 0, algorithm algo = algorithm::philox4x32_10) noexcept
         : algo_(algo), seed_(seed) {}
 
+    // The seed.
     std::uint64_t seed() const noexcept { return seed_; }
+    // The counter-based algorithm.
     algorithm algo() const noexcept { return algo_; }
+    // The stream number (see stream()).
     std::uint32_t stream_id() const noexcept { return stream_; }
     // The position of the next draw's first value.
     std::uint64_t position() const noexcept { return position_; }
@@ -86,6 +92,7 @@ public:
 
     // New arrays. uniform: [low, high) (float, double); normal: mean, stddev (float, double);
     // integers: [low, high), unbiased (int32, uint32, int64, uint64).
+    //@{
     template <class T, class S = svm_coarse>
     cl_array<T, S> uniform(const queue& q, const shape_type& shape, T low = T(0), T high = T(1)) {
         cl_array<T, S> a(q, shape);
@@ -104,6 +111,7 @@ public:
         fill_integers(a, low, high);
         return a;
     }
+    //@}
     // A new array like a (shape, storage, pool, layout) of uniform values in [low, high).
     template <class T, class S>
     cl_array<T, S> random_like(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
@@ -115,6 +123,7 @@ public:
 
     // Into an existing array or view (its elements in C order take consecutive positions).
     // Enqueued on the array's queue after its pending uses; does not block.
+    //@{
     template <class T, class S>
     event fill_uniform(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
                        detail::param_t<T> high = T(1)) {
@@ -133,6 +142,7 @@ public:
                       "fill_integers: int32, uint32, int64 or uint64 arrays");
         return draw(a, distribution::integers, low, high);
     }
+    //@}
 
 private:
     template <class T, class S> event draw(const cl_array<T, S>& a, distribution d, T p0, T p1) {

@@ -16,15 +16,23 @@ namespace clarray {
 // Negative axes count from the end.
 class reduce_axes {
 public:
+    // All axes.
     reduce_axes() = default;
+    // One axis (implicit, so that sum(a, 1) works).
     reduce_axes(std::ptrdiff_t axis) : all_(false), axes_{axis} {} // NOLINT: sum(a, 1)
+    // The listed axes.
+    //@{
     reduce_axes(std::initializer_list<std::ptrdiff_t> axes) : all_(false), axes_(axes) {}
     reduce_axes(std::vector<std::ptrdiff_t> axes) : all_(false), axes_(std::move(axes)) {} // NOLINT
+    //@}
+    // Whether every axis is reduced.
     bool all() const noexcept { return all_; }
+    // The axes given, as given (empty when all()).
     const std::vector<std::ptrdiff_t>& list() const noexcept { return axes_; }
     // Which of `rank` axes are reduced; throws index_error for an axis out of range and
     // usage_error for a repeated one, naming `what` and the shape.
     std::vector<bool> mask(const shape_type& shape, const char* what) const;
+    // The axes as text for messages ("all", "1", "(0, 2)").
     std::string to_string() const;
 
 private:

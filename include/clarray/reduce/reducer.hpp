@@ -206,7 +206,7 @@ template <class Op, class Node> struct reducer {
             plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
         const ndrange lo =
             plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
-        launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction");
+        notify_launched(node, launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction"));
     }
 };
 

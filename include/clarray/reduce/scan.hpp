@@ -100,7 +100,7 @@ template <class Op, class Node> struct scanner {
         args.push_back(launch_arg::value(&neutral, sizeof neutral));
         args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), in_buffer));
         const ndrange gl{plan.global}, lo{plan.local};
-        launch(q, k, gl, &lo, args.data(), args.size(), {}, "scan");
+        notify_launched(node, launch(q, k, gl, &lo, args.data(), args.size(), {}, "scan"));
         return out;
     }
 };

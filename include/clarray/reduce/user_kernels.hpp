@@ -69,6 +69,8 @@ template <class... T> using first_user_storage_t =
     typename first_non_void<typename user_array<std::decay_t<T>>::storage...>::type;
 } // namespace detail
 
+// A kernel from a user argument list and loop body, one work-item per element (PyOpenCL's
+// ElementwiseKernel); `i` is the element index in the body.
 class elementwise_kernel {
 public:
     // Builds now: a syntax error throws build_error with the compiler's log.
@@ -93,12 +95,16 @@ private:
     std::size_t group_;
 };
 
+// A map-reduce kernel from user map and reduce expressions over arrays; the result is a 0-d array
+// (PyOpenCL's ReductionKernel).
 template <class T> class reduction_kernel {
     static_assert(is_dtype_v<T>, "reduction_kernel: unsupported result type");
     static_assert(!std::is_same_v<T, half>, "reduction_kernel: float16 has no OpenCL C value "
                                             "type without cl_khr_fp16 (reduce in float)");
 
 public:
+    // Builds now: reduce_expr combines a and b, map_expr maps element i (build_error with the
+    // log on a syntax error).
     reduction_kernel(const context& ctx, T neutral, const std::string& reduce_expr,
                      const std::string& map_expr, const std::string& arguments,
                      const std::string& preamble = "")

@@ -14,6 +14,7 @@ namespace detail {
 struct context_state;
 }
 
+// Settings of a new context; from_env() reads them from the environment.
 struct context_options {
     // Coarse-SVM host views go through a staging copy at map/unmap, so that host access outside a
     // map gives wrong results as on a discrete GPU (pocl's maps are no-ops). Default: from
@@ -32,32 +33,46 @@ struct context_options {
     // is released at once). unlimited_pool_size: no limit. Unset: half of the device's
     // CL_DEVICE_GLOBAL_MEM_SIZE. Default: from CLARRAY_POOL_LIMIT (bytes, 512M, 4G, unlimited).
     std::optional<std::uint64_t> default_pool_limit;
+    // The default_pool_limit that means no limit.
     static constexpr std::uint64_t unlimited_pool_size = ~std::uint64_t(0);
     // Where the default pools get new blocks from (tests inject failures through it). Null:
     // clSVMAlloc / clCreateBuffer.
     std::shared_ptr<raw_allocator> default_pool_allocator;
+    // The options with each default taken from its environment variable.
     static context_options from_env();
 };
 
+// A single-device OpenCL context with clarray's state for it (program caches, default pools);
+// copies share it.
 class context {
 public:
+    // A new OpenCL context on dev.
     explicit context(const clarray::device& dev,
                      context_options opts = context_options::from_env());
     // The device CLARRAY_DEVICE selects (see select_device), options from the environment.
     static context from_env();
 
+    // The context's device.
+    //@{
     const clarray::device& get_device() const noexcept;
     const clarray::device& device() const noexcept { return get_device(); }
+    //@}
+    // The OpenCL context.
     cl_context get() const noexcept;
+    // The options the context was made with.
     const context_options& options() const noexcept;
     // SVM capabilities as clarray uses them (all false when disable_svm is set).
     svm_capabilities svm_caps() const noexcept;
 
+    // The library's per-context state (caches, pools); internal.
     detail::context_state& state() const noexcept { return *state_; }
+    // Whether a and b are the same context (copies of one another).
+    //@{
     friend bool operator==(const context& a, const context& b) noexcept {
         return a.state_ == b.state_;
     }
     friend bool operator!=(const context& a, const context& b) noexcept { return !(a == b); }
+    //@}
 
 private:
     friend struct detail::context_state;

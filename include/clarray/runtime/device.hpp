@@ -9,39 +9,65 @@
 
 namespace clarray {
 
+// The kinds of shared virtual memory a device supports (CL_DEVICE_SVM_CAPABILITIES).
 struct svm_capabilities {
-    bool coarse = false;      // CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
-    bool fine = false;        // CL_DEVICE_SVM_FINE_GRAIN_BUFFER
-    bool fine_system = false; // CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
-    bool atomics = false;     // CL_DEVICE_SVM_ATOMICS
+    // Coarse-grained SVM buffers (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER).
+    bool coarse = false;
+    // Fine-grained SVM buffers (CL_DEVICE_SVM_FINE_GRAIN_BUFFER).
+    bool fine = false;
+    // Fine-grained system SVM: any host pointer (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM).
+    bool fine_system = false;
+    // SVM atomics shared with the host (CL_DEVICE_SVM_ATOMICS).
+    bool atomics = false;
 };
 
+// An OpenCL device and the properties clarray uses, queried once; copies are cheap.
 class device {
 public:
+    // No device (null id).
     device() = default;
+    // The device of an OpenCL id; queries its properties.
     explicit device(cl_device_id id);
 
+    // The OpenCL device id.
     cl_device_id id() const noexcept { return id_; }
+    // The OpenCL platform the device belongs to.
     cl_platform_id platform() const noexcept;
+    // The device name (CL_DEVICE_NAME).
     const std::string& name() const noexcept;
+    // The platform name (CL_PLATFORM_NAME).
     const std::string& platform_name() const noexcept;
+    // The device vendor (CL_DEVICE_VENDOR).
     const std::string& vendor() const noexcept;
-    const std::string& version() const noexcept;        // CL_DEVICE_VERSION
-    const std::string& driver_version() const noexcept; // CL_DRIVER_VERSION
-    int opencl_version() const noexcept;                // e.g. 300 for "OpenCL 3.0"
+    // The device's OpenCL version string (CL_DEVICE_VERSION).
+    const std::string& version() const noexcept;
+    // The driver version string (CL_DRIVER_VERSION).
+    const std::string& driver_version() const noexcept;
+    // The device's OpenCL version as a number, e.g. 300 for "OpenCL 3.0".
+    int opencl_version() const noexcept;
+    // Whether the device is a CPU (CL_DEVICE_TYPE_CPU).
     bool is_cpu() const noexcept;
+    // Whether the device is a GPU (CL_DEVICE_TYPE_GPU).
     bool is_gpu() const noexcept;
 
     // Queried only for devices of OpenCL >= 2.0 (the query is invalid before); else all false.
     svm_capabilities svm_caps() const noexcept;
+    // Whether the device computes in double (float64 and complex128 kernels).
     bool has_fp64() const noexcept;
     // Whether CL_DEVICE_EXTENSIONS lists `name` (e.g. "cl_khr_fp16").
     bool has_extension(const std::string& name) const noexcept;
+    // Most bytes of arguments a kernel may take (CL_DEVICE_MAX_PARAMETER_SIZE).
     std::size_t max_parameter_size() const noexcept;
+    // Largest single allocation in bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
     cl_ulong max_alloc_size() const noexcept;
+    // Global memory in bytes (CL_DEVICE_GLOBAL_MEM_SIZE).
     cl_ulong global_mem_size() const noexcept;
+    // Most work-items in a work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE).
     std::size_t max_work_group_size() const noexcept;
+    // Number of compute units (CL_DEVICE_MAX_COMPUTE_UNITS).
     cl_uint compute_units() const noexcept;
+    // The alignment in bytes a Buffer sub-region's origin needs (CL_DEVICE_MEM_BASE_ADDR_ALIGN
+    // converted from bits).
     cl_uint mem_base_addr_align_bytes() const noexcept;
 
     // Per-platform workarounds (docs/internals/quirks.md), decided once from the platform/device
@@ -50,6 +76,7 @@ public:
         // How SVM still in use by pending commands is released: clEnqueueSVMFree behind them, or
         // parked and freed from a user thread once they are done (runtime/deferred_free.hpp).
         enum class svm_release { enqueue_free, park_until_done };
+        // How this platform releases SVM that pending commands still use.
         svm_release pending_svm_release = svm_release::enqueue_free;
         // Contiguous device-to-device copies run as a kernel instead of clEnqueueSVMMemcpy /
         // clEnqueueCopyBuffer (pocl runs those on one thread).
@@ -72,13 +99,24 @@ public:
         // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays
         // out of the way (pocl, unless its cache is off with POCL_KERNEL_CACHE=0).
         bool driver_program_cache = false;
+        // The OpenCL C statement that makes a work-item's earlier global stores visible to every
+        // work-group before its later atomics (one-pass reductions publish partials this way).
+        // mem_fence(CLK_GLOBAL_MEM_FENCE) does on most drivers; NVIDIA's orders only within the
+        // work-group (membar.cta), so there it is PTX's device-wide membar.gl
+        // (docs/internals/quirks.md).
+        const char* device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
     };
+    // The workarounds this device's platform needs.
     const quirks_t& quirks() const noexcept;
 
+    // Whether a and b are the same OpenCL device.
+    //@{
     friend bool operator==(const device& a, const device& b) noexcept { return a.id_ == b.id_; }
     friend bool operator!=(const device& a, const device& b) noexcept { return a.id_ != b.id_; }
+    //@}
 
-    struct info; // defined in src/runtime/device.cpp
+    // The queried properties (defined in src/runtime/device.cpp).
+    struct info;
 
 private:
     cl_device_id id_ = nullptr;

@@ -10,14 +10,18 @@ namespace clarray {
 
 class context;
 
+// The kinds of device memory: coarse-grained SVM, fine-grained SVM, cl_mem buffer.
 enum class storage_kind : unsigned char { svm_coarse, svm_fine, buffer };
 // The storage policy's name: "svm_coarse", "svm_fine" or "buffer".
 const char* storage_name(storage_kind k) noexcept;
 
 // A block of device memory: an SVM pointer or a cl_mem (one reference), or neither.
 struct raw_block {
+    // The SVM pointer of an SVM block.
     void* svm = nullptr;
+    // The buffer of a cl_mem block.
     cl_mem mem = nullptr;
+    // Whether the block holds memory.
     explicit operator bool() const noexcept { return svm != nullptr || mem != nullptr; }
 };
 

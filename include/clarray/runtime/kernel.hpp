@@ -22,7 +22,9 @@ namespace clarray {
 
 // A __local buffer of n elements of T as a kernel argument.
 template <class T> struct local_memory {
+    // Number of elements.
     std::size_t count;
+    // A __local buffer of n elements.
     explicit local_memory(std::size_t n) : count(n) {}
 };
 
@@ -32,19 +34,24 @@ template <class T, class = void> struct kernel_arg {
     static_assert(
         std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>,
         "kernel arguments must be cl_array, local_memory<T> or trivially copyable values");
+    // The argument passed by value (its bytes).
     static detail::launch_arg make(const T& v, const queue&) noexcept {
         return detail::launch_arg::value(&v, sizeof(T));
     }
 };
 
+// A local_memory<T> argument: a __local buffer of its size.
 template <class T> struct kernel_arg<local_memory<T>> {
+    // The argument: count * sizeof(T) bytes of __local memory.
     static detail::launch_arg make(const local_memory<T>& m, const queue&) noexcept {
         return detail::launch_arg::local(m.count * sizeof(T));
     }
 };
 
+// A kernel of a built program, launched with typed arguments: k(q, global, args...).
 class kernel {
 public:
+    // Wraps the kernel k named name of a program of ctx (program::kernel makes them).
     kernel(const context& ctx, detail::handle<cl_kernel> k, std::string name);
 
     // Launch over `global` work-items (NULL local size). Returns the launch event.
@@ -61,8 +68,11 @@ public:
                               sizeof...(Args), deps);
     }
 
+    // The OpenCL kernel.
     cl_kernel get() const noexcept { return state_->k.get(); }
+    // The kernel's function name.
     const std::string& name() const noexcept { return state_->name; }
+    // The OpenCL context of the kernel's program.
     cl_context context_handle() const noexcept { return state_->ctx; }
     // Held while arguments are set and the kernel enqueued (cl_kernel is not thread-safe).
     std::mutex& argument_mutex() const noexcept { return state_->mutex; }

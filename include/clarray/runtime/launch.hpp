@@ -25,15 +25,21 @@ class device;
 
 // Up to 3 work sizes, e.g. {n} or {rows, cols}.
 struct ndrange {
+    // Number of sizes given (0: none, e.g. no local size).
     cl_uint dims = 0;
+    // The sizes; those past dims are 1.
     std::size_t sizes[3] = {1, 1, 1};
+    // No sizes (dims == 0).
     ndrange() = default;
+    // One to three sizes (usage_error otherwise).
     ndrange(std::initializer_list<std::size_t> s) {
         if (s.size() == 0 || s.size() > 3) throw usage_error("ndrange: 1 to 3 sizes required");
         for (std::size_t v : s)
             sizes[dims++] = v;
     }
+    // One size n; implicit, so that a plain count is a range.
     ndrange(std::size_t n) : dims(1) { sizes[0] = n; } // NOLINT: implicit is the point
+    // The product of the sizes.
     std::size_t total() const noexcept { return sizes[0] * sizes[1] * sizes[2]; }
 };
 
@@ -100,6 +106,13 @@ struct launch_arg {
         a.buffer = mem;
         a.bytes = total_bytes;
         return a;
+    }
+
+    // A cl_mem bound without use tracking (memory null): no waits, no records. For words that
+    // unrelated kernels share without ordering between them (the index-check flags,
+    // runtime/error_flag.hpp); a null cl_mem binds NULL.
+    static launch_arg untracked_buffer(cl_mem mem, std::size_t total_bytes) noexcept {
+        return buffer_memory(nullptr, mem, total_bytes, access::read_write);
     }
 
 private:

@@ -9,6 +9,7 @@ namespace clarray {
 
 class kernel;
 
+// An OpenCL program built from source for a context's device.
 class program {
 public:
     // Builds for the context's device, or loads the binary of an earlier build from the on-disk
@@ -18,8 +19,11 @@ public:
     // Wraps an already built program (takes ownership of one reference).
     program(const context& ctx, cl_program built);
 
+    // The kernel function `name` of the program (cl_error when there is none).
     clarray::kernel kernel(const std::string& name) const;
+    // The OpenCL program.
     cl_program get() const noexcept { return prog_.get(); }
+    // The program's context.
     const clarray::context& get_context() const noexcept { return ctx_; }
 
 private:

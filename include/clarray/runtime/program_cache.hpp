@@ -26,12 +26,18 @@ namespace clarray {
 
 // Process-wide counters since start (or the last reset), over all contexts.
 struct program_cache_stats {
-    std::uint64_t builds = 0;         // programs compiled from source (cache off, miss, rejected)
-    std::uint64_t loads = 0;          // programs made from a cached binary
-    std::uint64_t misses = 0;         // lookups that found no entry
-    std::uint64_t rejected = 0;       // entries found unusable, rebuilt and overwritten
-    std::uint64_t stores = 0;         // entries written
-    std::uint64_t store_failures = 0; // entries that could not be written (directory, disk)
+    // Programs compiled from source (cache off, miss, rejected).
+    std::uint64_t builds = 0;
+    // Programs made from a cached binary.
+    std::uint64_t loads = 0;
+    // Lookups that found no entry.
+    std::uint64_t misses = 0;
+    // Entries found unusable, rebuilt and overwritten.
+    std::uint64_t rejected = 0;
+    // Entries written.
+    std::uint64_t stores = 0;
+    // Entries that could not be written (directory, disk).
+    std::uint64_t store_failures = 0;
 };
 
 // Counts of the on-disk program cache's hits, misses and failures in this process.

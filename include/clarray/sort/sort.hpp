@@ -29,6 +29,8 @@
 
 namespace clarray {
 
+// Which insertion index searchsorted returns among equal values: the first (left) or after the
+// last (right).
 enum class side : unsigned char { left, right };
 
 namespace detail {
@@ -103,9 +105,12 @@ template <class T, class S> cl_array<T, S> unique(const cl_array<T, S>& a) {
     detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), false);
     return detail::wrap_result<T, S>(q, std::move(p.values), {p.count});
 }
+// The result of unique_counts.
 template <class T, class S> struct unique_result {
+    // The sorted distinct values.
     cl_array<T, S> values;
-    cl_array<std::int64_t, S> counts; // how often each value occurs
+    // How often each value occurs.
+    cl_array<std::int64_t, S> counts;
 };
 // The sorted distinct values of a and how often each occurs (NumPy's unique with return_counts).
 template <class T, class S> unique_result<T, S> unique_counts(const cl_array<T, S>& a) {
@@ -143,9 +148,12 @@ cl_array<double, S> bincount(const cl_array<T, S>& x, const cl_array<W, S>& weig
 // float32 for float32 input, else in float64, as NumPy does.
 template <class T>
 using histogram_edge_t = std::conditional_t<std::is_same_v<T, float>, float, double>;
+// The result of histogram.
 template <class T, class S> struct histogram_result {
+    // The count of each bin.
     cl_array<std::int64_t, S> counts;
-    cl_array<histogram_edge_t<T>, S> edges; // bins + 1
+    // The bins' edges (bins + 1 values).
+    cl_array<histogram_edge_t<T>, S> edges;
 };
 // NumPy's histogram: counts in `bins` equal bins over `range` (min to max by default), and
 // the edges.

@@ -26,12 +26,18 @@ namespace clarray {
 
 // Counters for tests and diagnostics (process-wide).
 struct allocation_stats {
+    // Allocations not yet released.
     std::int64_t live_allocations;
+    // Bytes of those allocations.
     std::int64_t live_bytes;
-    std::int64_t held_events; // events held by usage records of live allocations
-    std::int64_t parked_frees; // released SVM regions waiting for their commands (NVIDIA path)
-    std::int64_t pool_held_blocks; // released blocks that memory pools keep for reuse
-    std::int64_t pool_held_events; // events of those blocks' previous uses, still referenced
+    // Events held by usage records of live allocations.
+    std::int64_t held_events;
+    // Released SVM regions waiting for their commands (NVIDIA path).
+    std::int64_t parked_frees;
+    // Released blocks that memory pools keep for reuse.
+    std::int64_t pool_held_blocks;
+    // Events of those blocks' previous uses, still referenced.
+    std::int64_t pool_held_events;
 };
 // Live allocations, bytes and pooled blocks of this process, for leak checks.
 allocation_stats current_allocation_stats() noexcept;
@@ -74,6 +80,8 @@ void release_svm(const context& ctx, cl_command_queue q, void* svm, wait_list us
 void count_pool_held(std::int64_t blocks, std::int64_t events) noexcept;
 } // namespace detail
 
+// One device allocation (an SVM region or a cl_mem), shared by the arrays and views over it; it
+// orders the commands that use it and releases the memory after them without blocking.
 class allocation final : public detail::tracked_memory {
 public:
     // Allocates bytes > 0 for use from `home` (the queue its release is enqueued on). Throws
@@ -86,9 +94,13 @@ public:
     allocation(const allocation&) = delete;
     allocation& operator=(const allocation&) = delete;
 
+    // The kind of memory (coarse SVM, fine SVM or buffer).
     storage_kind kind() const noexcept { return kind_; }
+    // Size in bytes, as requested.
     std::size_t bytes() const noexcept { return bytes_; }
+    // The SVM pointer (null for a buffer).
     void* svm_pointer() const noexcept { return svm_; }
+    // The cl_mem of a buffer (null for SVM; see as_buffer()).
     cl_mem buffer() const noexcept { return mem_; }
     // The memory as a cl_mem, for libraries that take Buffers only (CLBlast): a Buffer's own
     // cl_mem, or for SVM a Buffer over the region (CL_MEM_USE_HOST_PTR with the SVM pointer,
@@ -96,7 +108,9 @@ public:
     // with the allocation, before the region (OpenCL defers its deletion until the commands
     // using it are done). Throws cl_error when the driver refuses to create it.
     cl_mem as_buffer();
+    // The queue the release is enqueued on.
     const queue& home_queue() const noexcept { return home_; }
+    // The context of the memory.
     const clarray::context& context() const noexcept { return home_.context(); }
     // The pool the memory came from (null for memory of its own). Temporaries made "like" this
     // allocation come from the same pool (detail::make_allocation_like, detail::pool_of).
@@ -115,19 +129,25 @@ public:
     void check_not_mapped(access a, const char* what) const override;
 
     // Blocking host transfers of a byte range, ordered after the recorded uses.
+    //@{
     void read(const queue& q, std::size_t offset, std::size_t n, void* dst);
     void write(const queue& q, std::size_t offset, std::size_t n, const void* src);
+    //@}
     // Asynchronous device copy / fill (pattern_size a power of two dividing offset and n).
+    //@{
     event copy_from(const queue& q, allocation& src, std::size_t src_offset, std::size_t dst_offset,
                     std::size_t n);
     event fill(const queue& q, const void* pattern, std::size_t pattern_size, std::size_t offset,
                std::size_t n);
+    //@}
 
     // Host view of [offset, offset+n): returns once the host may touch it. `a == write` may
     // discard the old contents. Every map must be matched by exactly one unmap with the same
     // arguments; unmap enqueues (never waits) and never throws.
+    //@{
     void* map(const queue& q, access a, std::size_t offset, std::size_t n);
     void unmap(const queue& q, void* host, access a, std::size_t offset, std::size_t n) noexcept;
+    //@}
 
 private:
     using use_record = detail::use_record;

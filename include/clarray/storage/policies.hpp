@@ -10,23 +10,33 @@ namespace clarray {
 
 // Coarse-grained buffer SVM: the host touches it only inside a map (the default policy).
 struct svm_coarse {
+    // The runtime storage kind.
     static constexpr storage_kind kind = storage_kind::svm_coarse;
+    // The policy's name.
     static constexpr const char* name = "svm_coarse";
+    // Whether the memory is SVM (kernels take a pointer, not a cl_mem).
     static constexpr bool is_svm = true;
 };
 // Fine-grained buffer SVM: host views are zero-copy after synchronization.
 struct svm_fine {
+    // The runtime storage kind.
     static constexpr storage_kind kind = storage_kind::svm_fine;
+    // The policy's name.
     static constexpr const char* name = "svm_fine";
+    // Whether the memory is SVM (kernels take a pointer, not a cl_mem).
     static constexpr bool is_svm = true;
 };
 // A cl_mem Buffer: works on every device.
 struct buffer {
+    // The runtime storage kind.
     static constexpr storage_kind kind = storage_kind::buffer;
+    // The policy's name.
     static constexpr const char* name = "buffer";
+    // Whether the memory is SVM (kernels take a pointer, not a cl_mem).
     static constexpr bool is_svm = false;
 };
 
+// Trait: S is a storage policy (svm_coarse, svm_fine or buffer).
 template <class S>
 inline constexpr bool is_storage_policy_v =
     std::is_same_v<S, svm_coarse> || std::is_same_v<S, svm_fine> || std::is_same_v<S, buffer>;

@@ -1,0 +1,87 @@
+#pragma once
+// Index checks on the device without a host round trip (docs/indexing.md, "Out-of-range
+// indices"). A kernel that can meet a bad index gets two extra arguments, the context's flag
+// words (`global uint*`) and the word reserved for its launch; on a bad index it stores 1 there
+// and goes on with a safe value. After the launch the operation arms the word with the launch
+// event and where the check came from. Every host point that waits for device data (blocking
+// reads and maps of the storage layer, queue::finish) then polls the context: the words of the
+// completed launches are read (a few bytes, on a queue of the registry's own), and a set word
+// becomes an index_error thrown in the thread that launched the kernel.
+//
+// One word per launch in flight (not one per context): a reset can then never erase another
+// launch's report, and each report knows its operation and thread.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clarray/runtime/event.hpp"
+#include "clarray/runtime/handle.hpp"
+
+namespace clarray {
+
+class context;
+class queue;
+
+namespace detail {
+
+// What a check belongs to, for the index_error message.
+struct index_check_site {
+    const char* what = "";    // a static string: "take", "put", "add_at"
+    std::size_t extent = 0;   // the extent indices must fit (with negative ones from the end)
+    std::ptrdiff_t axis = -1; // -1: a flat index
+};
+// "take: an index is out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
+std::string index_range_message(const index_check_site& site);
+
+// A context's registry of pending checks (one per context, in its context_state).
+class index_checks {
+public:
+    // One reserved word: the kernel binds `flag` (a cl_mem, not use-tracked) and writes word.
+    struct ticket {
+        cl_mem flag = nullptr;
+        cl_uint word = 0;
+        std::uint32_t slot = 0; // 1 + the slot index; 0: no reservation
+        explicit operator bool() const noexcept { return slot != 0; }
+    };
+
+    index_checks();
+    ~index_checks();
+    index_checks(const index_checks&) = delete;
+    index_checks& operator=(const index_checks&) = delete;
+
+    // Reserves a zeroed word for one launch; never waits for the device (more words are made
+    // when all are in flight).
+    ticket reserve(const context& ctx);
+    // After the launch of t's kernel with event e (e null: the launch failed, same as cancel).
+    void arm(const ticket& t, const event& e, const index_check_site& site) noexcept;
+    // The launch did not happen: the word is free again.
+    void cancel(const ticket& t) noexcept;
+
+    // Called after every host wait for device data on ctx. Throws index_error for a completed
+    // faulty launch of this thread (or of a thread that has ended): the oldest one, the others
+    // of the same thread counted in the message and dropped. Fast path: one atomic load.
+    void poll(const context& ctx) {
+        if (pending_.load(std::memory_order_acquire) != 0) poll_slow(ctx);
+    }
+    // Launches armed and not yet known to be clean, plus faulty ones not yet reported (tests).
+    std::size_t pending() const noexcept { return pending_.load(); }
+
+    struct state;
+
+private:
+    void poll_slow(const context& ctx);
+    std::atomic<std::size_t> pending_{0};
+    std::mutex mutex_;
+    std::unique_ptr<state> s_;
+};
+
+// ctx's registry.
+index_checks& index_checks_of(const context& ctx) noexcept;
+
+} // namespace detail
+} // namespace clarray
