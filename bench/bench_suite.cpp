@@ -1,12 +1,12 @@
 // The single-operation benchmark suite: clarray vs hand-written raw OpenCL C kernels vs an OpenMP
 // host loop, one process, interleaved repeats.
 //
-//   ops   add (c=a+b), add_f16 (c=a+b on float16, with float32 alongside), iadd (a+=b), axpy
-//         (z=2x+y), fused (d=a*b+c*sin(e)), strided (c[::2]=a[::2]+b[::2]), transpose_add
-//         (C=A.T+B, square), sum, dot, rowsum (sum over axis 1 of a square matrix), colsum
-//         (axis 0), copy (device-to-device copy bandwidth), tune_add / tune_fused (raw kernel
-//         shapes: elements per work-item x local size, for the library owner), cmul_add
-//         (complex64 c = a*b + d), cabs_sum (complex64 sum(abs(a))),
+//   ops   add (c=a+b), add_f16 (c=a+b on float16, with float32 and a raw 4-per-work-item half
+//         kernel alongside), iadd (a+=b), axpy (z=2x+y), fused (d=a*b+c*sin(e)), strided
+//         (c[::2]=a[::2]+b[::2]), transpose_add (C=A.T+B, square), sum, dot, rowsum (sum over
+//         axis 1 of a square matrix), colsum (axis 0), copy (device-to-device copy bandwidth),
+//         tune_add / tune_fused (raw kernel shapes: elements per work-item x local size, for the
+//         library owner), cmul_add (complex64 c = a*b + d), cabs_sum (complex64 sum(abs(a))),
 //         take (c = a[idx], a random permutation-like index), put (a[idx] = v), hist (add_at
 //         of N ones into 256 int32 bins: contended atomics); cmul_add and cabs_sum at N >= 1e6 only
 //   N     1e3, 1e5, 1e6, 1.6e7 (float32); matrices are s x s with s = floor(sqrt(N))
@@ -69,6 +69,14 @@ kernel void add(global const float* a, global const float* b, global float* c, u
 kernel void add_half(global const half* a, global const half* b, global half* c, ulong n) {
     ulong i = get_global_id(0);
     if (i < n) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
+}
+kernel void add_half4(global const half* a, global const half* b, global half* c, ulong n) {
+    ulong g = get_global_id(0), i = g * 4;
+    if (i + 4 <= n) {
+        vstore_half4_rte(vload_half4(g, a) + vload_half4(g, b), g, c);
+    } else {
+        for (; i < n; ++i) vstore_half_rte(vload_half(i, a) + vload_half(i, b), i, c);
+    }
 }
 kernel void iadd(global float* a, global const float* b, ulong n) {
     ulong i = get_global_id(0);
@@ -685,8 +693,9 @@ void suite::run_size(std::size_t n) {
             d16.fill(ca::half(0.0f));
             q.finish();
         };
-        cl_kernel kadd16 = k("add_half");
+        cl_kernel kadd16 = k("add_half"), kadd16x4 = k("add_half4");
         ca::half *pa16 = a16.svm_data(), *pb16 = b16.svm_data(), *pd16 = d16.svm_data();
+        const std::size_t G4 = round_up((n + 3) / 4, L);
         oc.impls.push_back({"clarray",
                             [&] {
                                 d16 = a16 + b16;
@@ -696,6 +705,14 @@ void suite::run_size(std::size_t n) {
         oc.impls.push_back({"raw",
                             [&, kadd16] {
                                 enqueue(cq, kadd16, {G}, {L}, pa16, pb16, pd16, un);
+                                finish();
+                            },
+                            clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
+        // 4 elements per work-item (vload_half4 / vstore_half4_rte): the shape of clarray's
+        // float16 vector kernel (device quirk half_vector_width).
+        oc.impls.push_back({"raw_half4",
+                            [&, kadd16x4, G4] {
+                                enqueue(cq, kadd16x4, {G4}, {L}, pa16, pb16, pd16, un);
                                 finish();
                             },
                             clear_d16, [&] { return dev_check(d16, want, 1e-3); }});

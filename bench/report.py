@@ -38,14 +38,15 @@ OPS = [
 ]
 ELEMENTWISE = ["add", "iadd", "axpy", "fused", "strided", "transpose_add", "copy"]
 REDUCTIONS = ["sum", "dot", "rowsum", "colsum"]
-ORDER = ["clarray", "clarray_buffer", "clarray_wrap", "clarray_f32", "raw", "raw_event", "openmp",
-         "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_f32", "pyopencl_rawknl", "cupy",
-         "cupy_f32", "cupy_bincount", "cupy_rawknl"]
+ORDER = ["clarray", "clarray_buffer", "clarray_wrap", "clarray_f32", "raw", "raw_event",
+         "raw_half4", "openmp", "svm_memcpy", "copy_buffer", "pyopencl", "pyopencl_f32",
+         "pyopencl_rawknl", "cupy", "cupy_f32", "cupy_bincount", "cupy_rawknl"]
 DESCR = {
     "clarray": "clarray expression (generated kernel) / library call",
     "clarray_buffer": "the same clarray code on cl_array<float, buffer> (cl_mem storage)",
     "raw": "hand-written OpenCL C kernel, C API launch, same SVM arrays",
     "raw_event": "the raw add kernel launched with an event requested and released",
+    "raw_half4": "add_f16's raw half kernel, 4 elements per work-item (vload_half4/vstore_half4_rte)",
     "openmp": "OpenMP host loop (`parallel for simd`) on host vectors",
     "svm_memcpy": "clEnqueueSVMMemcpy",
     "copy_buffer": "clEnqueueCopyBuffer (cl_mem)",

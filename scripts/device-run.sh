@@ -61,6 +61,9 @@ if [[ $what == tests || $what == all ]]; then
   # GPUs take the scalar kernels; the vector kernels (CPU default) are checked on this driver too.
   CLARRAY_VECTOR_WIDTH=4 build-device/tests/clarray_tests "[vector],[math]" > "$out/vector4.log" 2>&1 || rc=1
   echo "CLARRAY_VECTOR_WIDTH=4: $(tail -2 "$out/vector4.log" | head -1)"
+  # float16 takes 4 elements per work-item by default; its one-element kernels are checked too.
+  CLARRAY_HALF_VECTOR_WIDTH=1 build-device/tests/clarray_tests "[half]" > "$out/half1.log" 2>&1 || rc=1
+  echo "CLARRAY_HALF_VECTOR_WIDTH=1: $(tail -2 "$out/half1.log" | head -1)"
   grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi
@@ -77,7 +80,7 @@ if [[ $what == bench || $what == all ]]; then
     CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_suite --reps "${REPS:-21}" \
       --sizes "${SIZES:-1e3,1e5,1e6,1.6e7}" ${OPS:+--ops "$OPS"} --out "$out/suite_$dev.csv" \
       > "$out/suite_$dev.txt" 2>&1 || rc=1
-    grep -E "^(device|driver|date|  CHECK|  FAILED)|^(add|fused|copy|sum|dot|colsum|rowsum|strided|transpose_add|iadd|axpy) .*N=16000000" "$out/suite_$dev.txt"
+    grep -E "^(device|driver|date|  CHECK|  FAILED)|^(add|add_f16|fused|copy|sum|dot|colsum|rowsum|strided|transpose_add|iadd|axpy) .*N=16000000" "$out/suite_$dev.txt"
     if [[ -x build-device-bench/bench/bench_expr && -n ${BENCH_EXPR:-} ]]; then
       CLARRAY_DEVICE=$dev ./build-device-bench/bench/bench_expr --benchmark_min_time=0.2 2>&1 \
         | grep BM_ > "$out/bench_expr_$dev.txt"

@@ -39,9 +39,11 @@ std::string cl_load(dtype d, const std::string& ptr, const std::string& index) {
     return ptr + "[" + index + "]";
 }
 
-std::string cl_vload(dtype d, std::size_t width, const std::string& address) {
-    return (is_half_storage(d) ? "vload_half" : "vload") + std::to_string(width) + "(0, " +
-           address + ")";
+std::string cl_vload(dtype d, std::size_t width, const std::string& ptr, const std::string& index,
+                     const std::string& vector_index) {
+    const std::string w = std::to_string(width);
+    if (is_half_storage(d)) return "vload_half" + w + "(" + vector_index + ", " + ptr + ")";
+    return "vload" + w + "(0, " + ptr + " + " + index + ")";
 }
 
 std::string cl_store(dtype d, const std::string& ptr, const std::string& index,
@@ -50,11 +52,12 @@ std::string cl_store(dtype d, const std::string& ptr, const std::string& index,
     return ptr + "[" + index + "] = " + value;
 }
 
-std::string cl_vstore(dtype d, std::size_t width, const std::string& address,
-                      const std::string& value) {
+std::string cl_vstore(dtype d, std::size_t width, const std::string& ptr, const std::string& index,
+                      const std::string& vector_index, const std::string& value) {
     const std::string w = std::to_string(width);
-    return (is_half_storage(d) ? "vstore_half" + w + "_rte(" : "vstore" + w + "(") + value +
-           ", 0, " + address + ")";
+    if (is_half_storage(d))
+        return "vstore_half" + w + "_rte(" + value + ", " + vector_index + ", " + ptr + ")";
+    return "vstore" + w + "(" + value + ", 0, " + ptr + " + " + index + ")";
 }
 
 std::string cl_convert(dtype to, dtype from, const std::string& text) {
@@ -80,7 +83,7 @@ std::string source_builder::array_input(dtype d) {
     if (width_ > 1 && j < 32 && (inner_broadcast_ >> j & 1u))
         return std::string("((") + cl_value_type_name(d) + std::to_string(width_) + ")(" +
                cl_load(d, "a" + J, "o" + J) + "))";
-    if (width_ > 1) return cl_vload(d, width_, "a" + J + " + o" + J);
+    if (width_ > 1) return cl_vload(d, width_, "a" + J, "o" + J, "v" + J);
     return cl_load(d, "a" + J, "o" + J);
 }
 
@@ -175,6 +178,28 @@ std::string unravel_rows(const assign_layout_schema& lay, const std::string& pre
     s += "    }\n";
     for (std::size_t j = 0; j < n_arrays; ++j)
         s += "    " + prefix + J(j) + " += (long)rem * " + lay.stride_ref(j, "0") + ";\n";
+    return s;
+}
+
+// The positions in vectors of the float16 operands of a vector kernel (cl_vload's vector_index):
+// v<j> = base<j> / W + get_global_id(0), linear in the work-item so that the compiler sees
+// consecutive vectors (pocl, add_f16 at 1.6e7: indexing by (base + i0) / W ran at 0.57x the raw
+// 4-per-work-item kernel, this form at 0.89x). base<j>, the operand's first
+// element of the work-item's run or row, is a multiple of W: the plan takes float16 vector
+// kernels only then. Inner-broadcast operands are read one element at a time.
+std::string half_vector_indices(const std::vector<dtype>& outs,
+                                const std::vector<source_builder::param>& params,
+                                std::uint32_t inner_broadcast, std::size_t width,
+                                const std::string& indent, const std::vector<std::string>& bases) {
+    std::vector<dtype> types = outs;
+    for (const auto& p : params)
+        if (p.is_array) types.push_back(p.type);
+    std::string s;
+    for (std::size_t j = 0; j < types.size() && j < bases.size(); ++j) {
+        if (!is_half_storage(types[j]) || (j < 32 && (inner_broadcast >> j & 1u))) continue;
+        s += indent + "const long v" + std::to_string(j) + " = " + bases[j] + " / " +
+             std::to_string(width) + " + (long)get_global_id(0);\n";
+    }
     return s;
 }
 } // namespace
@@ -284,9 +309,14 @@ std::string source_builder::assign_kernel_rows(const std::vector<dtype>& outs,
     } else {
         s += "    if (i0 + " + W + " <= inner) {\n";
         s += offsets("        ", "i0");
+        std::vector<std::string> bases;
+        for (std::size_t j = 0; j < n_arrays; ++j)
+            bases.push_back("b" + J(j));
+        s += half_vector_indices(outs, params_, inner_broadcast, width, "        ", bases);
         for (std::size_t k = 0; k < outs.size(); ++k)
             s += "        " +
-                 cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) + ";\n";
+                 cl_vstore(outs[k], width, "a" + J(k), "o" + J(k), "v" + J(k), vector_values[k]) +
+                 ";\n";
         s += "    } else {\n";
         s += "        for (ulong i = i0; i < inner; ++i) {\n";
         s += offsets("            ", "i");
@@ -311,10 +341,15 @@ std::string source_builder::assign_kernel_vector(const std::vector<dtype>& outs,
     const std::string n = lay.count_ref();
     s += "    const ulong i0 = get_global_id(0) * " + W + ";\n";
     s += "    if (i0 + " + W + " <= " + n + ") {\n";
-    for (std::size_t j = 0; j < n_arrays; ++j)
+    std::vector<std::string> bases;
+    for (std::size_t j = 0; j < n_arrays; ++j) {
         s += "        const long o" + J(j) + " = " + lay.offset_ref(j) + " + (long)i0;\n";
+        bases.push_back(lay.offset_ref(j));
+    }
+    s += half_vector_indices(outs, params_, 0, width, "        ", bases);
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += "        " + cl_vstore(outs[k], width, "a" + J(k) + " + o" + J(k), vector_values[k]) +
+        s += "        " +
+             cl_vstore(outs[k], width, "a" + J(k), "o" + J(k), "v" + J(k), vector_values[k]) +
              ";\n";
     s += "    } else {\n";
     s += "        for (ulong i = i0; i < " + n + "; ++i) {\n";

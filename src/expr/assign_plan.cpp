@@ -25,6 +25,22 @@ void strided_launch(const shape_type& shape, std::size_t n, const std::vector<op
                  (v.strides[r - 2] != 0 && std::abs(v.strides[r - 1]) > std::abs(v.strides[r - 2]));
     row_launch(inner, outer, g, across && g >= 256 ? 16 : g, global, local);
 }
+
+// Whether every vector access of a width-w kernel falls on a multiple of w elements from its
+// allocation's start (which is aligned far beyond a vector): each operand's offset and, for row
+// kernels, its steps between rows. Inner-broadcast inputs are read one element at a time.
+bool vector_aligned(const std::vector<operand_view>& ops, std::size_t rank, bool contiguous,
+                    std::uint32_t inner_broadcast, std::size_t w) {
+    const auto aligned = [w](std::ptrdiff_t x) { return x % static_cast<std::ptrdiff_t>(w) == 0; };
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        if (j < 32 && (inner_broadcast >> j & 1u)) continue;
+        if (!aligned(ops[j].offset)) return false;
+        if (!contiguous)
+            for (std::size_t i = 0; i + 1 < rank; ++i)
+                if (!aligned(ops[j].strides[i])) return false;
+    }
+    return true;
+}
 } // namespace
 
 operand_view input_view(const shape_type& shape, const strides_type& strides, std::ptrdiff_t offset,
@@ -55,7 +71,7 @@ bool has_harmful_alias(const std::vector<operand_view>& ops, std::size_t n_out) 
 }
 
 void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, std::size_t n_out,
-                     std::size_t scalar_bytes, bool vectorizable, const device& dev,
+                     std::size_t scalar_bytes, vector_path path, const device& dev,
                      assign_plan& p) {
     std::size_t n = 1;
     for (std::size_t e : shape0)
@@ -93,9 +109,15 @@ void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, s
     const assign_layout_schema schema(ops.size(), rank == 0 ? 1 : rank, contiguous);
     const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, schema.words() * 8);
     // Vector kernels on rows shorter than a vector would run their scalar tails only.
-    const std::size_t vector_width = dev.quirks().function_vector_width;
-    const std::size_t width =
-        vectorizable && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;
+    const std::size_t vector_width = path == vector_path::function
+                                         ? dev.quirks().function_vector_width
+                                     : path == vector_path::half ? dev.quirks().half_vector_width
+                                                                 : 1;
+    std::size_t width =
+        vector_width > 1 && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;
+    if (width > 1 && path == vector_path::half &&
+        !vector_aligned(ops, rank, contiguous, inner_broadcast, width))
+        width = 1;
     p.rank = rank;
     p.contiguous = contiguous;
     p.rows = rows;

@@ -120,6 +120,9 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.driver_program_cache = pocl && !(pocl_cache && std::strcmp(pocl_cache, "0") == 0);
     i->quirks.function_vector_width = detail::env_count(
         "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
+    i->quirks.half_vector_width = detail::env_count(
+        "CLARRAY_HALF_VECTOR_WIDTH", (i->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU)) ? 4 : 1,
+        1, 16, true);
     if (const char* f = std::getenv("CLARRAY_DEVICE_FENCE")) { // "mem_fence" (testing)
         if (std::strcmp(f, "mem_fence") == 0)
             i->quirks.device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";

@@ -21,15 +21,19 @@ std::string cl_cast(dtype d, const std::string& text);
 // either part non-zero; between complex types: convert_T).
 std::string cl_convert(dtype to, dtype from, const std::string& text);
 // Element `index` of `ptr` (an array of dtype d) as a value: `ptr[index]`, or vload_half for
-// float16. The vector forms read or write `width` elements at `address` (a pointer expression).
+// float16. The vector forms read or write `width` elements from element `index` on; float16
+// takes instead `vector_index`, the position in vectors (`vload_halfN(vector_index, ptr)`: no
+// arithmetic on half pointers, which OpenCL C without cl_khr_fp16 only lets declare), so its
+// elements start at a multiple of width.
 std::string cl_load(dtype d, const std::string& ptr, const std::string& index);
-std::string cl_vload(dtype d, std::size_t width, const std::string& address);
+std::string cl_vload(dtype d, std::size_t width, const std::string& ptr, const std::string& index,
+                     const std::string& vector_index);
 // The statement (without `;`) storing `value` (of d's value type) there: an assignment, or
 // vstore_half_rte (round to nearest even) for float16.
 std::string cl_store(dtype d, const std::string& ptr, const std::string& index,
                      const std::string& value);
-std::string cl_vstore(dtype d, std::size_t width, const std::string& address,
-                      const std::string& value);
+std::string cl_vstore(dtype d, std::size_t width, const std::string& ptr, const std::string& index,
+                      const std::string& vector_index, const std::string& value);
 
 // The OpenCL extensions a kernel needs, each once, from the dtypes it touches
 // (required_extension).

@@ -120,12 +120,18 @@ template <class... OT, class... OS, class... E>
 struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
     static constexpr std::size_t n_out = sizeof...(OT);
     using first_out_t = canonical_t<std::tuple_element_t<0, std::tuple<OT...>>>;
+    static constexpr bool same_out = (std::is_same_v<canonical_t<OT>, first_out_t> && ...);
     // Worth a vector kernel (source_builder::assign_kernel_vector): every output and value of
     // one floating type, and a math function call, which pocl's vectoriser leaves scalar.
+    // float16 (half_vector below) has its own width.
     static constexpr bool vectorizable =
-        (std::is_same_v<canonical_t<OT>, first_out_t> && ...) &&
+        same_out && !std::is_same_v<first_out_t, half> &&
         (std::decay_t<E>::template lanewise_as<first_out_t> && ...) &&
         (std::decay_t<E>::calls_function || ...);
+    // float16 everywhere (outputs, arrays, values) and every op lanewise: several elements per
+    // work-item keep more bytes in flight on GPUs (device quirk half_vector_width).
+    static constexpr bool half_vector = same_out && std::is_same_v<first_out_t, half> &&
+                                        (std::decay_t<E>::template lanewise_as<half> && ...);
 
     static void run(const std::tuple<cl_array<OT, OS>...>& outs, const std::tuple<E...>& exprs) {
         const auto& first = std::get<0>(outs);
@@ -192,7 +198,11 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         }
 
         assign_plan plan;
-        plan_assignment(shape0, ops, n_out, scalar_bytes, vectorizable, q.context().device(), plan);
+        plan_assignment(shape0, ops, n_out, scalar_bytes,
+                        vectorizable  ? vector_path::function
+                        : half_vector ? vector_path::half
+                                      : vector_path::none,
+                        q.context().device(), plan);
         if (plan.n == 0) return;
         static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
         kernel k = assign_kernel(

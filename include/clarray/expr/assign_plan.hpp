@@ -57,10 +57,16 @@ struct assign_plan {
     }
 };
 
+// Whether an expression may run on OpenCL vector types, and at which device width: none; a
+// lanewise expression of one floating type that calls a math function (function_vector_width);
+// a lanewise float16 expression (half_vector_width, only where every float16 operand the vector
+// accesses touch is aligned to the vector).
+enum class vector_path { none, function, half };
+
 // Plans the assignment of the expression over `ops` (outputs first, coalesced in place) to
-// outputs of shape `shape`. vectorizable: the expression may run on OpenCL vector types.
+// outputs of shape `shape`.
 void plan_assignment(const shape_type& shape, std::vector<operand_view>& ops, std::size_t n_out,
-                     std::size_t scalar_bytes, bool vectorizable, const device& dev,
+                     std::size_t scalar_bytes, vector_path path, const device& dev,
                      assign_plan& plan);
 
 // The kernel of an assignment plan for the expression type whose static tag is `tag`, from the

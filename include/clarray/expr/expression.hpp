@@ -9,8 +9,8 @@
 //   template <class T> static constexpr bool lanewise_as;   see below
 //   static constexpr bool calls_function;           a math function call (sin, pow...) inside
 // Children are held as xtensor does: lvalues by const reference, temporaries by value.
-#include <complex>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -71,11 +71,17 @@ template <class Op, class = void> struct op_vector_traits {
 template <class Op> struct op_vector_traits<Op, std::void_t<decltype(Op::lanewise)>> {
     static constexpr bool lanewise = Op::lanewise, calls_function = Op::calls_function;
 };
-// float16 stays scalar: pocl's vload_halfN / vstore_halfN fault on addresses not aligned to the
-// vector (docs/internals/quirks.md), and the scalar kernel's one conversion per element is cheap.
+// float16 values are floats in the kernel; an op whose float16 text is a scalar helper (nextafter
+// steps by a float16 ulp) says `half_lanewise = false`.
+template <class Op, class = void> struct op_half_lanewise { static constexpr bool value = true; };
+template <class Op> struct op_half_lanewise<Op, std::void_t<decltype(Op::half_lanewise)>> {
+    static constexpr bool value = Op::half_lanewise;
+};
+// float16 is lanewise as float: values load with vload_halfN into floatN and store with
+// vstore_halfN_rte, rounding once as the scalar kernel does. The assigner takes such kernels for
+// float16 only at offsets aligned to the vector (pocl faults otherwise: docs/internals/quirks.md).
 template <class V, class T>
-inline constexpr bool lanewise_terminal_v =
-    std::is_same_v<V, T>&& is_floating_v<T> && !std::is_same_v<T, half>;
+inline constexpr bool lanewise_terminal_v = std::is_same_v<V, T>&& is_floating_v<T>;
 
 // An array operand. A is cl_array<T,S> or const cl_array<T,S>&.
 template <class A> class array_terminal : public expression<array_terminal<A>> {
@@ -155,9 +161,10 @@ public:
         std::apply([&](const auto&... c) { (c.for_each_terminal(f), ...); }, children_);
     }
     template <class T>
-    static constexpr bool
-        lanewise_as = op_vector_traits<Op>::lanewise&& lanewise_terminal_v<value_type, T> &&
-                      (std::decay_t<E>::template lanewise_as<T> && ...);
+    static constexpr bool lanewise_as = op_vector_traits<Op>::lanewise &&
+                                        (!std::is_same_v<T, half> || op_half_lanewise<Op>::value) &&
+                                        lanewise_terminal_v<value_type, T> &&
+                                        (std::decay_t<E>::template lanewise_as<T> && ...);
     static constexpr bool calls_function =
         op_vector_traits<Op>::calls_function || (std::decay_t<E>::calls_function || ...);
 

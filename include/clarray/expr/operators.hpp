@@ -285,7 +285,8 @@ CLARRAY_FLOAT_BINARY(fmod_op, "fmod")
 
 // nextafter: float16 steps to the neighbouring float16 (its values are floats in the kernel,
 // where nextafter would step by a float ulp, which the store rounds away).
-struct nextafter_op : lanewise_call_op { // float16 is never lanewise (lanewise_terminal_v)
+struct nextafter_op : lanewise_call_op {
+    static constexpr bool half_lanewise = false; // float16: a scalar helper
     template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {

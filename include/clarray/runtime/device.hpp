@@ -87,6 +87,14 @@ public:
         // (docs/internals/performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH
         // overrides (1,2,4,8,16).
         std::size_t function_vector_width = 1;
+        // Elements per work-item of contiguous (or row) expressions whose outputs, arrays and
+        // values are all float16, through vload_halfN / vstore_halfN_rte: 2-byte accesses, one
+        // per work-item, keep too few bytes in flight on GPUs, and pocl keeps its scalar
+        // vload_half / vstore_half_rte calls unvectorised (docs/internals/quirks.md). GPUs and
+        // CPUs: 4; other devices: 1. Taken only when every float16 operand starts at a multiple
+        // of the width (pocl faults on vector accesses that are not).
+        // CLARRAY_HALF_VECTOR_WIDTH overrides (1,2,4,8,16).
+        std::size_t half_vector_width = 1;
         // The driver keeps built programs in a cache of its own, and reading a program's
         // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays
         // out of the way (pocl, unless its cache is off with POCL_KERNEL_CACHE=0).
