@@ -20,10 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 using c64 = std::complex<float>;
 
 namespace {
+using bench_common::median;
 
 struct op {
     std::string name;
@@ -31,11 +34,6 @@ struct op {
     bool transform; // false: the copy the transform is compared with
     std::function<void()> run;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 } // namespace
 

@@ -19,20 +19,18 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 
 namespace {
+using bench_common::median;
 
 struct op {
     std::string name;
     double flops;
     std::function<void()> run;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 template <class T>
 void add_ops(std::vector<op>& ops, const ca::queue& q, std::size_t n, const char* prefix) {

@@ -18,30 +18,20 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 namespace cr = clarray::random;
 
 namespace {
+using bench_common::median;
+using bench_common::parse_sizes;
 
 struct op {
     std::string name;
     std::size_t bytes_per_value;
     std::function<void()> run;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-std::vector<std::size_t> parse_sizes(const std::string& s) {
-    std::vector<std::size_t> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-        out.push_back(static_cast<std::size_t>(std::stod(item)));
-    return out;
-}
 
 } // namespace
 

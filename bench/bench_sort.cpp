@@ -20,20 +20,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-template <class F> double seconds(F&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using bench_common::median;
+using bench_common::seconds;
 
 template <class T> void parallel_sort(std::vector<T>& v) {
     const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());

@@ -57,9 +57,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 
 namespace {
+using bench_common::parse_sizes;
 
 const char* raw_source = R"CLC(
 kernel void add(global const float* a, global const float* b, global float* c, ulong n) {
@@ -1417,14 +1420,6 @@ void suite::run_size(std::size_t n) {
     }
 }
 
-std::vector<std::size_t> parse_sizes(const std::string& s) {
-    std::vector<std::size_t> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        out.push_back(static_cast<std::size_t>(std::llround(std::stod(item))));
-    return out;
-}
 std::vector<std::string> parse_list(const std::string& s) {
     std::vector<std::string> out;
     std::stringstream ss(s);

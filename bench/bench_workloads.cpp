@@ -51,9 +51,12 @@
 #include <utility>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace ca = clarray;
 
 namespace {
+using bench_common::median;
 
 using farr = ca::cl_array<float>;
 using hvec = std::vector<float>;
@@ -224,11 +227,6 @@ std::vector<std::string> parse_list(const std::string& s) {
 
 std::string dims(std::size_t a, std::size_t b) {
     return std::to_string(a) + "x" + std::to_string(b);
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 class bench {
