@@ -1,16 +1,17 @@
 // Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
-//   -DWG=<size>
+//   -DWG=<size> -DITEMS=<count> -DP=uint|ulong
 // (SORT_WIDE: T is 8 bytes wide) and, where the device has the 64-bit atomics, -DSORT_ATOMICS
 // (and -DSORT_FP64 -DW=<weight type> for the double sums)
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
-// kernels (they use local arrays of that size).
+// kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
+// P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements).
 //
 // Keys: every value maps to an unsigned key K whose unsigned order is NumPy's order of the values:
 // signed integers flip their sign bit, floats flip the sign bit of non-negatives and every bit of
 // negatives, -0.0 becomes +0.0 (they compare equal) and every NaN becomes the largest key (NaN
-// last). Sorts are LSD radix sorts over such keys, 4 bits a pass, each pass stable.
+// last). Sorts are LSD radix sorts over such keys, 8 bits a pass, each pass stable.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -33,6 +34,23 @@ inline K to_key(T v) {
 #endif
 }
 
+// The element a key stands for: to_key's inverse, exact but for -0.0 (gives +0.0) and NaN (one
+// NaN): sorts that meet those move positions instead (radix_load's flag).
+inline T from_key(K k) {
+#if SORT_KIND == 2
+    const K b = (k & TOP) ? (k ^ TOP) : ~k;
+#if SORT_WIDE
+    return as_double(b);
+#else
+    return as_float(b);
+#endif
+#elif SORT_KIND == 1
+    return (T)((U)k ^ (U)((U)1 << (sizeof(U) * 8 - 1)));
+#else
+    return (T)(U)k;
+#endif
+}
+
 // Element offset of flat C-order index i of the view L.
 inline long view_offset(const sort_layout* L, ulong i) {
     long off = L->offset;
@@ -44,127 +62,249 @@ inline long view_offset(const sort_layout* L, ulong i) {
     return off;
 }
 
-// keys[i] = key of element i of the view, pos[i] = i.
-kernel void sort_load(global const T* in, sort_layout L, global K* keys, global ulong* pos) {
+// ---- Radix sort: 8-bit digits, LSD, each pass stable (docs/sorting.md). P (uint, or ulong for
+// more than 2^31 elements) holds positions and counts; a tile is WG * ITEMS elements.
+
+#define RADIX 256
+#define TILE (WG * ITEMS)
+
+// keys[i] = key of element i of the view. A float that the key cannot give back (-0.0, NaN)
+// sets flags[0]: positions then travel with the keys and the result is gathered through them.
+kernel void radix_load(global const T* in, sort_layout L, global K* keys,
+                       volatile global uint* flags) {
     const ulong i = get_global_id(0);
     if (i >= L.n) return;
-    keys[i] = to_key(in[view_offset(&L, i)]);
-    pos[i] = i;
+    const T v = in[view_offset(&L, i)];
+#if SORT_KIND == 2
+    if (isnan(v) || (v == (T)0 && signbit(v))) atomic_or(flags, 1u);
+#endif
+    keys[i] = to_key(v);
 }
 
-// The digit a pass sorts by. mode 0: 4 key bits at shift; mode 1: 4 bits of the row (segment)
-// of the element's original position, for the passes that order rows after the keys; mode 2: 0
-// where element i starts a run of equal keys, else 1 (unique's compaction as a stable partition).
-inline uint digit_of(global const K* keys, global const ulong* pos, ulong i, uint mode, uint shift,
-                     ulong row_len) {
-    if (mode == 0) return (uint)(keys[i] >> shift) & 15u;
-    if (mode == 1) return (uint)((pos[i] / row_len) >> shift) & 15u;
-    return (i == 0 || keys[i] != keys[i - 1]) ? 0u : 1u;
+// The digit a pass sorts by. mode 0: 8 key bits at shift; mode 1: 8 bits of the row (segment)
+// of the element's original position p, for the passes that order rows after the keys; mode 2:
+// 0 where element i starts a run of equal keys, else 1 (unique's compaction as a stable
+// partition).
+inline uint digit_at(global const K* keys, K k, P p, P i, uint mode, uint shift, ulong row_len) {
+    if (mode == 0) return (uint)(k >> shift) & 255u;
+    if (mode == 1) return (uint)(((ulong)p / row_len) >> shift) & 255u;
+    return (i == 0 || k != keys[i - 1]) ? 0u : 1u;
 }
 
-// Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g], so
-// that the exclusive scan of hist is where each (digit, group) starts in the pass's output.
-kernel void sort_count(global const K* keys, global const ulong* pos, global ulong* hist, ulong n,
-                       ulong chunk, uint mode, uint shift, ulong row_len) {
-    local uint c[16];
-    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    if (l < 16) c[l] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
-    for (ulong i = begin + l; i < end; i += WG)
-        atomic_inc(&c[digit_of(keys, pos, i, mode, shift, row_len)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 16) hist[(ulong)l * groups + g] = c[l];
-}
-
-// Exclusive scan of hist[0, m) in place, by one work-group of WG items.
-kernel void sort_scan(global ulong* hist, uint m) {
-    local ulong part[WG];
+// Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
+// Kogge-Stone: one barrier a step.
+inline P group_scan(local P* tmp, P x, P* total) {
     const uint l = get_local_id(0);
-    const uint per = (m + WG - 1) / WG;
-    const uint b = min(m, l * per), e = min(m, b + per);
-    ulong s = 0;
-    for (uint i = b; i < e; ++i)
-        s += hist[i];
-    part[l] = s;
+    uint cur = 0;
+    tmp[l] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint off = 1; off < WG; off <<= 1) {
-        const ulong t = l >= off ? part[l - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        part[l] += t;
+        P v = tmp[cur * WG + l];
+        if (l >= off) v += tmp[cur * WG + l - off];
+        cur ^= 1;
+        tmp[cur * WG + l] = v;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    ulong run = part[l] - s;
+    *total = tmp[cur * WG + WG - 1];
+    const P r = tmp[cur * WG + l] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+// Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
+kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist, ulong n_,
+                          ulong chunk_, uint mode, uint shift, ulong row_len) {
+    local uint c[RADIX];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const P n = (P)n_, chunk = (P)chunk_;
+    for (uint d = l; d < RADIX; d += WG)
+        c[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const P begin = (P)g * chunk, end = min(n, begin + chunk);
+    for (P i = begin + l; i < end; i += WG)
+        atomic_inc(&c[digit_at(keys, keys[i], mode == 1 ? pos[i] : 0, i, mode, shift, row_len)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = l; d < RADIX; d += WG)
+        hist[(ulong)d * groups + g] = c[d];
+}
+
+// Launched as RADIX groups: group d turns row d of hist (the groups' counts of digit d) into
+// their exclusive scan and writes the row's total to totals[d].
+kernel void radix_scan(global P* hist, uint groups, global P* totals) {
+    local P tmp[2 * WG];
+    const uint l = get_local_id(0);
+    global P* row = hist + (ulong)get_group_id(0) * groups;
+    const uint per = (groups + WG - 1) / WG;
+    const uint b = min(groups, l * per), e = min(groups, b + per);
+    P s = 0;
+    for (uint i = b; i < e; ++i)
+        s += row[i];
+    P total;
+    P run = group_scan(tmp, s, &total);
     for (uint i = b; i < e; ++i) {
-        const ulong v = hist[i];
-        hist[i] = run;
+        const P v = row[i];
+        row[i] = run;
         run += v;
     }
+    if (l == 0) totals[get_group_id(0)] = total;
 }
 
-// Group g moves its elements, in order, to hist's start of their digit plus their rank among
-// the group's earlier elements of that digit (stable). Ranks within a tile of WG elements come
-// from one inclusive scan of 16 counters packed 16 bits each into 4 ulongs (a tile has at most
-// WG <= 65535 elements of a digit).
-kernel void sort_scatter(global const K* keys, global const ulong* pos, global K* keys_out,
-                         global ulong* pos_out, global const ulong* hist, ulong n, ulong chunk,
-                         uint mode, uint shift, ulong row_len) {
-    local ulong base[16];
-    local ulong sc[4 * WG];
+// Group g moves its elements, in order, to where their digit starts in the output (the scan of
+// the digit totals, plus hist's start of the group in the digit's run) plus their rank among
+// the group's earlier elements of that digit: a stable pass. Per tile: a coalesced load into
+// local memory; each work-item takes ITEMS consecutive elements and the tile is ranked
+// stably by the low and then the high 4 bits of the digit (packed 16-bit counters per
+// (4-bit digit, work-item), one group scan each: a local split); the tile, then in digit order
+// in local memory, is written out so that consecutive work-items write consecutive addresses
+// of a digit's run. flags[0]: positions travel (else pos and pos_out are not touched); gen_pos:
+// the positions are the element indices (first pass, unique's partition). A pass in which one
+// digit holds every element is a plain copy.
+kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
+                            global P* pos_out, global const P* hist, global const P* totals,
+                            global const uint* flags, ulong n_, ulong chunk_, uint mode,
+                            uint shift, ulong row_len, uint gen_pos) {
+    local K sk[TILE];
+    local P sp[TILE];
+    local uchar sd[TILE];
+    local uint cnt[8 * WG];
+    local P tmp[2 * WG];
+    local P base[RADIX];
+    local uint ts[RADIX], te[RADIX];
+    local uint trivial;
+
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    if (l < 16) base[l] = hist[(ulong)l * groups + g];
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
-    for (ulong t = begin; t < end; t += WG) {
-        const ulong i = t + l;
-        const bool valid = i < end;
-        uint d = 0;
-        K k = 0;
-        ulong p = 0;
-        if (valid) {
-            k = keys[i];
-            p = mode == 2 ? i : pos[i]; // unique's partition moves run starts
-            d = digit_of(keys, pos, i, mode, shift, row_len);
+    const P n = (P)n_, chunk = (P)chunk_;
+    const bool move = flags[0] != 0;
+    const P begin = (P)g * chunk, end = min(n, begin + chunk);
+
+    // Where each digit's run starts in the output: the exclusive scan of the totals.
+    {
+        const uint per = (RADIX + WG - 1) / WG;
+        const uint b = min((uint)RADIX, l * per), e = min((uint)RADIX, b + per);
+        if (l == 0) trivial = 0;
+        P s = 0;
+        for (uint d = b; d < e; ++d)
+            s += totals[d];
+        P total;
+        P run = group_scan(tmp, s, &total); // its barriers order trivial's reset
+        for (uint d = b; d < e; ++d) {
+            const P t = totals[d];
+            if (t == n) trivial = 1;
+            base[d] = run + hist[(ulong)d * groups + g];
+            run += t;
         }
-        for (uint q = 0; q < 4; ++q)
-            sc[q * WG + l] = (valid && (d >> 2) == q) ? (ulong)1 << ((d & 3) * 16) : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint off = 1; off < WG; off <<= 1) {
-            ulong a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            if (l >= off) {
-                a0 = sc[l - off];
-                a1 = sc[WG + l - off];
-                a2 = sc[2 * WG + l - off];
-                a3 = sc[3 * WG + l - off];
+    }
+    if (trivial) {
+        for (P i = begin + l; i < end; i += WG) {
+            keys_out[i] = keys[i];
+            if (move) pos_out[i] = gen_pos ? i : pos[i];
+        }
+        return;
+    }
+
+    for (P tile = begin; tile < end; tile += TILE) {
+        const uint count = (uint)min((P)TILE, end - tile);
+        for (uint d = l; d < RADIX; d += WG) {
+            ts[d] = 0;
+            te[d] = 0;
+        }
+        for (uint j = l; j < count; j += WG) {
+            sk[j] = keys[tile + j];
+            if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // Work-item l holds tile elements l * ITEMS ... (those past count: digit 255, last).
+        K k[ITEMS];
+        P p[ITEMS];
+        uint dg[ITEMS];
+        for (uint i = 0; i < ITEMS; ++i) {
+            const uint j = l * ITEMS + i;
+            k[i] = 0;
+            p[i] = 0;
+            dg[i] = 255;
+            if (j < count) {
+                k[i] = sk[j];
+                if (move) p[i] = sp[j];
+                dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
+            }
+        }
+        for (uint r = 0; r < 8; r += 4) {
+            // 4-bit digit v counts in lane v & 7, in its 16-bit half v >> 3.
+            for (uint q = 0; q < 8; ++q)
+                cnt[q * WG + l] = 0;
+            uint rank[ITEMS];
+            for (uint i = 0; i < ITEMS; ++i) {
+                const uint v = (dg[i] >> r) & 15u, at = (v & 7u) * WG + l, sh = (v >> 3) * 16;
+                const uint c = cnt[at];
+                rank[i] = (c >> sh) & 0xFFFFu;
+                cnt[at] = c + (1u << sh);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            sc[l] += a0;
-            sc[WG + l] += a1;
-            sc[2 * WG + l] += a2;
-            sc[3 * WG + l] += a3;
+            // Exclusive scan of the counters in (lane, work-item) order; the high halves then
+            // also need the total of the low ones (every element of a 4-bit digit below 8).
+            uint s = 0;
+            for (uint q = 0; q < 8; ++q)
+                s += cnt[l * 8 + q];
+            P total;
+            uint run = (uint)group_scan(tmp, s, &total);
+            for (uint q = 0; q < 8; ++q) {
+                const uint v = cnt[l * 8 + q];
+                cnt[l * 8 + q] = run;
+                run += v;
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
+            const uint low = (uint)total & 0xFFFFu;
+            for (uint i = 0; i < ITEMS; ++i) {
+                const uint v = (dg[i] >> r) & 15u, e = cnt[(v & 7u) * WG + l];
+                rank[i] += (v >> 3) ? (e >> 16) + low : e & 0xFFFFu;
+            }
+            for (uint i = 0; i < ITEMS; ++i) {
+                sk[rank[i]] = k[i];
+                sd[rank[i]] = (uchar)dg[i];
+                if (move) sp[rank[i]] = p[i];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (r == 0)
+                for (uint i = 0; i < ITEMS; ++i) {
+                    const uint j = l * ITEMS + i;
+                    k[i] = sk[j];
+                    dg[i] = sd[j];
+                    if (move) p[i] = sp[j];
+                }
         }
-        if (valid) {
-            const ulong incl = (sc[(d >> 2) * WG + l] >> ((d & 3) * 16)) & 0xFFFF;
-            const ulong dst = base[d] + incl - 1;
-            keys_out[dst] = k;
-            pos_out[dst] = p;
+
+        // The tile in digit order: the run of each digit, then each element to its digit's base.
+        for (uint j = l; j < count; j += WG) {
+            const uint d = sd[j];
+            if (j == 0 || sd[j - 1] != d) ts[d] = j;
+            if (j + 1 == count || sd[j + 1] != d) te[d] = j + 1;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (l < 16) base[l] += (sc[(l >> 2) * WG + WG - 1] >> ((l & 3) * 16)) & 0xFFFF;
+        for (uint j = l; j < count; j += WG) {
+            const uint d = sd[j];
+            const P dst = base[d] + (j - ts[d]);
+            keys_out[dst] = sk[j];
+            if (move) pos_out[dst] = sp[j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint d = l; d < RADIX; d += WG)
+            base[d] += te[d] - ts[d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
-// Results of a sort of rows of row_len: element i of the output view O is, for values, element
-// pos[i] of the input view L; for indices, pos[i]'s place in its row.
-kernel void sort_gather_values(global const T* in, sort_layout L, global const ulong* pos,
-                               global T* out, sort_layout O) {
+// Results of a sort of rows of row_len: element i of the output view O is, for values, the
+// element of key i (or, when positions travelled, element pos[i] of the input view L); for
+// indices, pos[i]'s place in its row.
+kernel void radix_values(global const K* keys, global const P* pos, global const uint* flags,
+                         global const T* in, sort_layout L, global T* out, sort_layout O) {
     const ulong i = get_global_id(0);
     if (i >= O.n) return;
-    out[view_offset(&O, i)] = in[view_offset(&L, pos[i])];
+    out[view_offset(&O, i)] = flags[0] ? in[view_offset(&L, pos[i])] : from_key(keys[i]);
 }
-kernel void sort_gather_indices(global const ulong* pos, global long* out, sort_layout O,
-                                ulong row_len) {
+kernel void radix_indices(global const P* pos, global long* out, sort_layout O, ulong row_len) {
     const ulong i = get_global_id(0);
     if (i >= O.n) return;
     out[view_offset(&O, i)] = (long)(pos[i] % row_len);
@@ -172,13 +312,13 @@ kernel void sort_gather_indices(global const ulong* pos, global long* out, sort_
 
 // unique: start[j] is where run j of equal keys starts in the sorted order (count runs);
 // values[j] = element pos[start[j]] of the view L, counts[j] = length of run j.
-kernel void sort_unique_values(global const T* in, sort_layout L, global const ulong* pos,
-                               global const ulong* start, global T* values, ulong count) {
+kernel void sort_unique_values(global const T* in, sort_layout L, global const P* pos,
+                               global const P* start, global T* values, ulong count) {
     const ulong j = get_global_id(0);
     if (j >= count) return;
     values[j] = in[view_offset(&L, pos[start[j]])];
 }
-kernel void sort_unique_counts(global const ulong* start, global long* counts, ulong count,
+kernel void sort_unique_counts(global const P* start, global long* counts, ulong count,
                                ulong n) {
     const ulong j = get_global_id(0);
     if (j >= count) return;

@@ -12,6 +12,7 @@
 #include "clarray/array/shared_struct.hpp"
 #include "clarray/error.hpp"
 #include "clarray/memory/pool.hpp"
+#include "clarray/runtime/env.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -50,11 +51,11 @@ sort_layout layout_of(const array_ref& a) {
 // The kernels of kernels/sort.cl, in the order of their cache signatures.
 enum class sk : unsigned {
     load,
-    count,
+    upsweep,
     scan,
-    scatter,
-    gather_values,
-    gather_indices,
+    downsweep,
+    values,
+    indices,
     unique_values,
     unique_counts,
     search,
@@ -65,20 +66,48 @@ enum class sk : unsigned {
     edges
 };
 const char* const kernel_names[] = {
-    "sort_load",          "sort_count",          "sort_scan",          "sort_scatter",
-    "sort_gather_values", "sort_gather_indices", "sort_unique_values", "sort_unique_counts",
-    "sort_search",        "sort_minmax",         "sort_bincount",      "sort_bincount_weighted",
-    "sort_histogram",     "sort_edges"};
+    "radix_load",     "radix_upsweep", "radix_scan",         "radix_downsweep",
+    "radix_values",   "radix_indices", "sort_unique_values", "sort_unique_counts",
+    "sort_search",    "sort_minmax",   "sort_bincount",      "sort_bincount_weighted",
+    "sort_histogram", "sort_edges"};
 
-constexpr std::size_t radix_bits = 4;
+constexpr unsigned radix_bits = 8;
 
-// The work-group size of the radix kernels: 256, or the device's limit when smaller (a power
-// of two: the scans halve it).
+// The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
+// when smaller (a power of two: the scans halve it).
 std::size_t radix_group(const device& dev) {
-    std::size_t g = 256;
+    static const std::size_t wanted = env_count("CLARRAY_SORT_WG", 256, 32, 1024, true);
+    std::size_t g = wanted;
     while (g > dev.max_work_group_size() && g > 16)
         g /= 2;
     return g;
+}
+
+// Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
+// pocl emulates local memory in global memory and reports megabytes).
+std::size_t local_budget(const device& dev) {
+    cl_ulong size = 0;
+    if (clGetDeviceInfo(dev.id(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof size, &size, nullptr) !=
+        CL_SUCCESS)
+        size = 32768; // the least OpenCL allows
+    return static_cast<std::size_t>(std::min<cl_ulong>(size, 49152));
+}
+
+// Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:
+// CLARRAY_SORT_ITEMS (default 16), fewer where the tile's local arrays would not fit
+// (kernels/sort.cl, radix_downsweep), and a tile below 65536 elements (16-bit counters).
+std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes) {
+    static const std::size_t wanted = env_count("CLARRAY_SORT_ITEMS", 16, 1, 64);
+    const std::size_t wg = radix_group(dev);
+    const std::size_t fixed = 8 * wg * 4 + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
+    const std::size_t budget = local_budget(dev);
+    const std::size_t fit =
+        budget > fixed ? (budget - fixed) / (wg * (key_bytes + pos_bytes + 1)) : 0;
+    const std::size_t items = std::min({wanted, fit, 65535 / wg});
+    if (items == 0)
+        throw unsupported("sort: the device's local memory (" + std::to_string(budget) +
+                          " bytes) cannot hold a radix tile");
+    return items;
 }
 
 bool has_atomics(const device& dev) {
@@ -88,12 +117,17 @@ bool has_atomics(const device& dev) {
 struct sort_program_tag {};
 struct sort_kernel_tag {};
 
+std::size_t key_size(dtype t) {
+    return dtype_size(t) == 8 ? 8 : 4;
+}
+
 // Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
-// kernels that need one; t otherwise).
-kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, const char* what) {
+// kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide.
+kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const char* what) {
     const device& dev = ctx.device();
-    const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) | static_cast<unsigned>(t);
+    const std::uint64_t program_sig = (static_cast<std::uint64_t>(wide) << 16) |
+                                      (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) |
+                                      static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
         kernel_names[static_cast<unsigned>(k)], [&] {
@@ -118,12 +152,15 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, const char* what)
                 const int sort_kind = kind == dtype_kind::floating         ? 2
                                       : kind == dtype_kind::signed_integer ? 1
                                                                            : 0;
-                std::string options = std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
-                                      " -DK=" + (size == 8 ? "ulong" : "uint") +
-                                      " -DSORT_KIND=" + std::to_string(sort_kind) +
-                                      " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
-                                      " -DWG=" + std::to_string(radix_group(dev)) +
-                                      " -DW=" + cl_type_name(w) + " -DE=" + cl_type_name(w);
+                std::string options =
+                    std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
+                    " -DK=" + (size == 8 ? "ulong" : "uint") +
+                    " -DSORT_KIND=" + std::to_string(sort_kind) +
+                    " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
+                    " -DWG=" + std::to_string(radix_group(dev)) +
+                    " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
+                    " -DP=" + (wide ? "ulong" : "uint") + " -DW=" + cl_type_name(w) +
+                    " -DE=" + cl_type_name(w);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
                 return program_source{std::move(source), std::move(options)};
@@ -144,6 +181,7 @@ struct op {
     dtype t;
     dtype w;
     const char* what;
+    bool wide = false; // 64-bit radix positions and counts
 
     std::shared_ptr<allocation> alloc(std::size_t bytes) const {
         return make_allocation_like(q, kind, bytes, like);
@@ -156,14 +194,14 @@ struct op {
     void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const {
         const std::size_t g = elementwise_group_size(q.context().device());
         const ndrange global{round_up(n, g)}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
                args.size(), {}, what);
     }
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
         const std::size_t g = radix_group(q.context().device());
         const ndrange global{groups * g}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
                args.size(), {}, what);
     }
 };
@@ -173,9 +211,6 @@ const queue& queue_of(const array_ref& a, const char* what) {
     return *a.q;
 }
 
-std::size_t key_size(dtype t) {
-    return dtype_size(t) == 8 ? 8 : 4;
-}
 unsigned key_bits(dtype t) {
     return static_cast<unsigned>(8 * dtype_size(t));
 }
@@ -193,52 +228,84 @@ partition partition_of(const device& dev, std::size_t n) {
     return {(n + chunk - 1) / chunk, chunk};
 }
 
-// The radix sort of (keys, pos) pairs in place: the sorted pairs end in keys[0], pos[0].
+// The radix sort's grid: `groups` work-groups, each a contiguous chunk of whole tiles (the last
+// one shorter), CLARRAY_SORT_GROUPS_PER_CU (default 4) groups per compute unit at most: few
+// enough that the scan of 256 counts per group is short, enough to fill the device.
+partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
+    static const std::size_t per_cu = env_count("CLARRAY_SORT_GROUPS_PER_CU", 4, 1, 64);
+    const std::size_t tiles = (n + tile - 1) / tile;
+    std::size_t most = std::clamp<std::size_t>(per_cu * dev.compute_units(), 1, 4096);
+    most = std::max(most, n >> 30); // chunks below 2^31 elements (32-bit local counts)
+    const std::size_t chunk = tile * ((tiles + most - 1) / most);
+    return {(n + chunk - 1) / chunk, chunk};
+}
+
+// The radix sort of keys, with their positions when they travel: the sorted keys (and positions)
+// end in keys[cur] (pos[cur]). flags[0]: whether positions travel (set on the host, or by
+// radix_load for floats the keys cannot give back).
 struct radix_state {
-    std::shared_ptr<allocation> keys[2], pos[2], hist;
+    std::shared_ptr<allocation> keys[2], pos[2], hist, totals, flags;
     int cur = 0;
     partition part{};
     std::size_t n = 0;
+    bool first = true; // the next pass makes the positions (they are the element indices)
 };
 
-// One stable pass by the digit of `mode` (kernels/sort.cl, digit_of).
+// One stable pass by the digit of `mode` (kernels/sort.cl, digit_at).
 void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
-    const cl_uint m = static_cast<cl_uint>(16 * s.part.groups);
+    const cl_uint groups = static_cast<cl_uint>(s.part.groups);
+    const cl_uint gen = s.first || mode == 2;
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
-    allocation* h = s.hist.get();
-    o.grouped(sk::count, s.part.groups,
+    allocation *h = s.hist.get(), *tot = s.totals.get();
+    o.grouped(sk::upsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
                value_of(n), value_of(chunk), value_of(mode), value_of(shift), value_of(row_len)});
-    o.grouped(sk::scan, 1, {o.mem(h, access::read_write), value_of(m)});
-    o.grouped(sk::scatter, s.part.groups,
+    o.grouped(sk::scan, 256,
+              {o.mem(h, access::read_write), value_of(groups), o.mem(tot, access::write)});
+    o.grouped(sk::downsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
-               o.mem(p_out, access::write), o.mem(h, access::read), value_of(n), value_of(chunk),
-               value_of(mode), value_of(shift), value_of(row_len)});
+               o.mem(p_out, access::write), o.mem(h, access::read), o.mem(tot, access::read),
+               o.mem(s.flags.get(), access::read), value_of(n), value_of(chunk), value_of(mode),
+               value_of(shift), value_of(row_len), value_of(gen)});
     s.cur = 1 - s.cur;
+    s.first = false;
 }
 
 // Loads the view L (element i of rows of row_len) and sorts it: by key within each row, then the
 // rows by their number (passes over the row bits of the original positions, which keep each
-// row's order): the stable sort of (row, key).
-radix_state radix_sort(const op& o, allocation* in, const sort_layout& L, std::size_t row_len) {
+// row's order): the stable sort of (row, key). Positions travel when `positions`, or for floats
+// the keys cannot give back; the keys only otherwise.
+radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
+                       bool positions) {
     radix_state s;
     s.n = L.n;
-    s.part = partition_of(o.q.context().device(), s.n);
+    o.wide = s.n > (std::size_t(1) << 31);
+    const device& dev = o.q.context().device();
+    const std::size_t ps = o.wide ? 8 : 4;
+    const std::size_t tile = radix_group(dev) * radix_items(dev, key_size(o.t), ps);
+    s.part = radix_partition(dev, s.n, tile);
     const std::size_t ks = key_size(o.t);
+    const std::size_t rows = s.n / row_len;
+    positions = positions || rows > 1;
+    const bool maybe = positions || dtype_kind_of(o.t) == dtype_kind::floating;
     for (int b = 0; b < 2; ++b) {
         s.keys[b] = o.temp(s.n * ks);
-        s.pos[b] = o.temp(s.n * 8);
+        // Sorts that never move positions pass the keys in their place (not read).
+        s.pos[b] = maybe ? o.temp(s.n * ps) : s.keys[b];
     }
-    s.hist = o.temp(16 * s.part.groups * 8);
+    s.hist = o.temp(256 * s.part.groups * ps);
+    s.totals = o.temp(256 * ps);
+    s.flags = o.temp(4);
+    const cl_uint flag = positions;
+    s.flags->fill(o.q, &flag, 4, 0, 4);
     o.each(sk::load, s.n,
            {o.mem(in, access::read), value_of(L), o.mem(s.keys[0].get(), access::write),
-            o.mem(s.pos[0].get(), access::write)});
+            o.mem(s.flags.get(), access::read_write)});
     const cl_ulong rl = row_len;
     for (unsigned shift = 0; shift < key_bits(o.t); shift += radix_bits)
         radix_pass(o, s, 0, shift, rl);
-    const std::size_t rows = s.n / row_len;
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
         radix_pass(o, s, 1, shift, rl);
     return s;
@@ -257,7 +324,7 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
     const std::size_t n = checked_size(shape);
     if (n == 0) return nullptr;
-    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    op o{q, a.kind, a.alloc, a.type, a.type, what};
     auto result = o.alloc(n * (indices ? 8 : dtype_size(a.type)));
 
     // The sorted axis last, in the input and in the (C-order) result.
@@ -275,16 +342,17 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const sort_layout O = make_layout(ps, pout, 0);
     const std::size_t row_len = shape[ax];
 
-    radix_state s = radix_sort(o, a.alloc, L, row_len);
+    radix_state s = radix_sort(o, a.alloc, L, row_len, indices);
     allocation* pos = s.pos[s.cur].get();
     if (indices) {
         const cl_ulong rl = row_len;
-        o.each(sk::gather_indices, n,
+        o.each(sk::indices, n,
                {o.mem(pos, access::read), o.mem(result.get(), access::write), value_of(O),
                 value_of(rl)});
     } else {
-        o.each(sk::gather_values, n,
-               {o.mem(a.alloc, access::read), value_of(L), o.mem(pos, access::read),
+        o.each(sk::values, n,
+               {o.mem(s.keys[s.cur].get(), access::read), o.mem(pos, access::read),
+                o.mem(s.flags.get(), access::read), o.mem(a.alloc, access::read), value_of(L),
                 o.mem(result.get(), access::write), value_of(O)});
     }
     return result;
@@ -326,16 +394,25 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
     unique_parts r;
     const std::size_t n = checked_size(*a.shape);
     if (n == 0) return r;
-    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    op o{q, a.kind, a.alloc, a.type, a.type, what};
     const sort_layout L = layout_of(a); // flattened, C order
-    radix_state s = radix_sort(o, a.alloc, L, n);
+    radix_state s = radix_sort(o, a.alloc, L, n, true);
     allocation* sorted_pos = s.pos[s.cur].get();
     // Runs of equal keys: a stable partition by "starts a run" moves the start indices to the
     // front (mode 2 scatters indices, not positions); their number is the total of digit 0.
     radix_pass(o, s, 2, 0, n);
     allocation* start = s.pos[s.cur].get();
+    // The total of digit 0 (blocks).
     cl_ulong count = 0;
-    s.hist->read(q, 8 * s.part.groups, 8, &count); // the exclusive start of digit 1: blocks
+    if (o.wide) {
+        cl_ulong c = 0;
+        s.totals->read(q, 0, 8, &c);
+        count = c;
+    } else {
+        cl_uint c = 0;
+        s.totals->read(q, 0, 4, &c);
+        count = c;
+    }
     r.count = count;
     r.values = o.alloc(count * dtype_size(a.type));
     o.each(sk::unique_values, count,
