@@ -35,7 +35,7 @@ inline K to_key(T v) {
 }
 
 // The element a key stands for: to_key's inverse, exact but for -0.0 (gives +0.0) and NaN (one
-// NaN): sorts that meet those move positions instead (radix_load's flag).
+// NaN): sorts that meet those move positions instead (the first upsweep's flag).
 inline T from_key(K k) {
 #if SORT_KIND == 2
     const K b = (k & TOP) ? (k ^ TOP) : ~k;
@@ -53,6 +53,7 @@ inline T from_key(K k) {
 
 // Element offset of flat C-order index i of the view L.
 inline long view_offset(const sort_layout* L, ulong i) {
+    if (L->rank == 1) return L->offset + (long)i * L->strides[0]; // no 64-bit division
     long off = L->offset;
     for (int d = (int)L->rank - 1; d >= 0; --d) {
         const ulong e = L->shape[d];
@@ -64,21 +65,28 @@ inline long view_offset(const sort_layout* L, ulong i) {
 
 // ---- Radix sort: 8-bit digits, LSD, each pass stable (docs/sorting.md). P (uint, or ulong for
 // more than 2^31 elements) holds positions and counts; a tile is WG * ITEMS elements.
+//
+// A pass reads the keys of the previous one, or, the first pass (from_input), the input view L
+// itself (the keys made on the fly). flags[0] says whether positions travel with the keys: set
+// on the host (argsort, axis sorts, unique), or by the first upsweep for a float that its key
+// cannot give back (-0.0 and NaN: the result is then gathered through the positions, which
+// keeps the input's bits). The last pass may write the result itself (out_kind): the values (from
+// the keys, or gathered), or the indices.
 
 #define RADIX 256
 #define TILE (WG * ITEMS)
+#define HIST_COPIES 8 // upsweep sub-histograms: fewer work-items of a warp on one local counter
 
-// keys[i] = key of element i of the view. A float that the key cannot give back (-0.0, NaN)
-// sets flags[0]: positions then travel with the keys and the result is gathered through them.
-kernel void radix_load(global const T* in, sort_layout L, global K* keys,
-                       volatile global uint* flags) {
-    const ulong i = get_global_id(0);
-    if (i >= L.n) return;
-    const T v = in[view_offset(&L, i)];
-#if SORT_KIND == 2
-    if (isnan(v) || (v == (T)0 && signbit(v))) atomic_or(flags, 1u);
-#endif
-    keys[i] = to_key(v);
+// What a pass writes: keys (and positions) for the next pass, or the result.
+#define FINAL_KEYS 0
+#define FINAL_VALUES 1
+#define FINAL_INDICES 2    // positions modulo row_len
+#define FINAL_POSITIONS 3  // positions (one row)
+
+// The key of element i: from the input view or the previous pass.
+inline K key_at(global const K* keys, global const T* in, const sort_layout* L, uint from_input,
+                P i) {
+    return from_input ? to_key(in[view_offset(L, i)]) : keys[i];
 }
 
 // The digit a pass sorts by. mode 0: 8 key bits at shift; mode 1: 8 bits of the row (segment)
@@ -112,20 +120,40 @@ inline P group_scan(local P* tmp, P x, P* total) {
 }
 
 // Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
-kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist, ulong n_,
-                          ulong chunk_, uint mode, uint shift, ulong row_len) {
-    local uint c[RADIX];
+kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist,
+                          volatile global uint* flags, global const T* in, sort_layout L,
+                          ulong n_, ulong chunk_, uint mode, uint shift, ulong row_len,
+                          uint from_input) {
+    local uint c[HIST_COPIES * RADIX];
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
-    for (uint d = l; d < RADIX; d += WG)
+    for (uint d = l; d < HIST_COPIES * RADIX; d += WG)
         c[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+    local uint* mine = c + (l % HIST_COPIES) * RADIX;
     const P begin = (P)g * chunk, end = min(n, begin + chunk);
-    for (P i = begin + l; i < end; i += WG)
-        atomic_inc(&c[digit_at(keys, keys[i], mode == 1 ? pos[i] : 0, i, mode, shift, row_len)]);
+    uint lossy = 0;
+    for (P i = begin + l; i < end; i += WG) {
+        K k;
+        if (from_input) {
+            const T v = in[view_offset(&L, i)];
+#if SORT_KIND == 2
+            lossy |= isnan(v) || (v == (T)0 && signbit(v));
+#endif
+            k = to_key(v);
+        } else {
+            k = keys[i];
+        }
+        atomic_inc(&mine[digit_at(keys, k, mode == 1 ? pos[i] : 0, i, mode, shift, row_len)]);
+    }
+    if (lossy) atomic_or(flags, 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = l; d < RADIX; d += WG)
-        hist[(ulong)d * groups + g] = c[d];
+    for (uint d = l; d < RADIX; d += WG) {
+        uint s = 0;
+        for (uint q = 0; q < HIST_COPIES; ++q)
+            s += c[q * RADIX + d];
+        hist[(ulong)d * groups + g] = s;
+    }
 }
 
 // Launched as RADIX groups: group d turns row d of hist (the groups' counts of digit d) into
@@ -149,6 +177,22 @@ kernel void radix_scan(global P* hist, uint groups, global P* totals) {
     if (l == 0) totals[get_group_id(0)] = total;
 }
 
+// Writes element (key k, position p) at dst of the pass's output (out_kind: FINAL_*).
+inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global long* out_i,
+                 global const T* in, const sort_layout* L, uint out_kind, bool move,
+                 ulong row_len, P dst, K k, P p) {
+    if (out_kind == FINAL_KEYS) {
+        keys_out[dst] = k;
+        if (move) pos_out[dst] = p;
+    } else if (out_kind == FINAL_VALUES) {
+        out_v[dst] = move ? in[view_offset(L, p)] : from_key(k);
+    } else if (out_kind == FINAL_INDICES) {
+        out_i[dst] = (long)((ulong)p % row_len);
+    } else {
+        out_i[dst] = (long)p;
+    }
+}
+
 // Group g moves its elements, in order, to where their digit starts in the output (the scan of
 // the digit totals, plus hist's start of the group in the digit's run) plus their rank among
 // the group's earlier elements of that digit: a stable pass. Per tile: a coalesced load into
@@ -156,13 +200,14 @@ kernel void radix_scan(global P* hist, uint groups, global P* totals) {
 // stably by the low and then the high 4 bits of the digit (packed 16-bit counters per
 // (4-bit digit, work-item), one group scan each: a local split); the tile, then in digit order
 // in local memory, is written out so that consecutive work-items write consecutive addresses
-// of a digit's run. flags[0]: positions travel (else pos and pos_out are not touched); gen_pos:
-// the positions are the element indices (first pass, unique's partition). A pass in which one
-// digit holds every element is a plain copy.
+// of a digit's run. gen_pos: the positions are the element indices (first pass, unique's
+// partition). A pass in which one digit holds every element keeps the order: a plain copy.
 kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
                             global P* pos_out, global const P* hist, global const P* totals,
-                            global const uint* flags, ulong n_, ulong chunk_, uint mode,
-                            uint shift, ulong row_len, uint gen_pos) {
+                            global const uint* flags, global const T* in, sort_layout L,
+                            global T* out_v, global long* out_i, ulong n_, ulong chunk_,
+                            uint mode, uint shift, ulong row_len, uint gen_pos, uint from_input,
+                            uint out_kind) {
     local K sk[TILE];
     local P sp[TILE];
     local uchar sd[TILE];
@@ -196,10 +241,9 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (trivial) {
-        for (P i = begin + l; i < end; i += WG) {
-            keys_out[i] = keys[i];
-            if (move) pos_out[i] = gen_pos ? i : pos[i];
-        }
+        for (P i = begin + l; i < end; i += WG)
+            emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,
+                 key_at(keys, in, &L, from_input, i), move ? (gen_pos ? i : pos[i]) : 0);
         return;
     }
 
@@ -210,7 +254,7 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
             te[d] = 0;
         }
         for (uint j = l; j < count; j += WG) {
-            sk[j] = keys[tile + j];
+            sk[j] = key_at(keys, in, &L, from_input, tile + j);
             if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -284,9 +328,8 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint j = l; j < count; j += WG) {
             const uint d = sd[j];
-            const P dst = base[d] + (j - ts[d]);
-            keys_out[dst] = sk[j];
-            if (move) pos_out[dst] = sp[j];
+            emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len,
+                 base[d] + (j - ts[d]), sk[j], move ? sp[j] : 0);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint d = l; d < RADIX; d += WG)
@@ -295,9 +338,9 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
     }
 }
 
-// Results of a sort of rows of row_len: element i of the output view O is, for values, the
-// element of key i (or, when positions travelled, element pos[i] of the input view L); for
-// indices, pos[i]'s place in its row.
+// Results of a sort of rows of row_len whose output view O is not the sort's order: element i
+// of O is, for values, the element of key i (or, when positions travelled, element pos[i] of the
+// input view L); for indices, pos[i]'s place in its row.
 kernel void radix_values(global const K* keys, global const P* pos, global const uint* flags,
                          global const T* in, sort_layout L, global T* out, sort_layout O) {
     const ulong i = get_global_id(0);

@@ -50,7 +50,6 @@ sort_layout layout_of(const array_ref& a) {
 
 // The kernels of kernels/sort.cl, in the order of their cache signatures.
 enum class sk : unsigned {
-    load,
     upsweep,
     scan,
     downsweep,
@@ -66,10 +65,10 @@ enum class sk : unsigned {
     edges
 };
 const char* const kernel_names[] = {
-    "radix_load",     "radix_upsweep", "radix_scan",         "radix_downsweep",
-    "radix_values",   "radix_indices", "sort_unique_values", "sort_unique_counts",
-    "sort_search",    "sort_minmax",   "sort_bincount",      "sort_bincount_weighted",
-    "sort_histogram", "sort_edges"};
+    "radix_upsweep", "radix_scan",         "radix_downsweep",        "radix_values",
+    "radix_indices", "sort_unique_values", "sort_unique_counts",     "sort_search",
+    "sort_minmax",   "sort_bincount",      "sort_bincount_weighted", "sort_histogram",
+    "sort_edges"};
 
 constexpr unsigned radix_bits = 8;
 
@@ -240,47 +239,66 @@ partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
     return {(n + chunk - 1) / chunk, chunk};
 }
 
-// The radix sort of keys, with their positions when they travel: the sorted keys (and positions)
-// end in keys[cur] (pos[cur]). flags[0]: whether positions travel (set on the host, or by
-// radix_load for floats the keys cannot give back).
+// What the last radix pass writes (kernels/sort.cl, FINAL_*): keys (and positions) for what
+// follows, or the result itself when it is laid out in the sort's order.
+enum class radix_out : cl_uint { keys, values, indices, positions };
+
+// The radix sort of the keys of an input view, with their positions when they travel: the
+// sorted keys (and positions) end in keys[cur] (pos[cur]), unless the last pass wrote the result.
+// flags[0]: whether positions travel (set on the host, or by the first upsweep for floats the
+// keys cannot give back).
 struct radix_state {
     std::shared_ptr<allocation> keys[2], pos[2], hist, totals, flags;
     int cur = 0;
     partition part{};
     std::size_t n = 0;
-    bool first = true; // the next pass makes the positions (they are the element indices)
+    bool first = true; // the next pass reads the input and makes the positions
+    allocation* in = nullptr;
+    sort_layout L{};
 };
 
-// One stable pass by the digit of `mode` (kernels/sort.cl, digit_at).
-void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len) {
+// One stable pass by the digit of `mode` (kernels/sort.cl, digit_at), writing `out_kind` (into
+// `out` unless keys).
+void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len,
+                radix_out out_kind = radix_out::keys, allocation* out = nullptr) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
     const cl_uint groups = static_cast<cl_uint>(s.part.groups);
-    const cl_uint gen = s.first || mode == 2;
+    const cl_uint gen = s.first || mode == 2, from_input = s.first;
+    const cl_uint kind = static_cast<cl_uint>(out_kind);
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
-    allocation *h = s.hist.get(), *tot = s.totals.get();
+    allocation *h = s.hist.get(), *tot = s.totals.get(), *f = s.flags.get();
+    if (!out) out = k_out; // not written: stands in for the result
     o.grouped(sk::upsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
-               value_of(n), value_of(chunk), value_of(mode), value_of(shift), value_of(row_len)});
+               o.mem(f, access::read_write), o.mem(s.in, access::read), value_of(s.L), value_of(n),
+               value_of(chunk), value_of(mode), value_of(shift), value_of(row_len),
+               value_of(from_input)});
     o.grouped(sk::scan, 256,
               {o.mem(h, access::read_write), value_of(groups), o.mem(tot, access::write)});
     o.grouped(sk::downsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
                o.mem(p_out, access::write), o.mem(h, access::read), o.mem(tot, access::read),
-               o.mem(s.flags.get(), access::read), value_of(n), value_of(chunk), value_of(mode),
-               value_of(shift), value_of(row_len), value_of(gen)});
+               o.mem(f, access::read), o.mem(s.in, access::read), value_of(s.L),
+               o.mem(out, access::write), o.mem(out, access::write), value_of(n), value_of(chunk),
+               value_of(mode), value_of(shift), value_of(row_len), value_of(gen),
+               value_of(from_input), value_of(kind)});
     s.cur = 1 - s.cur;
     s.first = false;
 }
 
-// Loads the view L (element i of rows of row_len) and sorts it: by key within each row, then the
-// rows by their number (passes over the row bits of the original positions, which keep each
-// row's order): the stable sort of (row, key). Positions travel when `positions`, or for floats
-// the keys cannot give back; the keys only otherwise.
+// Sorts the view L (element i of rows of row_len): by key within each row, then the rows by
+// their number (passes over the row bits of the original positions, which keep each row's
+// order): the stable sort of (row, key). Positions travel when `positions`, for several rows,
+// or for floats the keys cannot give back; the keys only otherwise. The last pass writes
+// `out_kind` into `out`.
 radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
-                       bool positions) {
+                       bool positions, radix_out out_kind = radix_out::keys,
+                       allocation* out = nullptr) {
     radix_state s;
     s.n = L.n;
+    s.in = in;
+    s.L = L;
     o.wide = s.n > (std::size_t(1) << 31);
     const device& dev = o.q.context().device();
     const std::size_t ps = o.wide ? 8 : 4;
@@ -300,14 +318,19 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     s.flags = o.temp(4);
     const cl_uint flag = positions;
     s.flags->fill(o.q, &flag, 4, 0, 4);
-    o.each(sk::load, s.n,
-           {o.mem(in, access::read), value_of(L), o.mem(s.keys[0].get(), access::write),
-            o.mem(s.flags.get(), access::read_write)});
     const cl_ulong rl = row_len;
-    for (unsigned shift = 0; shift < key_bits(o.t); shift += radix_bits)
-        radix_pass(o, s, 0, shift, rl);
+    unsigned passes = key_bits(o.t) / radix_bits;
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
-        radix_pass(o, s, 1, shift, rl);
+        ++passes;
+    for (unsigned p = 0; p < passes; ++p) {
+        const bool key_pass = p < key_bits(o.t) / radix_bits;
+        const cl_uint shift =
+            key_pass ? p * radix_bits : (p - key_bits(o.t) / radix_bits) * radix_bits;
+        if (p + 1 < passes)
+            radix_pass(o, s, key_pass ? 0 : 1, shift, rl);
+        else
+            radix_pass(o, s, key_pass ? 0 : 1, shift, rl, out_kind, out);
+    }
     return s;
 }
 
@@ -342,6 +365,16 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const sort_layout O = make_layout(ps, pout, 0);
     const std::size_t row_len = shape[ax];
 
+    // The result in the sort's order (a 1-d sort, or along the last axis): the last pass writes
+    // it; else it is gathered from the sorted keys and positions.
+    const bool in_order = O.rank == 1 && O.strides[0] == 1 && O.offset == 0;
+    if (in_order) {
+        const radix_out kind = !indices       ? radix_out::values
+                               : row_len == n ? radix_out::positions
+                                              : radix_out::indices;
+        radix_sort(o, a.alloc, L, row_len, indices, kind, result.get());
+        return result;
+    }
     radix_state s = radix_sort(o, a.alloc, L, row_len, indices);
     allocation* pos = s.pos[s.cur].get();
     if (indices) {
