@@ -76,6 +76,9 @@ inline long view_offset(const sort_layout* L, ulong i) {
 #define RADIX 256
 #define TILE (WG * ITEMS)
 #define HIST_COPIES 8 // upsweep sub-histograms: fewer work-items of a warp on one local counter
+// Word w of the ranking counters sits at CNT(w): one word of padding every 32, so that the
+// scan's reads of 8 consecutive words per work-item fall in different banks.
+#define CNT(w) ((w) + ((w) >> 5))
 
 // What a pass writes: keys (and positions) for the next pass, or the result.
 #define FINAL_KEYS 0
@@ -211,7 +214,7 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
     local K sk[TILE];
     local P sp[TILE];
     local uchar sd[TILE];
-    local uint cnt[8 * WG];
+    local uint cnt[CNT(8 * WG)];
     local P tmp[2 * WG];
     local P base[RADIX];
     local uint ts[RADIX], te[RADIX];
@@ -277,10 +280,11 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
         for (uint r = 0; r < 8; r += 4) {
             // 4-bit digit v counts in lane v & 7, in its 16-bit half v >> 3.
             for (uint q = 0; q < 8; ++q)
-                cnt[q * WG + l] = 0;
+                cnt[CNT(q * WG + l)] = 0;
             uint rank[ITEMS];
             for (uint i = 0; i < ITEMS; ++i) {
-                const uint v = (dg[i] >> r) & 15u, at = (v & 7u) * WG + l, sh = (v >> 3) * 16;
+                const uint v = (dg[i] >> r) & 15u, at = CNT((v & 7u) * WG + l);
+                const uint sh = (v >> 3) * 16;
                 const uint c = cnt[at];
                 rank[i] = (c >> sh) & 0xFFFFu;
                 cnt[at] = c + (1u << sh);
@@ -290,18 +294,18 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
             // also need the total of the low ones (every element of a 4-bit digit below 8).
             uint s = 0;
             for (uint q = 0; q < 8; ++q)
-                s += cnt[l * 8 + q];
+                s += cnt[CNT(l * 8 + q)];
             P total;
             uint run = (uint)group_scan(tmp, s, &total);
             for (uint q = 0; q < 8; ++q) {
-                const uint v = cnt[l * 8 + q];
-                cnt[l * 8 + q] = run;
+                const uint v = cnt[CNT(l * 8 + q)];
+                cnt[CNT(l * 8 + q)] = run;
                 run += v;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             const uint low = (uint)total & 0xFFFFu;
             for (uint i = 0; i < ITEMS; ++i) {
-                const uint v = (dg[i] >> r) & 15u, e = cnt[(v & 7u) * WG + l];
+                const uint v = (dg[i] >> r) & 15u, e = cnt[CNT((v & 7u) * WG + l)];
                 rank[i] += (v >> 3) ? (e >> 16) + low : e & 0xFFFFu;
             }
             for (uint i = 0; i < ITEMS; ++i) {

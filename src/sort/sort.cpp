@@ -98,7 +98,7 @@ std::size_t local_budget(const device& dev) {
 std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes) {
     static const std::size_t wanted = env_count("CLARRAY_SORT_ITEMS", 16, 1, 64);
     const std::size_t wg = radix_group(dev);
-    const std::size_t fixed = 8 * wg * 4 + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
+    const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
     const std::size_t budget = local_budget(dev);
     const std::size_t fit =
         budget > fixed ? (budget - fixed) / (wg * (key_bytes + pos_bytes + 1)) : 0;
