@@ -1,12 +1,13 @@
 // Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
-//   -DWG=<size> -DITEMS=<count> -DP=uint|ulong
+//   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
 // (SORT_WIDE: T is 8 bytes wide) and, where the device has the 64-bit atomics, -DSORT_ATOMICS
 // (and -DSORT_FP64 -DW=<weight type> for the double sums)
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
-// P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements).
+// P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
+// LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums.
 //
 // Keys: every value maps to an unsigned key K whose unsigned order is NumPy's order of the values:
 // signed integers flip their sign bit, floats flip the sign bit of non-negatives and every bit of
@@ -428,10 +429,48 @@ kernel void sort_bincount(global const T* x, sort_layout L, global long* counts)
     atom_inc(&counts[(long)x[view_offset(&L, i)]]);
 }
 
+// Privatised counts of at most LOCAL_BINS bins: group g counts elements [g * chunk, (g + 1) *
+// chunk) of the view in local memory (`copies` sub-histograms of `bins` counters, work-item l
+// in copy l % copies: fewer work-items on one counter when there are few bins), then adds its
+// non-zero counts to the global ones: one global atomic per (group, bin) instead of one per
+// element.
+#define LOCAL_COUNTS_BEGIN                                                                         \
+    local uint c[LOCAL_BINS];                                                                      \
+    const uint l = get_local_id(0), g = get_group_id(0);                                           \
+    for (uint b = l; b < bins * copies; b += WG)                                                   \
+        c[b] = 0;                                                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    local uint* mine = c + (l % copies) * bins;                                                    \
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+#define LOCAL_COUNTS_END                                                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    for (uint b = l; b < bins; b += WG) {                                                          \
+        uint s = 0;                                                                                \
+        for (uint q = 0; q < copies; ++q)                                                          \
+            s += c[q * bins + b];                                                                  \
+        if (s) atom_add(&counts[b], (long)s);                                                      \
+    }
+
+kernel void sort_bincount_local(global const T* x, sort_layout L, global long* counts, uint bins,
+                                uint copies, ulong chunk) {
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG)
+        atomic_inc(&mine[(uint)x[view_offset(&L, i)]]);
+    LOCAL_COUNTS_END
+}
+
 #ifdef SORT_FP64
 // Adds w to *p (no double atomics in OpenCL 1.2: compare-and-swap on the bits).
 inline void add_double(volatile global double* p, double w) {
     volatile global ulong* u = (volatile global ulong*)p;
+    ulong old = *u, seen;
+    do {
+        seen = old;
+        old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));
+    } while (old != seen);
+}
+inline void add_double_local(volatile local double* p, double w) {
+    volatile local ulong* u = (volatile local ulong*)p;
     ulong old = *u, seen;
     do {
         seen = old;
@@ -447,24 +486,56 @@ kernel void sort_bincount_weighted(global const T* x, sort_layout L, global cons
     add_double(&sums[(long)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
 }
 
+// The same privatised (at most LOCAL_SUMS bins): sums of group g's chunk in local memory, then
+// one global addition per (group, non-zero bin).
+kernel void sort_bincount_weighted_local(global const T* x, sort_layout L, global const W* w,
+                                         sort_layout LW, global double* sums, uint bins,
+                                         ulong chunk) {
+    local double c[LOCAL_SUMS];
+    const uint l = get_local_id(0), g = get_group_id(0);
+    for (uint b = l; b < bins; b += WG)
+        c[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG)
+        add_double_local(&c[(uint)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = l; b < bins; b += WG)
+        if (c[b] != 0) add_double(&sums[b], c[b]);
+}
+
 #endif
 
 // histogram with equal-width bins, NumPy's computation in the edge type E (lo, hi the outer
 // edges, denom = hi - lo computed in double, edges the bins + 1 edges): values outside [lo, hi]
-// and NaN do not count, the last bin is closed.
-kernel void sort_histogram(global const T* a, sort_layout L, global long* counts,
-                           global const E* edges, E lo, E hi, E denom, long bins) {
-    const ulong i = get_global_id(0);
-    if (i >= L.n) return;
-    const E x = (E)a[view_offset(&L, i)];
-    if (!(x >= lo && x <= hi)) return;
+// and NaN do not count (-1), the last bin is closed.
+inline long histogram_bin(E x, global const E* edges, E lo, E hi, E denom, long bins) {
+    if (!(x >= lo && x <= hi)) return -1;
     long k = (long)((x - lo) / denom * (E)bins);
     if (k == bins) k -= 1;
     if (x < edges[k])
         k -= 1;
     else if (k != bins - 1 && x >= edges[k + 1])
         k += 1;
-    atom_inc(&counts[k]);
+    return k;
+}
+kernel void sort_histogram(global const T* a, sort_layout L, global long* counts,
+                           global const E* edges, E lo, E hi, E denom, long bins) {
+    const ulong i = get_global_id(0);
+    if (i >= L.n) return;
+    const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+    if (k >= 0) atom_inc(&counts[k]);
+}
+// The same privatised (at most LOCAL_BINS bins), as sort_bincount_local.
+kernel void sort_histogram_local(global const T* a, sort_layout L, global long* counts,
+                                 global const E* edges, E lo, E hi, E denom, uint bins,
+                                 uint copies, ulong chunk) {
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+        if (k >= 0) atomic_inc(&mine[k]);
+    }
+    LOCAL_COUNTS_END
 }
 #endif
 

@@ -253,3 +253,75 @@ TEST_CASE("sort radix: axis sorts with several row passes and unique of large in
         bad += !same_bits(uv(i), want_values[i]) || uc(i) != want_counts[i];
     CHECK(bad == 0);
 }
+
+TEST_CASE("sort radix: bincount and histogram around the privatised bin limits", "[sort]") {
+    // Up to 2048 weighted and 4096 plain bins count in local memory, more take global atomics.
+    std::mt19937 rng(10);
+    for (std::size_t top :
+         {0ul, 1ul, 7ul, 2047ul, 2048ul, 2049ul, 4095ul, 4096ul, 4097ul, 9000ul}) {
+        const std::size_t n = 50001;
+        std::vector<std::uint16_t> x(n);
+        std::vector<float> w(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] = static_cast<std::uint16_t>(i < 2 ? top * i : rng() % (top + 1));
+            w[i] = static_cast<float>(rng() % 1000) / 8.0f - 50.0f; // sums exact in double
+        }
+        xt::xarray<std::uint16_t> hx = xt::xarray<std::uint16_t>::from_shape({n});
+        xt::xarray<float> hw = xt::xarray<float>::from_shape({n});
+        std::copy(x.begin(), x.end(), hx.begin());
+        std::copy(w.begin(), w.end(), hw.begin());
+        auto dx = ca::to_device<ca::buffer>(test::q(), hx);
+        auto dw = ca::to_device<ca::buffer>(test::q(), hw);
+        for (std::size_t minlength : {0ul, 3000ul}) {
+            const std::size_t len = std::max(top + 1, minlength);
+            std::vector<std::int64_t> want(len, 0);
+            std::vector<double> want_w(len, 0.0);
+            for (std::size_t i = 0; i < n; ++i) {
+                ++want[x[i]];
+                want_w[x[i]] += w[i];
+            }
+            INFO("top " << top << " minlength " << minlength);
+            const xt::xarray<std::int64_t> got = ca::bincount(dx, minlength).get();
+            REQUIRE(got.size() == len);
+            std::size_t bad = 0;
+            for (std::size_t k = 0; k < len; ++k)
+                bad += got(k) != want[k];
+            if (test::dtype_available<double>()) {
+                const xt::xarray<double> gw = ca::bincount(dx, dw, minlength).get();
+                REQUIRE(gw.size() == len);
+                for (std::size_t k = 0; k < len; ++k)
+                    bad += gw(k) != want_w[k];
+            }
+            CHECK(bad == 0);
+        }
+    }
+    // bins of width 1 over (0, bins): integer v in bin v (bins in the last, closed bin), v + 0.5
+    // in bin v; values outside the range do not count.
+    for (std::size_t bins : {1ul, 4095ul, 4096ul, 4097ul, 6000ul}) {
+        const std::size_t n = 30011;
+        xt::xarray<std::int32_t> hi = xt::xarray<std::int32_t>::from_shape({n});
+        xt::xarray<float> hf = xt::xarray<float>::from_shape({n});
+        std::vector<std::int64_t> want_i(bins, 0), want_f(bins, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::int32_t v = static_cast<std::int32_t>(rng() % (bins + 3)) - 1;
+            hi(i) = v;
+            hf(i) = static_cast<float>(v) + 0.5f;
+            if (v >= 0 && v <= std::int32_t(bins)) ++want_i[std::min<std::size_t>(v, bins - 1)];
+            if (v >= 0 && v < std::int32_t(bins)) ++want_f[v];
+        }
+        const std::pair<double, double> range{0.0, double(bins)};
+        INFO("bins " << bins);
+        std::size_t bad = 0;
+        if (test::dtype_available<double>()) {
+            auto h = ca::histogram(ca::to_device<ca::buffer>(test::q(), hi), bins, range);
+            const xt::xarray<std::int64_t> c = h.counts.get();
+            for (std::size_t k = 0; k < bins; ++k)
+                bad += c(k) != want_i[k];
+        }
+        auto hfl = ca::histogram(ca::to_device<ca::buffer>(test::q(), hf), bins, range);
+        const xt::xarray<std::int64_t> cf = hfl.counts.get();
+        for (std::size_t k = 0; k < bins; ++k)
+            bad += cf(k) != want_f[k];
+        CHECK(bad == 0);
+    }
+}

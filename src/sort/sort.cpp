@@ -62,15 +62,34 @@ enum class sk : unsigned {
     bincount,
     bincount_weighted,
     histogram,
-    edges
+    edges,
+    bincount_local,
+    bincount_weighted_local,
+    histogram_local
 };
-const char* const kernel_names[] = {
-    "radix_upsweep", "radix_scan",         "radix_downsweep",        "radix_values",
-    "radix_indices", "sort_unique_values", "sort_unique_counts",     "sort_search",
-    "sort_minmax",   "sort_bincount",      "sort_bincount_weighted", "sort_histogram",
-    "sort_edges"};
+const char* const kernel_names[] = {"radix_upsweep",
+                                    "radix_scan",
+                                    "radix_downsweep",
+                                    "radix_values",
+                                    "radix_indices",
+                                    "sort_unique_values",
+                                    "sort_unique_counts",
+                                    "sort_search",
+                                    "sort_minmax",
+                                    "sort_bincount",
+                                    "sort_bincount_weighted",
+                                    "sort_histogram",
+                                    "sort_edges",
+                                    "sort_bincount_local",
+                                    "sort_bincount_weighted_local",
+                                    "sort_histogram_local"};
 
 constexpr unsigned radix_bits = 8;
+
+// The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local
+// memory (16 KiB either way) before adding them to the global ones (kernels/sort.cl,
+// LOCAL_BINS and LOCAL_SUMS); more bins take one global atomic per element.
+constexpr std::size_t local_bins = 4096, local_sums = 2048;
 
 // The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
 // when smaller (a power of two: the scans halve it).
@@ -158,7 +177,9 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const 
                     " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
                     " -DWG=" + std::to_string(radix_group(dev)) +
                     " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
-                    " -DP=" + (wide ? "ulong" : "uint") + " -DW=" + cl_type_name(w) +
+                    " -DP=" + (wide ? "ulong" : "uint") +
+                    " -DLOCAL_BINS=" + std::to_string(local_bins) +
+                    " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
                     " -DE=" + cl_type_name(w);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
@@ -526,6 +547,11 @@ extremes minmax(const op& o, const array_ref& a) {
     return e;
 }
 
+// Sub-histograms of privatised counts of `bins` bins: as many as fit local_bins, at most 8.
+cl_uint local_copies(std::size_t bins) {
+    return static_cast<cl_uint>(std::clamp<std::size_t>(local_bins / bins, 1, 8));
+}
+
 void check_atomics(const queue& q, const char* what) {
     if (!has_atomics(q.context().device()))
         throw unsupported(std::string(what) +
@@ -579,14 +605,29 @@ std::shared_ptr<allocation> bincount_impl(const array_ref& x, const array_ref* w
     result->fill(q, &zero, 8, 0, length * 8);
     if (n == 0) return result;
     const sort_layout L = layout_of(x);
-    if (!weights)
+    const partition p = partition_of(q.context().device(), n);
+    const cl_ulong chunk = p.chunk;
+    const cl_uint bins = static_cast<cl_uint>(std::min(length, local_bins));
+    if (!weights && length <= local_bins) {
+        const cl_uint copies = local_copies(length);
+        o.grouped(sk::bincount_local, p.groups,
+                  {o.mem(x.alloc, access::read), value_of(L),
+                   o.mem(result.get(), access::read_write), value_of(bins), value_of(copies),
+                   value_of(chunk)});
+    } else if (!weights) {
         o.each(
             sk::bincount, n,
             {o.mem(x.alloc, access::read), value_of(L), o.mem(result.get(), access::read_write)});
-    else
+    } else if (length <= local_sums) {
+        o.grouped(sk::bincount_weighted_local, p.groups,
+                  {o.mem(x.alloc, access::read), value_of(L), o.mem(weights->alloc, access::read),
+                   value_of(layout_of(*weights)), o.mem(result.get(), access::read_write),
+                   value_of(bins), value_of(chunk)});
+    } else {
         o.each(sk::bincount_weighted, n,
                {o.mem(x.alloc, access::read), value_of(L), o.mem(weights->alloc, access::read),
                 value_of(layout_of(*weights)), o.mem(result.get(), access::read_write)});
+    }
     return result;
 }
 
@@ -652,6 +693,18 @@ void histogram_impl(const array_ref& a, std::size_t bins, const double* range, d
     } else {
         const double v[3] = {lo, hi, denom};
         std::memcpy(bounds, v, sizeof v);
+    }
+    if (bins <= local_bins) {
+        const partition p = partition_of(q.context().device(), n);
+        const cl_ulong chunk = p.chunk;
+        const cl_uint nb = static_cast<cl_uint>(bins), copies = local_copies(bins);
+        o.grouped(sk::histogram_local, p.groups,
+                  {o.mem(a.alloc, access::read), value_of(layout_of(a)),
+                   o.mem(counts.get(), access::read_write), o.mem(edges.get(), access::read),
+                   launch_arg::value(bounds, esize), launch_arg::value(bounds + esize, esize),
+                   launch_arg::value(bounds + 2 * esize, esize), value_of(nb), value_of(copies),
+                   value_of(chunk)});
+        return;
     }
     const cl_long nb = static_cast<cl_long>(bins);
     o.each(sk::histogram, n,
