@@ -74,6 +74,10 @@ inline long view_offset(const sort_layout* L, ulong i) {
 // keeps the input's bits). The last pass may write the result itself (out_kind): the values (from
 // the keys, or gathered), or the indices.
 
+// Helpers that contain barriers are always inlined: pocl (its work-group loops around barriers)
+// computed wrong ranks when the compiler left rank_tile a call (seen with ITEMS = 1).
+#define WITH_BARRIERS __attribute__((always_inline)) inline
+
 #define RADIX 256
 #define TILE (WG * ITEMS)
 #define HIST_COPIES 8 // upsweep sub-histograms: fewer work-items of a warp on one local counter
@@ -84,8 +88,8 @@ inline long view_offset(const sort_layout* L, ulong i) {
 // What a pass writes: keys (and positions) for the next pass, or the result.
 #define FINAL_KEYS 0
 #define FINAL_VALUES 1
-#define FINAL_INDICES 2    // positions modulo row_len
-#define FINAL_POSITIONS 3  // positions (one row)
+#define FINAL_INDICES 2   // positions modulo row_len
+#define FINAL_POSITIONS 3 // positions (one row)
 
 // The key of element i: from the input view or the previous pass.
 inline K key_at(global const K* keys, global const T* in, const sort_layout* L, uint from_input,
@@ -105,7 +109,7 @@ inline uint digit_at(global const K* keys, K k, P p, P i, uint mode, uint shift,
 
 // Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
 // Kogge-Stone: one barrier a step.
-inline P group_scan(local P* tmp, P x, P* total) {
+WITH_BARRIERS P group_scan(local P* tmp, P x, P* total) {
     const uint l = get_local_id(0);
     uint cur = 0;
     tmp[l] = x;
@@ -125,9 +129,8 @@ inline P group_scan(local P* tmp, P x, P* total) {
 
 // Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
 kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist,
-                          volatile global uint* flags, global const T* in, sort_layout L,
-                          ulong n_, ulong chunk_, uint mode, uint shift, ulong row_len,
-                          uint from_input) {
+                          volatile global uint* flags, global const T* in, sort_layout L, ulong n_,
+                          ulong chunk_, uint mode, uint shift, ulong row_len, uint from_input) {
     local uint c[HIST_COPIES * RADIX];
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
@@ -183,8 +186,8 @@ kernel void radix_scan(global P* hist, uint groups, global P* totals) {
 
 // Writes element (key k, position p) at dst of the pass's output (out_kind: FINAL_*).
 inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global long* out_i,
-                 global const T* in, const sort_layout* L, uint out_kind, bool move,
-                 ulong row_len, P dst, K k, P p) {
+                 global const T* in, const sort_layout* L, uint out_kind, bool move, ulong row_len,
+                 P dst, K k, P p) {
     if (out_kind == FINAL_KEYS) {
         keys_out[dst] = k;
         if (move) pos_out[dst] = p;
@@ -197,151 +200,265 @@ inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global 
     }
 }
 
+// The local arrays of a downsweep (declared in the kernels, passed to the helpers below).
+#define TILE_LOCALS                                                                                \
+    local K sk[TILE];                                                                              \
+    local P sp[TILE];                                                                              \
+    local uchar sd[TILE];                                                                          \
+    local uint cnt[CNT(8 * WG)];                                                                   \
+    local P tmp[2 * WG];                                                                           \
+    local P base[RADIX];                                                                           \
+    local uint ts[RADIX], te[RADIX];                                                               \
+    local uint trivial;
+#define TILE_ARGS sk, sp, sd, cnt, tmp, ts, te
+
+// base[d] = where digit d's run starts in the output (the exclusive scan of totals) plus
+// extra[d * stride] (none when extra is null); *trivial: one digit holds all n elements.
+WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, ulong stride, P n,
+                                local P* tmp, local P* base, local uint* trivial) {
+    const uint l = get_local_id(0);
+    const uint per = (RADIX + WG - 1) / WG;
+    const uint b = min((uint)RADIX, l * per), e = min((uint)RADIX, b + per);
+    if (l == 0) *trivial = 0;
+    P s = 0;
+    for (uint d = b; d < e; ++d)
+        s += totals[d];
+    P total;
+    P run = group_scan(tmp, s, &total); // its barriers order trivial's reset
+    for (uint d = b; d < e; ++d) {
+        const P t = totals[d];
+        if (t == n) *trivial = 1;
+        base[d] = run + (extra ? extra[d * stride] : 0);
+        run += t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Loads the `count` elements of the tile at `tile` and sorts them stably by digit in local
+// memory: a coalesced load; work-item l takes elements l * ITEMS ... (those past count: digit
+// 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
+// group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
+// [ts[d], te[d]) (empty runs: 0, 0).
+WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global const T* in,
+                             const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
+                             uint count, uint mode, uint shift, ulong row_len, local K* sk,
+                             local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
+                             local uint* ts, local uint* te) {
+    const uint l = get_local_id(0);
+    for (uint d = l; d < RADIX; d += WG) {
+        ts[d] = 0;
+        te[d] = 0;
+    }
+    for (uint j = l; j < count; j += WG) {
+        sk[j] = key_at(keys, in, L, from_input, tile + j);
+        if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    K k[ITEMS];
+    P p[ITEMS];
+    uint dg[ITEMS];
+    for (uint i = 0; i < ITEMS; ++i) {
+        const uint j = l * ITEMS + i;
+        k[i] = 0;
+        p[i] = 0;
+        dg[i] = 255;
+        if (j < count) {
+            k[i] = sk[j];
+            if (move) p[i] = sp[j];
+            dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
+        }
+    }
+    for (uint r = 0; r < 8; r += 4) {
+        // 4-bit digit v counts in lane v & 7, in its 16-bit half v >> 3.
+        for (uint q = 0; q < 8; ++q)
+            cnt[CNT(q * WG + l)] = 0;
+        uint rank[ITEMS];
+        for (uint i = 0; i < ITEMS; ++i) {
+            const uint v = (dg[i] >> r) & 15u, at = CNT((v & 7u) * WG + l);
+            const uint sh = (v >> 3) * 16;
+            const uint c = cnt[at];
+            rank[i] = (c >> sh) & 0xFFFFu;
+            cnt[at] = c + (1u << sh);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Exclusive scan of the counters in (lane, work-item) order; the high halves then also
+        // need the total of the low ones (every element of a 4-bit digit below 8).
+        uint s = 0;
+        for (uint q = 0; q < 8; ++q)
+            s += cnt[CNT(l * 8 + q)];
+        P total;
+        uint run = (uint)group_scan(tmp, s, &total);
+        for (uint q = 0; q < 8; ++q) {
+            const uint v = cnt[CNT(l * 8 + q)];
+            cnt[CNT(l * 8 + q)] = run;
+            run += v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint low = (uint)total & 0xFFFFu;
+        for (uint i = 0; i < ITEMS; ++i) {
+            const uint v = (dg[i] >> r) & 15u, e = cnt[CNT((v & 7u) * WG + l)];
+            rank[i] += (v >> 3) ? (e >> 16) + low : e & 0xFFFFu;
+        }
+        for (uint i = 0; i < ITEMS; ++i) {
+            sk[rank[i]] = k[i];
+            sd[rank[i]] = (uchar)dg[i];
+            if (move) sp[rank[i]] = p[i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (r == 0)
+            for (uint i = 0; i < ITEMS; ++i) {
+                const uint j = l * ITEMS + i;
+                k[i] = sk[j];
+                dg[i] = sd[j];
+                if (move) p[i] = sp[j];
+            }
+    }
+    for (uint j = l; j < count; j += WG) {
+        const uint d = sd[j];
+        if (j == 0 || sd[j - 1] != d) ts[d] = j;
+        if (j + 1 == count || sd[j + 1] != d) te[d] = j + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
+// work-items to consecutive addresses of a run.
+#define WRITE_TILE                                                                                 \
+    for (uint j = l; j < count; j += WG) {                                                         \
+        const uint d = sd[j];                                                                      \
+        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len,                     \
+             base[d] + (j - ts[d]), sk[j], move ? sp[j] : 0);                                      \
+    }
+
+// A pass in which one digit holds every element keeps the order: a plain copy of [begin, end).
+#define COPY_RANGE                                                                                 \
+    for (P i = begin + l; i < end; i += WG)                                                        \
+        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,                  \
+             key_at(keys, in, &L, from_input, i), move ? (gen_pos ? i : pos[i]) : 0);
+
 // Group g moves its elements, in order, to where their digit starts in the output (the scan of
 // the digit totals, plus hist's start of the group in the digit's run) plus their rank among
-// the group's earlier elements of that digit: a stable pass. Per tile: a coalesced load into
-// local memory; each work-item takes ITEMS consecutive elements and the tile is ranked
-// stably by the low and then the high 4 bits of the digit (packed 16-bit counters per
-// (4-bit digit, work-item), one group scan each: a local split); the tile, then in digit order
-// in local memory, is written out so that consecutive work-items write consecutive addresses
-// of a digit's run. gen_pos: the positions are the element indices (first pass, unique's
-// partition). A pass in which one digit holds every element keeps the order: a plain copy.
+// the group's earlier elements of that digit: a stable pass, tile by tile (rank_tile), each
+// tile written so that consecutive work-items write consecutive addresses of a digit's run.
+// gen_pos: the positions are the element indices (first pass, unique's partition).
 kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
                             global P* pos_out, global const P* hist, global const P* totals,
                             global const uint* flags, global const T* in, sort_layout L,
-                            global T* out_v, global long* out_i, ulong n_, ulong chunk_,
-                            uint mode, uint shift, ulong row_len, uint gen_pos, uint from_input,
+                            global T* out_v, global long* out_i, ulong n_, ulong chunk_, uint mode,
+                            uint shift, ulong row_len, uint gen_pos, uint from_input,
                             uint out_kind) {
-    local K sk[TILE];
-    local P sp[TILE];
-    local uchar sd[TILE];
-    local uint cnt[CNT(8 * WG)];
-    local P tmp[2 * WG];
-    local P base[RADIX];
-    local uint ts[RADIX], te[RADIX];
-    local uint trivial;
-
+    TILE_LOCALS
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
     const bool move = flags[0] != 0;
     const P begin = (P)g * chunk, end = min(n, begin + chunk);
-
-    // Where each digit's run starts in the output: the exclusive scan of the totals.
-    {
-        const uint per = (RADIX + WG - 1) / WG;
-        const uint b = min((uint)RADIX, l * per), e = min((uint)RADIX, b + per);
-        if (l == 0) trivial = 0;
-        P s = 0;
-        for (uint d = b; d < e; ++d)
-            s += totals[d];
-        P total;
-        P run = group_scan(tmp, s, &total); // its barriers order trivial's reset
-        for (uint d = b; d < e; ++d) {
-            const P t = totals[d];
-            if (t == n) trivial = 1;
-            base[d] = run + hist[(ulong)d * groups + g];
-            run += t;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    digit_starts(totals, hist + g, groups, n, tmp, base, &trivial);
     if (trivial) {
-        for (P i = begin + l; i < end; i += WG)
-            emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,
-                 key_at(keys, in, &L, from_input, i), move ? (gen_pos ? i : pos[i]) : 0);
+        COPY_RANGE
         return;
     }
-
     for (P tile = begin; tile < end; tile += TILE) {
         const uint count = (uint)min((P)TILE, end - tile);
-        for (uint d = l; d < RADIX; d += WG) {
-            ts[d] = 0;
-            te[d] = 0;
-        }
-        for (uint j = l; j < count; j += WG) {
-            sk[j] = key_at(keys, in, &L, from_input, tile + j);
-            if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        // Work-item l holds tile elements l * ITEMS ... (those past count: digit 255, last).
-        K k[ITEMS];
-        P p[ITEMS];
-        uint dg[ITEMS];
-        for (uint i = 0; i < ITEMS; ++i) {
-            const uint j = l * ITEMS + i;
-            k[i] = 0;
-            p[i] = 0;
-            dg[i] = 255;
-            if (j < count) {
-                k[i] = sk[j];
-                if (move) p[i] = sp[j];
-                dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
-            }
-        }
-        for (uint r = 0; r < 8; r += 4) {
-            // 4-bit digit v counts in lane v & 7, in its 16-bit half v >> 3.
-            for (uint q = 0; q < 8; ++q)
-                cnt[CNT(q * WG + l)] = 0;
-            uint rank[ITEMS];
-            for (uint i = 0; i < ITEMS; ++i) {
-                const uint v = (dg[i] >> r) & 15u, at = CNT((v & 7u) * WG + l);
-                const uint sh = (v >> 3) * 16;
-                const uint c = cnt[at];
-                rank[i] = (c >> sh) & 0xFFFFu;
-                cnt[at] = c + (1u << sh);
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            // Exclusive scan of the counters in (lane, work-item) order; the high halves then
-            // also need the total of the low ones (every element of a 4-bit digit below 8).
-            uint s = 0;
-            for (uint q = 0; q < 8; ++q)
-                s += cnt[CNT(l * 8 + q)];
-            P total;
-            uint run = (uint)group_scan(tmp, s, &total);
-            for (uint q = 0; q < 8; ++q) {
-                const uint v = cnt[CNT(l * 8 + q)];
-                cnt[CNT(l * 8 + q)] = run;
-                run += v;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint low = (uint)total & 0xFFFFu;
-            for (uint i = 0; i < ITEMS; ++i) {
-                const uint v = (dg[i] >> r) & 15u, e = cnt[CNT((v & 7u) * WG + l)];
-                rank[i] += (v >> 3) ? (e >> 16) + low : e & 0xFFFFu;
-            }
-            for (uint i = 0; i < ITEMS; ++i) {
-                sk[rank[i]] = k[i];
-                sd[rank[i]] = (uchar)dg[i];
-                if (move) sp[rank[i]] = p[i];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (r == 0)
-                for (uint i = 0; i < ITEMS; ++i) {
-                    const uint j = l * ITEMS + i;
-                    k[i] = sk[j];
-                    dg[i] = sd[j];
-                    if (move) p[i] = sp[j];
-                }
-        }
-
-        // The tile in digit order: the run of each digit, then each element to its digit's base.
-        for (uint j = l; j < count; j += WG) {
-            const uint d = sd[j];
-            if (j == 0 || sd[j - 1] != d) ts[d] = j;
-            if (j + 1 == count || sd[j + 1] != d) te[d] = j + 1;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint j = l; j < count; j += WG) {
-            const uint d = sd[j];
-            emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len,
-                 base[d] + (j - ts[d]), sk[j], move ? sp[j] : 0);
-        }
+        rank_tile(keys, pos, in, &L, from_input, move, gen_pos, tile, count, mode, shift, row_len,
+                  TILE_ARGS);
+        WRITE_TILE
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint d = l; d < RADIX; d += WG)
             base[d] += te[d] - ts[d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+#if !SORT_WIDE_POS
+// ---- Onesweep (CLARRAY_SORT_ONESWEEP=1; 1-d key passes below 2^30 elements, 32-bit P): the
+// digit totals of every pass come from one histogram of the input (radix_histograms), and each
+// pass is one kernel whose tiles find where their digits go by decoupled look-back: a tile
+// publishes per digit its own count (AGGREGATE), then, once it knows the count of every earlier
+// tile, the inclusive prefix (PREFIX), in one 32-bit word (flag in the top 2 bits) per (tile,
+// digit) of status. Tiles are numbered in the order their groups start (an atomic counter), so
+// a tile waits only on tiles whose groups are already running: no deadlock where groups run to
+// completion once started (GPUs; pocl runs a group on one thread).
+#define LB_AGGREGATE (1u << 30)
+#define LB_PREFIX (2u << 30)
+#define LB_VALUE 0x3FFFFFFFu
+
+// totals[p * RADIX + d] += the count of digit d of pass p (shift p * 8) over the input view;
+// sets flags[0] for a float its key cannot give back. Grid-stride over the input.
+kernel void radix_histograms(global const T* in, sort_layout L, global uint* totals,
+                             volatile global uint* flags, uint passes) {
+    local uint c[8 * RADIX];
+    const uint l = get_local_id(0);
+    for (uint d = l; d < passes * RADIX; d += WG)
+        c[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint lossy = 0;
+    for (ulong i = get_global_id(0); i < L.n; i += get_global_size(0)) {
+        const T v = in[view_offset(&L, i)];
+#if SORT_KIND == 2
+        lossy |= isnan(v) || (v == (T)0 && signbit(v));
+#endif
+        const K k = to_key(v);
+        for (uint p = 0; p < passes; ++p)
+            atomic_inc(&c[p * RADIX + ((uint)(k >> (p * 8)) & 255u)]);
+    }
+    if (lossy) atomic_or(flags, 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = l; d < passes * RADIX; d += WG)
+        if (c[d]) atomic_add(&totals[d], c[d]);
+}
+
+// Pass `pass` (of the `tiles` tiles): tile t (from counter[pass]) ranks its elements, looks
+// back over the tiles before it for each digit, and writes. status: RADIX words per (pass,
+// tile), zero before the sort, as the counters.
+kernel void radix_onesweep(global const K* keys, global const P* pos, global K* keys_out,
+                           global P* pos_out, global const P* totals, volatile global uint* status,
+                           volatile global uint* counter, global const uint* flags,
+                           global const T* in, sort_layout L, global T* out_v, global long* out_i,
+                           ulong n_, uint shift, uint from_input, uint out_kind, uint pass,
+                           uint tiles) {
+    TILE_LOCALS
+    local uint tile_id;
+    const uint l = get_local_id(0);
+    const P n = (P)n_;
+    const bool move = flags[0] != 0;
+    const uint mode = 0, gen_pos = from_input;
+    const ulong row_len = n_;
+    if (l == 0) tile_id = atomic_inc(counter + pass);
+    status += (ulong)pass * tiles * RADIX;
+    digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial); // publishes tile_id
+    const uint t = tile_id;
+    const P begin = (P)t * TILE, end = min(n, begin + TILE);
+    if (trivial) {
+        COPY_RANGE
+        return;
+    }
+    const uint count = (uint)(end - begin);
+    rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len,
+              TILE_ARGS);
+    for (uint d = l; d < RADIX; d += WG) {
+        const uint own = te[d] - ts[d];
+        volatile global uint* mine = status + (ulong)t * RADIX + d;
+        if (t == 0) {
+            atomic_xchg(mine, LB_PREFIX | own);
+            continue;
+        }
+        atomic_xchg(mine, LB_AGGREGATE | own);
+        uint before = 0;
+        for (uint u = t; u > 0;) {
+            const uint s = atomic_or(status + (ulong)(u - 1) * RADIX + d, 0u);
+            if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
+            before += s & LB_VALUE;
+            if (s & LB_PREFIX) break;
+            --u;
+        }
+        atomic_xchg(mine, LB_PREFIX | (before + own));
+        base[d] += before;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    WRITE_TILE
+}
+#endif
 
 // Results of a sort of rows of row_len whose output view O is not the sort's order: element i
 // of O is, for values, the element of key i (or, when positions travelled, element pos[i] of the
@@ -366,8 +483,7 @@ kernel void sort_unique_values(global const T* in, sort_layout L, global const P
     if (j >= count) return;
     values[j] = in[view_offset(&L, pos[start[j]])];
 }
-kernel void sort_unique_counts(global const P* start, global long* counts, ulong count,
-                               ulong n) {
+kernel void sort_unique_counts(global const P* start, global long* counts, ulong count, ulong n) {
     const ulong j = get_global_id(0);
     if (j >= count) return;
     counts[j] = (long)((j + 1 < count ? start[j + 1] : n) - start[j]);
@@ -528,8 +644,8 @@ kernel void sort_histogram(global const T* a, sort_layout L, global long* counts
 }
 // The same privatised (at most LOCAL_BINS bins), as sort_bincount_local.
 kernel void sort_histogram_local(global const T* a, sort_layout L, global long* counts,
-                                 global const E* edges, E lo, E hi, E denom, uint bins,
-                                 uint copies, ulong chunk) {
+                                 global const E* edges, E lo, E hi, E denom, uint bins, uint copies,
+                                 ulong chunk) {
     LOCAL_COUNTS_BEGIN
     for (ulong i = begin + l; i < end; i += WG) {
         const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);

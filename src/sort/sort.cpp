@@ -65,7 +65,9 @@ enum class sk : unsigned {
     edges,
     bincount_local,
     bincount_weighted_local,
-    histogram_local
+    histogram_local,
+    histograms,
+    onesweep
 };
 const char* const kernel_names[] = {"radix_upsweep",
                                     "radix_scan",
@@ -82,7 +84,9 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "sort_edges",
                                     "sort_bincount_local",
                                     "sort_bincount_weighted_local",
-                                    "sort_histogram_local"};
+                                    "sort_histogram_local",
+                                    "radix_histograms",
+                                    "radix_onesweep"};
 
 constexpr unsigned radix_bits = 8;
 
@@ -177,7 +181,7 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const 
                     " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
                     " -DWG=" + std::to_string(radix_group(dev)) +
                     " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
-                    " -DP=" + (wide ? "ulong" : "uint") +
+                    " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
                     " -DE=" + cl_type_name(w);
@@ -308,6 +312,54 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
     s.first = false;
 }
 
+// CLARRAY_SORT_ONESWEEP=1: 1-d sorts below 2^30 elements take the onesweep kernels.
+bool onesweep_wanted() {
+    static const bool on = env_flag("CLARRAY_SORT_ONESWEEP");
+    return on;
+}
+
+// The key passes of a 1-d sort (32-bit positions) by onesweep (kernels/sort.cl): one histogram
+// kernel for every pass, then one kernel per pass whose tiles find their digits' offsets by
+// decoupled look-back.
+void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_kind,
+                   allocation* out) {
+    const device& dev = o.q.context().device();
+    const cl_uint passes = key_bits(o.t) / radix_bits;
+    const cl_uint tiles = static_cast<cl_uint>((s.n + tile - 1) / tile);
+    const cl_ulong n = s.n;
+    auto totals = o.temp(passes * 256 * 4);
+    auto status = o.temp(std::size_t(passes) * tiles * 256 * 4);
+    auto counter = o.temp(passes * 4);
+    const cl_uint zero = 0;
+    totals->fill(o.q, &zero, 4, 0, passes * 256 * 4);
+    status->fill(o.q, &zero, 4, 0, std::size_t(passes) * tiles * 256 * 4);
+    counter->fill(o.q, &zero, 4, 0, passes * 4);
+    allocation* f = s.flags.get();
+    const std::size_t hist_groups =
+        std::min<std::size_t>(tiles, std::max<std::size_t>(1, 4 * dev.compute_units()));
+    o.grouped(sk::histograms, hist_groups,
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(totals.get(), access::read_write),
+               o.mem(f, access::read_write), value_of(passes)});
+    for (cl_uint p = 0; p < passes; ++p) {
+        const bool last = p + 1 == passes;
+        const cl_uint shift = p * radix_bits, from_input = p == 0;
+        const cl_uint kind = static_cast<cl_uint>(last ? out_kind : radix_out::keys);
+        allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
+        allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
+        allocation* dst = last && out ? out : k_out;
+        o.grouped(sk::onesweep, tiles,
+                  {o.mem(k_in, access::read), o.mem(p_in, access::read),
+                   o.mem(k_out, access::write), o.mem(p_out, access::write),
+                   o.mem(totals.get(), access::read), o.mem(status.get(), access::read_write),
+                   o.mem(counter.get(), access::read_write), o.mem(f, access::read),
+                   o.mem(s.in, access::read), value_of(s.L), o.mem(dst, access::write),
+                   o.mem(dst, access::write), value_of(n), value_of(shift), value_of(from_input),
+                   value_of(kind), value_of(p), value_of(tiles)});
+        s.cur = 1 - s.cur;
+    }
+    s.first = false;
+}
+
 // Sorts the view L (element i of rows of row_len): by key within each row, then the rows by
 // their number (passes over the row bits of the original positions, which keep each row's
 // order): the stable sort of (row, key). Positions travel when `positions`, for several rows,
@@ -340,6 +392,10 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     const cl_uint flag = positions;
     s.flags->fill(o.q, &flag, 4, 0, 4);
     const cl_ulong rl = row_len;
+    if (rows == 1 && s.n < (std::size_t(1) << 30) && onesweep_wanted()) {
+        onesweep_sort(o, s, tile, out_kind, out);
+        return s;
+    }
     unsigned passes = key_bits(o.t) / radix_bits;
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
         ++passes;
