@@ -90,6 +90,21 @@ inline long view_offset(const sort_layout* L, ulong i) {
 #define FINAL_VALUES 1
 #define FINAL_INDICES 2   // positions modulo row_len
 #define FINAL_POSITIONS 3 // positions (one row)
+#define FINAL_BITS 4      // values; what travelled with the keys is each float's bits
+
+// float32 sorts of values carry each element's own bits instead of its position where the key
+// cannot give the value back (gen_pos 2: the last pass then writes them, coalesced, where
+// positions would gather from the input).
+#define BITS_PAYLOAD (SORT_KIND == 2 && !SORT_WIDE && !SORT_WIDE_POS)
+
+// What the first pass (and unique's partition) makes travel with element i: gen_pos 1 its
+// index, 2 its bits (BITS_PAYLOAD only).
+inline P payload_of(global const T* in, const sort_layout* L, uint gen_pos, P i) {
+#if BITS_PAYLOAD
+    if (gen_pos == 2) return as_uint(in[view_offset(L, i)]);
+#endif
+    return i;
+}
 
 // The key of element i: from the input view or the previous pass.
 inline K key_at(global const K* keys, global const T* in, const sort_layout* L, uint from_input,
@@ -193,6 +208,10 @@ inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global 
         if (move) pos_out[dst] = p;
     } else if (out_kind == FINAL_VALUES) {
         out_v[dst] = move ? in[view_offset(L, p)] : from_key(k);
+    } else if (out_kind == FINAL_BITS) {
+#if BITS_PAYLOAD
+        out_v[dst] = move ? as_float(p) : from_key(k);
+#endif
     } else if (out_kind == FINAL_INDICES) {
         out_i[dst] = (long)((ulong)p % row_len);
     } else {
@@ -251,7 +270,7 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
     }
     for (uint j = l; j < count; j += WG) {
         sk[j] = key_at(keys, in, L, from_input, tile + j);
-        if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
+        if (move) sp[j] = gen_pos ? payload_of(in, L, gen_pos, tile + j) : pos[tile + j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -335,13 +354,14 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
 #define COPY_RANGE                                                                                 \
     for (P i = begin + l; i < end; i += WG)                                                        \
         emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,                  \
-             key_at(keys, in, &L, from_input, i), move ? (gen_pos ? i : pos[i]) : 0);
+             key_at(keys, in, &L, from_input, i),                                                  \
+             move ? (gen_pos ? payload_of(in, &L, gen_pos, i) : pos[i]) : 0);
 
 // Group g moves its elements, in order, to where their digit starts in the output (the scan of
 // the digit totals, plus hist's start of the group in the digit's run) plus their rank among
 // the group's earlier elements of that digit: a stable pass, tile by tile (rank_tile), each
 // tile written so that consecutive work-items write consecutive addresses of a digit's run.
-// gen_pos: the positions are the element indices (first pass, unique's partition).
+// gen_pos: what travels is made here (payload_of: first pass, unique's partition), else read.
 kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
                             global P* pos_out, global const P* hist, global const P* totals,
                             global const uint* flags, global const T* in, sort_layout L,
@@ -416,13 +436,13 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
                            volatile global uint* counter, global const uint* flags,
                            global const T* in, sort_layout L, global T* out_v, global long* out_i,
                            ulong n_, uint shift, uint from_input, uint out_kind, uint pass,
-                           uint tiles) {
+                           uint tiles, uint gen_pos) {
     TILE_LOCALS
     local uint tile_id;
     const uint l = get_local_id(0);
     const P n = (P)n_;
     const bool move = flags[0] != 0;
-    const uint mode = 0, gen_pos = from_input;
+    const uint mode = 0;
     const ulong row_len = n_;
     if (l == 0) tile_id = atomic_inc(counter + pass);
     status += (ulong)pass * tiles * RADIX;

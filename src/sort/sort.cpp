@@ -266,7 +266,7 @@ partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
 
 // What the last radix pass writes (kernels/sort.cl, FINAL_*): keys (and positions) for what
 // follows, or the result itself when it is laid out in the sort's order.
-enum class radix_out : cl_uint { keys, values, indices, positions };
+enum class radix_out : cl_uint { keys, values, indices, positions, bits };
 
 // The radix sort of the keys of an input view, with their positions when they travel: the
 // sorted keys (and positions) end in keys[cur] (pos[cur]), unless the last pass wrote the result.
@@ -277,7 +277,8 @@ struct radix_state {
     int cur = 0;
     partition part{};
     std::size_t n = 0;
-    bool first = true; // the next pass reads the input and makes the positions
+    bool first = true;     // the next pass reads the input and makes the positions
+    cl_uint gen_first = 1; // what the first pass makes travel: 1 indices, 2 float32 bits
     allocation* in = nullptr;
     sort_layout L{};
 };
@@ -288,7 +289,7 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
                 radix_out out_kind = radix_out::keys, allocation* out = nullptr) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
     const cl_uint groups = static_cast<cl_uint>(s.part.groups);
-    const cl_uint gen = s.first || mode == 2, from_input = s.first;
+    const cl_uint gen = s.first ? s.gen_first : mode == 2, from_input = s.first;
     const cl_uint kind = static_cast<cl_uint>(out_kind);
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
@@ -343,6 +344,7 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
     for (cl_uint p = 0; p < passes; ++p) {
         const bool last = p + 1 == passes;
         const cl_uint shift = p * radix_bits, from_input = p == 0;
+        const cl_uint gen = from_input ? s.gen_first : 0;
         const cl_uint kind = static_cast<cl_uint>(last ? out_kind : radix_out::keys);
         allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
         allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
@@ -354,7 +356,7 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
                    o.mem(counter.get(), access::read_write), o.mem(f, access::read),
                    o.mem(s.in, access::read), value_of(s.L), o.mem(dst, access::write),
                    o.mem(dst, access::write), value_of(n), value_of(shift), value_of(from_input),
-                   value_of(kind), value_of(p), value_of(tiles)});
+                   value_of(kind), value_of(p), value_of(tiles), value_of(gen)});
         s.cur = 1 - s.cur;
     }
     s.first = false;
@@ -373,6 +375,11 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     s.in = in;
     s.L = L;
     o.wide = s.n > (std::size_t(1) << 31);
+    // float32 values carry their bits where the key cannot give them back (no gather after).
+    if (out_kind == radix_out::values && o.t == dtype::float32 && !o.wide && s.n == row_len) {
+        s.gen_first = 2;
+        out_kind = radix_out::bits;
+    }
     const device& dev = o.q.context().device();
     const std::size_t ps = o.wide ? 8 : 4;
     const std::size_t tile = radix_group(dev) * radix_items(dev, key_size(o.t), ps);
