@@ -98,7 +98,7 @@ constexpr std::size_t local_bins = 4096, local_sums = 2048;
 // The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
 // when smaller (a power of two: the scans halve it).
 std::size_t radix_group(const device& dev) {
-    static const std::size_t wanted = env_count("CLARRAY_SORT_WG", 256, 32, 1024, true);
+    static const std::size_t wanted = env_count("CLARRAY_SORT_WG", 256, 32, 512, true);
     std::size_t g = wanted;
     while (g > dev.max_work_group_size() && g > 16)
         g /= 2;
