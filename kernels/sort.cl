@@ -428,15 +428,15 @@ kernel void radix_histograms(global const T* in, sort_layout L, global uint* tot
         if (c[d]) atomic_add(&totals[d], c[d]);
 }
 
-// Pass `pass` (of the `tiles` tiles): tile t (from counter[pass]) ranks its elements, looks
-// back over the tiles before it for each digit, and writes. status: RADIX words per (pass,
-// tile), zero before the sort, as the counters.
+// Pass `pass`: tile t (from counter[pass], zero before the sort) ranks its elements, looks back
+// over the tiles before it for each digit, and writes. status: RADIX words per tile, zero
+// before the pass.
 kernel void radix_onesweep(global const K* keys, global const P* pos, global K* keys_out,
                            global P* pos_out, global const P* totals, volatile global uint* status,
                            volatile global uint* counter, global const uint* flags,
                            global const T* in, sort_layout L, global T* out_v, global long* out_i,
                            ulong n_, uint shift, uint from_input, uint out_kind, uint pass,
-                           uint tiles, uint gen_pos) {
+                           uint gen_pos) {
     TILE_LOCALS
     local uint tile_id;
     const uint l = get_local_id(0);
@@ -445,7 +445,6 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     const uint mode = 0;
     const ulong row_len = n_;
     if (l == 0) tile_id = atomic_inc(counter + pass);
-    status += (ulong)pass * tiles * RADIX;
     digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial); // publishes tile_id
     const uint t = tile_id;
     const P begin = (P)t * TILE, end = min(n, begin + TILE);

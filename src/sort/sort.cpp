@@ -329,11 +329,10 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
     const cl_uint tiles = static_cast<cl_uint>((s.n + tile - 1) / tile);
     const cl_ulong n = s.n;
     auto totals = o.temp(passes * 256 * 4);
-    auto status = o.temp(std::size_t(passes) * tiles * 256 * 4);
+    auto status = o.temp(std::size_t(tiles) * 256 * 4); // zeroed before each pass
     auto counter = o.temp(passes * 4);
     const cl_uint zero = 0;
     totals->fill(o.q, &zero, 4, 0, passes * 256 * 4);
-    status->fill(o.q, &zero, 4, 0, std::size_t(passes) * tiles * 256 * 4);
     counter->fill(o.q, &zero, 4, 0, passes * 4);
     allocation* f = s.flags.get();
     const std::size_t hist_groups =
@@ -345,6 +344,7 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
         const bool last = p + 1 == passes;
         const cl_uint shift = p * radix_bits, from_input = p == 0;
         const cl_uint gen = from_input ? s.gen_first : 0;
+        status->fill(o.q, &zero, 4, 0, std::size_t(tiles) * 256 * 4);
         const cl_uint kind = static_cast<cl_uint>(last ? out_kind : radix_out::keys);
         allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
         allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
@@ -356,7 +356,7 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
                    o.mem(counter.get(), access::read_write), o.mem(f, access::read),
                    o.mem(s.in, access::read), value_of(s.L), o.mem(dst, access::write),
                    o.mem(dst, access::write), value_of(n), value_of(shift), value_of(from_input),
-                   value_of(kind), value_of(p), value_of(tiles), value_of(gen)});
+                   value_of(kind), value_of(p), value_of(gen)});
         s.cur = 1 - s.cur;
     }
     s.first = false;
