@@ -2,7 +2,8 @@
 // parallel host sort (std::sort of one chunk per hardware thread, then parallel pairwise
 // std::inplace_merge rounds), for float32 and uint32 keys. Every timing is a median of
 // interleaved repeats; device timings run from enqueue to q.finish() on resident data (no
-// transfers). The device result is checked against std::sort's.
+// transfers). The device result is checked against std::sort's. Then bincount of N int32 values
+// into 256 and 4096 bins (privatised counts), checked against a host loop.
 // N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R;
 // --host-reps H (default R; 0 skips the host sorts, for tuning runs of the device sort);
 // --out file.csv writes every sample (columns as bench_random's: device,op,n,rep,seconds).
@@ -124,6 +125,39 @@ bool run(const ca::queue& q, std::size_t n, int reps, int host_reps, const char*
     return true;
 }
 
+// bincount of n int32 values in [0, bins) (privatised counts up to 4096 bins), checked against
+// a host loop. Includes bincount's blocking read of the extremes.
+bool run_bincount(const ca::queue& q, std::size_t n, std::size_t bins, int reps,
+                  std::ostream& csv) {
+    std::mt19937_64 rng(7);
+    std::vector<std::int32_t> host(n);
+    std::vector<std::int64_t> want(bins, 0);
+    for (auto& x : host) {
+        x = static_cast<std::int32_t>(rng() % bins);
+        ++want[static_cast<std::size_t>(x)];
+    }
+    ca::cl_array<std::int32_t> d(q, ca::shape_type{n});
+    d.set(host);
+    const xt::xarray<std::int64_t> got = ca::bincount(d, bins).get();
+    if (!std::equal(want.begin(), want.end(), got.begin())) {
+        std::cerr << "bincount differs from the host's counts\n";
+        return false;
+    }
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r)
+        t.push_back(seconds([&] {
+            ca::cl_array<std::int64_t> c = ca::bincount(d, bins);
+            q.finish();
+        }));
+    const std::string dev = q.context().device().name(), what = "bincount " + std::to_string(bins);
+    for (std::size_t r = 0; r < t.size(); ++r)
+        csv << '"' << dev << "\",int32 " << what << ',' << n << ',' << r << ',' << t[r] << '\n';
+    const double m = median(t);
+    std::cout << "int32  clarray::" << what << std::string(15 - what.size(), ' ') << m * 1e3
+              << " ms  " << n / m / 1e6 << " Mvalues/s\n";
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -157,9 +191,10 @@ int main(int argc, char** argv) {
         if (!out.empty()) file.open(out);
         std::ostream& csv = file;
         if (file.is_open()) csv << "device,op,n,rep,seconds\n";
-        const bool ok =
-            run<float>(q, n, reps, host_reps < 0 ? reps : host_reps, "float32", csv) &&
-            run<std::uint32_t>(q, n, reps, host_reps < 0 ? reps : host_reps, "uint32", csv);
+        const int hr = host_reps < 0 ? reps : host_reps;
+        const bool ok = run<float>(q, n, reps, hr, "float32", csv) &&
+                        run<std::uint32_t>(q, n, reps, hr, "uint32", csv) &&
+                        run_bincount(q, n, 256, reps, csv) && run_bincount(q, n, 4096, reps, csv);
         return ok ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "bench_sort: " << e.what() << "\n";

@@ -1,16 +1,18 @@
 // Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
-//   -DWG=<size>
+//   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
 // (SORT_WIDE: T is 8 bytes wide) and, where the device has the 64-bit atomics, -DSORT_ATOMICS
 // (and -DSORT_FP64 -DW=<weight type> for the double sums)
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
-// kernels (they use local arrays of that size).
+// kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
+// P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
+// LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums.
 //
 // Keys: every value maps to an unsigned key K whose unsigned order is NumPy's order of the values:
 // signed integers flip their sign bit, floats flip the sign bit of non-negatives and every bit of
 // negatives, -0.0 becomes +0.0 (they compare equal) and every NaN becomes the largest key (NaN
-// last). Sorts are LSD radix sorts over such keys, 4 bits a pass, each pass stable.
+// last). Sorts are LSD radix sorts over such keys, 8 bits a pass, each pass stable.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -33,8 +35,26 @@ inline K to_key(T v) {
 #endif
 }
 
+// The element a key stands for: to_key's inverse, exact but for -0.0 (gives +0.0) and NaN (one
+// NaN): sorts that meet those move positions instead (the first upsweep's flag).
+inline T from_key(K k) {
+#if SORT_KIND == 2
+    const K b = (k & TOP) ? (k ^ TOP) : ~k;
+#if SORT_WIDE
+    return as_double(b);
+#else
+    return as_float(b);
+#endif
+#elif SORT_KIND == 1
+    return (T)((U)k ^ (U)((U)1 << (sizeof(U) * 8 - 1)));
+#else
+    return (T)(U)k;
+#endif
+}
+
 // Element offset of flat C-order index i of the view L.
 inline long view_offset(const sort_layout* L, ulong i) {
+    if (L->rank == 1) return L->offset + (long)i * L->strides[0]; // no 64-bit division
     long off = L->offset;
     for (int d = (int)L->rank - 1; d >= 0; --d) {
         const ulong e = L->shape[d];
@@ -44,127 +64,431 @@ inline long view_offset(const sort_layout* L, ulong i) {
     return off;
 }
 
-// keys[i] = key of element i of the view, pos[i] = i.
-kernel void sort_load(global const T* in, sort_layout L, global K* keys, global ulong* pos) {
-    const ulong i = get_global_id(0);
-    if (i >= L.n) return;
-    keys[i] = to_key(in[view_offset(&L, i)]);
-    pos[i] = i;
+// ---- Radix sort: 8-bit digits, LSD, each pass stable (docs/sorting.md). P (uint, or ulong for
+// more than 2^31 elements) holds positions and counts; a tile is WG * ITEMS elements.
+//
+// A pass reads the keys of the previous one, or, the first pass (from_input), the input view L
+// itself (the keys made on the fly). flags[0] says whether positions travel with the keys: set
+// on the host (argsort, axis sorts, unique), or by the first upsweep for a float that its key
+// cannot give back (-0.0 and NaN: the result is then gathered through the positions, which
+// keeps the input's bits). The last pass may write the result itself (out_kind): the values (from
+// the keys, or gathered), or the indices.
+
+// Helpers that contain barriers are always inlined: pocl (its work-group loops around barriers)
+// computed wrong ranks when the compiler left rank_tile a call (seen with ITEMS = 1).
+#define WITH_BARRIERS __attribute__((always_inline)) inline
+
+#define RADIX 256
+#define TILE (WG * ITEMS)
+#define HIST_COPIES 8 // upsweep sub-histograms: fewer work-items of a warp on one local counter
+// Word w of the ranking counters sits at CNT(w): one word of padding every 32, so that the
+// scan's reads of 8 consecutive words per work-item fall in different banks.
+#define CNT(w) ((w) + ((w) >> 5))
+
+// What a pass writes: keys (and positions) for the next pass, or the result.
+#define FINAL_KEYS 0
+#define FINAL_VALUES 1
+#define FINAL_INDICES 2   // positions modulo row_len
+#define FINAL_POSITIONS 3 // positions (one row)
+#define FINAL_BITS 4      // values; what travelled with the keys is each float's bits
+
+// float32 sorts of values carry each element's own bits instead of its position where the key
+// cannot give the value back (gen_pos 2: the last pass then writes them, coalesced, where
+// positions would gather from the input).
+#define BITS_PAYLOAD (SORT_KIND == 2 && !SORT_WIDE && !SORT_WIDE_POS)
+
+// What the first pass (and unique's partition) makes travel with element i: gen_pos 1 its
+// index, 2 its bits (BITS_PAYLOAD only).
+inline P payload_of(global const T* in, const sort_layout* L, uint gen_pos, P i) {
+#if BITS_PAYLOAD
+    if (gen_pos == 2) return as_uint(in[view_offset(L, i)]);
+#endif
+    return i;
 }
 
-// The digit a pass sorts by. mode 0: 4 key bits at shift; mode 1: 4 bits of the row (segment)
-// of the element's original position, for the passes that order rows after the keys; mode 2: 0
-// where element i starts a run of equal keys, else 1 (unique's compaction as a stable partition).
-inline uint digit_of(global const K* keys, global const ulong* pos, ulong i, uint mode, uint shift,
-                     ulong row_len) {
-    if (mode == 0) return (uint)(keys[i] >> shift) & 15u;
-    if (mode == 1) return (uint)((pos[i] / row_len) >> shift) & 15u;
-    return (i == 0 || keys[i] != keys[i - 1]) ? 0u : 1u;
+// The key of element i: from the input view or the previous pass.
+inline K key_at(global const K* keys, global const T* in, const sort_layout* L, uint from_input,
+                P i) {
+    return from_input ? to_key(in[view_offset(L, i)]) : keys[i];
 }
 
-// Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g], so
-// that the exclusive scan of hist is where each (digit, group) starts in the pass's output.
-kernel void sort_count(global const K* keys, global const ulong* pos, global ulong* hist, ulong n,
-                       ulong chunk, uint mode, uint shift, ulong row_len) {
-    local uint c[16];
-    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    if (l < 16) c[l] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
-    for (ulong i = begin + l; i < end; i += WG)
-        atomic_inc(&c[digit_of(keys, pos, i, mode, shift, row_len)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < 16) hist[(ulong)l * groups + g] = c[l];
+// The digit a pass sorts by. mode 0: 8 key bits at shift; mode 1: 8 bits of the row (segment)
+// of the element's original position p, for the passes that order rows after the keys; mode 2:
+// 0 where element i starts a run of equal keys, else 1 (unique's compaction as a stable
+// partition).
+inline uint digit_at(global const K* keys, K k, P p, P i, uint mode, uint shift, ulong row_len) {
+    if (mode == 0) return (uint)(k >> shift) & 255u;
+    if (mode == 1) return (uint)(((ulong)p / row_len) >> shift) & 255u;
+    return (i == 0 || k != keys[i - 1]) ? 0u : 1u;
 }
 
-// Exclusive scan of hist[0, m) in place, by one work-group of WG items.
-kernel void sort_scan(global ulong* hist, uint m) {
-    local ulong part[WG];
+// Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
+// Kogge-Stone: one barrier a step.
+WITH_BARRIERS P group_scan(local P* tmp, P x, P* total) {
     const uint l = get_local_id(0);
-    const uint per = (m + WG - 1) / WG;
-    const uint b = min(m, l * per), e = min(m, b + per);
-    ulong s = 0;
-    for (uint i = b; i < e; ++i)
-        s += hist[i];
-    part[l] = s;
+    uint cur = 0;
+    tmp[l] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint off = 1; off < WG; off <<= 1) {
-        const ulong t = l >= off ? part[l - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        part[l] += t;
+        P v = tmp[cur * WG + l];
+        if (l >= off) v += tmp[cur * WG + l - off];
+        cur ^= 1;
+        tmp[cur * WG + l] = v;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    ulong run = part[l] - s;
+    *total = tmp[cur * WG + WG - 1];
+    const P r = tmp[cur * WG + l] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+// Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
+kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist,
+                          volatile global uint* flags, global const T* in, sort_layout L, ulong n_,
+                          ulong chunk_, uint mode, uint shift, ulong row_len, uint from_input) {
+    local uint c[HIST_COPIES * RADIX];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const P n = (P)n_, chunk = (P)chunk_;
+    for (uint d = l; d < HIST_COPIES * RADIX; d += WG)
+        c[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local uint* mine = c + (l % HIST_COPIES) * RADIX;
+    const P begin = (P)g * chunk, end = min(n, begin + chunk);
+    uint lossy = 0;
+    for (P i = begin + l; i < end; i += WG) {
+        K k;
+        if (from_input) {
+            const T v = in[view_offset(&L, i)];
+#if SORT_KIND == 2
+            lossy |= isnan(v) || (v == (T)0 && signbit(v));
+#endif
+            k = to_key(v);
+        } else {
+            k = keys[i];
+        }
+        atomic_inc(&mine[digit_at(keys, k, mode == 1 ? pos[i] : 0, i, mode, shift, row_len)]);
+    }
+    if (lossy) atomic_or(flags, 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = l; d < RADIX; d += WG) {
+        uint s = 0;
+        for (uint q = 0; q < HIST_COPIES; ++q)
+            s += c[q * RADIX + d];
+        hist[(ulong)d * groups + g] = s;
+    }
+}
+
+// Launched as RADIX groups: group d turns row d of hist (the groups' counts of digit d) into
+// their exclusive scan and writes the row's total to totals[d].
+kernel void radix_scan(global P* hist, uint groups, global P* totals) {
+    local P tmp[2 * WG];
+    const uint l = get_local_id(0);
+    global P* row = hist + (ulong)get_group_id(0) * groups;
+    const uint per = (groups + WG - 1) / WG;
+    const uint b = min(groups, l * per), e = min(groups, b + per);
+    P s = 0;
+    for (uint i = b; i < e; ++i)
+        s += row[i];
+    P total;
+    P run = group_scan(tmp, s, &total);
     for (uint i = b; i < e; ++i) {
-        const ulong v = hist[i];
-        hist[i] = run;
+        const P v = row[i];
+        row[i] = run;
         run += v;
     }
+    if (l == 0) totals[get_group_id(0)] = total;
 }
 
-// Group g moves its elements, in order, to hist's start of their digit plus their rank among
-// the group's earlier elements of that digit (stable). Ranks within a tile of WG elements come
-// from one inclusive scan of 16 counters packed 16 bits each into 4 ulongs (a tile has at most
-// WG <= 65535 elements of a digit).
-kernel void sort_scatter(global const K* keys, global const ulong* pos, global K* keys_out,
-                         global ulong* pos_out, global const ulong* hist, ulong n, ulong chunk,
-                         uint mode, uint shift, ulong row_len) {
-    local ulong base[16];
-    local ulong sc[4 * WG];
-    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    if (l < 16) base[l] = hist[(ulong)l * groups + g];
-    const ulong begin = g * chunk, end = min(n, begin + chunk);
-    for (ulong t = begin; t < end; t += WG) {
-        const ulong i = t + l;
-        const bool valid = i < end;
-        uint d = 0;
-        K k = 0;
-        ulong p = 0;
-        if (valid) {
-            k = keys[i];
-            p = mode == 2 ? i : pos[i]; // unique's partition moves run starts
-            d = digit_of(keys, pos, i, mode, shift, row_len);
+// Writes element (key k, position p) at dst of the pass's output (out_kind: FINAL_*).
+inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global long* out_i,
+                 global const T* in, const sort_layout* L, uint out_kind, bool move, ulong row_len,
+                 P dst, K k, P p) {
+    if (out_kind == FINAL_KEYS) {
+        keys_out[dst] = k;
+        if (move) pos_out[dst] = p;
+    } else if (out_kind == FINAL_VALUES) {
+        out_v[dst] = move ? in[view_offset(L, p)] : from_key(k);
+    } else if (out_kind == FINAL_BITS) {
+#if BITS_PAYLOAD
+        out_v[dst] = move ? as_float(p) : from_key(k);
+#endif
+    } else if (out_kind == FINAL_INDICES) {
+        out_i[dst] = (long)((ulong)p % row_len);
+    } else {
+        out_i[dst] = (long)p;
+    }
+}
+
+// The local arrays of a downsweep (declared in the kernels, passed to the helpers below).
+#define TILE_LOCALS                                                                                \
+    local K sk[TILE];                                                                              \
+    local P sp[TILE];                                                                              \
+    local uchar sd[TILE];                                                                          \
+    local uint cnt[CNT(8 * WG)];                                                                   \
+    local P tmp[2 * WG];                                                                           \
+    local P base[RADIX];                                                                           \
+    local uint ts[RADIX], te[RADIX];                                                               \
+    local uint trivial;
+#define TILE_ARGS sk, sp, sd, cnt, tmp, ts, te
+
+// base[d] = where digit d's run starts in the output (the exclusive scan of totals) plus
+// extra[d * stride] (none when extra is null); *trivial: one digit holds all n elements.
+WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, ulong stride, P n,
+                                local P* tmp, local P* base, local uint* trivial) {
+    const uint l = get_local_id(0);
+    const uint per = (RADIX + WG - 1) / WG;
+    const uint b = min((uint)RADIX, l * per), e = min((uint)RADIX, b + per);
+    if (l == 0) *trivial = 0;
+    P s = 0;
+    for (uint d = b; d < e; ++d)
+        s += totals[d];
+    P total;
+    P run = group_scan(tmp, s, &total); // its barriers order trivial's reset
+    for (uint d = b; d < e; ++d) {
+        const P t = totals[d];
+        if (t == n) *trivial = 1;
+        base[d] = run + (extra ? extra[d * stride] : 0);
+        run += t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Loads the `count` elements of the tile at `tile` and sorts them stably by digit in local
+// memory: a coalesced load; work-item l takes elements l * ITEMS ... (those past count: digit
+// 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
+// group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
+// [ts[d], te[d]) (empty runs: 0, 0).
+WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global const T* in,
+                             const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
+                             uint count, uint mode, uint shift, ulong row_len, local K* sk,
+                             local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
+                             local uint* ts, local uint* te) {
+    const uint l = get_local_id(0);
+    for (uint d = l; d < RADIX; d += WG) {
+        ts[d] = 0;
+        te[d] = 0;
+    }
+    for (uint j = l; j < count; j += WG) {
+        sk[j] = key_at(keys, in, L, from_input, tile + j);
+        if (move) sp[j] = gen_pos ? payload_of(in, L, gen_pos, tile + j) : pos[tile + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    K k[ITEMS];
+    P p[ITEMS];
+    uint dg[ITEMS];
+    for (uint i = 0; i < ITEMS; ++i) {
+        const uint j = l * ITEMS + i;
+        k[i] = 0;
+        p[i] = 0;
+        dg[i] = 255;
+        if (j < count) {
+            k[i] = sk[j];
+            if (move) p[i] = sp[j];
+            dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
         }
-        for (uint q = 0; q < 4; ++q)
-            sc[q * WG + l] = (valid && (d >> 2) == q) ? (ulong)1 << ((d & 3) * 16) : 0;
+    }
+    for (uint r = 0; r < 8; r += 4) {
+        // 4-bit digit v counts in lane v & 7, in its 16-bit half v >> 3.
+        for (uint q = 0; q < 8; ++q)
+            cnt[CNT(q * WG + l)] = 0;
+        uint rank[ITEMS];
+        for (uint i = 0; i < ITEMS; ++i) {
+            const uint v = (dg[i] >> r) & 15u, at = CNT((v & 7u) * WG + l);
+            const uint sh = (v >> 3) * 16;
+            const uint c = cnt[at];
+            rank[i] = (c >> sh) & 0xFFFFu;
+            cnt[at] = c + (1u << sh);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint off = 1; off < WG; off <<= 1) {
-            ulong a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            if (l >= off) {
-                a0 = sc[l - off];
-                a1 = sc[WG + l - off];
-                a2 = sc[2 * WG + l - off];
-                a3 = sc[3 * WG + l - off];
+        // Exclusive scan of the counters in (lane, work-item) order; the high halves then also
+        // need the total of the low ones (every element of a 4-bit digit below 8).
+        uint s = 0;
+        for (uint q = 0; q < 8; ++q)
+            s += cnt[CNT(l * 8 + q)];
+        P total;
+        uint run = (uint)group_scan(tmp, s, &total);
+        for (uint q = 0; q < 8; ++q) {
+            const uint v = cnt[CNT(l * 8 + q)];
+            cnt[CNT(l * 8 + q)] = run;
+            run += v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint low = (uint)total & 0xFFFFu;
+        for (uint i = 0; i < ITEMS; ++i) {
+            const uint v = (dg[i] >> r) & 15u, e = cnt[CNT((v & 7u) * WG + l)];
+            rank[i] += (v >> 3) ? (e >> 16) + low : e & 0xFFFFu;
+        }
+        for (uint i = 0; i < ITEMS; ++i) {
+            sk[rank[i]] = k[i];
+            sd[rank[i]] = (uchar)dg[i];
+            if (move) sp[rank[i]] = p[i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (r == 0)
+            for (uint i = 0; i < ITEMS; ++i) {
+                const uint j = l * ITEMS + i;
+                k[i] = sk[j];
+                dg[i] = sd[j];
+                if (move) p[i] = sp[j];
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sc[l] += a0;
-            sc[WG + l] += a1;
-            sc[2 * WG + l] += a2;
-            sc[3 * WG + l] += a3;
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        if (valid) {
-            const ulong incl = (sc[(d >> 2) * WG + l] >> ((d & 3) * 16)) & 0xFFFF;
-            const ulong dst = base[d] + incl - 1;
-            keys_out[dst] = k;
-            pos_out[dst] = p;
-        }
+    }
+    for (uint j = l; j < count; j += WG) {
+        const uint d = sd[j];
+        if (j == 0 || sd[j - 1] != d) ts[d] = j;
+        if (j + 1 == count || sd[j + 1] != d) te[d] = j + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
+// work-items to consecutive addresses of a run.
+#define WRITE_TILE                                                                                 \
+    for (uint j = l; j < count; j += WG) {                                                         \
+        const uint d = sd[j];                                                                      \
+        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len,                     \
+             base[d] + (j - ts[d]), sk[j], move ? sp[j] : 0);                                      \
+    }
+
+// A pass in which one digit holds every element keeps the order: a plain copy of [begin, end).
+#define COPY_RANGE                                                                                 \
+    for (P i = begin + l; i < end; i += WG)                                                        \
+        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,                  \
+             key_at(keys, in, &L, from_input, i),                                                  \
+             move ? (gen_pos ? payload_of(in, &L, gen_pos, i) : pos[i]) : 0);
+
+// Group g moves its elements, in order, to where their digit starts in the output (the scan of
+// the digit totals, plus hist's start of the group in the digit's run) plus their rank among
+// the group's earlier elements of that digit: a stable pass, tile by tile (rank_tile), each
+// tile written so that consecutive work-items write consecutive addresses of a digit's run.
+// gen_pos: what travels is made here (payload_of: first pass, unique's partition), else read.
+kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
+                            global P* pos_out, global const P* hist, global const P* totals,
+                            global const uint* flags, global const T* in, sort_layout L,
+                            global T* out_v, global long* out_i, ulong n_, ulong chunk_, uint mode,
+                            uint shift, ulong row_len, uint gen_pos, uint from_input,
+                            uint out_kind) {
+    TILE_LOCALS
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const P n = (P)n_, chunk = (P)chunk_;
+    const bool move = flags[0] != 0;
+    const P begin = (P)g * chunk, end = min(n, begin + chunk);
+    digit_starts(totals, hist + g, groups, n, tmp, base, &trivial);
+    if (trivial) {
+        COPY_RANGE
+        return;
+    }
+    for (P tile = begin; tile < end; tile += TILE) {
+        const uint count = (uint)min((P)TILE, end - tile);
+        rank_tile(keys, pos, in, &L, from_input, move, gen_pos, tile, count, mode, shift, row_len,
+                  TILE_ARGS);
+        WRITE_TILE
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (l < 16) base[l] += (sc[(l >> 2) * WG + WG - 1] >> ((l & 3) * 16)) & 0xFFFF;
+        for (uint d = l; d < RADIX; d += WG)
+            base[d] += te[d] - ts[d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
-// Results of a sort of rows of row_len: element i of the output view O is, for values, element
-// pos[i] of the input view L; for indices, pos[i]'s place in its row.
-kernel void sort_gather_values(global const T* in, sort_layout L, global const ulong* pos,
-                               global T* out, sort_layout O) {
+#if !SORT_WIDE_POS
+// ---- Onesweep (CLARRAY_SORT_ONESWEEP=1; 1-d key passes below 2^30 elements, 32-bit P): the
+// digit totals of every pass come from one histogram of the input (radix_histograms), and each
+// pass is one kernel whose tiles find where their digits go by decoupled look-back: a tile
+// publishes per digit its own count (AGGREGATE), then, once it knows the count of every earlier
+// tile, the inclusive prefix (PREFIX), in one 32-bit word (flag in the top 2 bits) per (tile,
+// digit) of status. Tiles are numbered in the order their groups start (an atomic counter), so
+// a tile waits only on tiles whose groups are already running: no deadlock where groups run to
+// completion once started (GPUs; pocl runs a group on one thread).
+#define LB_AGGREGATE (1u << 30)
+#define LB_PREFIX (2u << 30)
+#define LB_VALUE 0x3FFFFFFFu
+
+// totals[p * RADIX + d] += the count of digit d of pass p (shift p * 8) over the input view;
+// sets flags[0] for a float its key cannot give back. Grid-stride over the input.
+kernel void radix_histograms(global const T* in, sort_layout L, global uint* totals,
+                             volatile global uint* flags, uint passes) {
+    local uint c[8 * RADIX];
+    const uint l = get_local_id(0);
+    for (uint d = l; d < passes * RADIX; d += WG)
+        c[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint lossy = 0;
+    for (ulong i = get_global_id(0); i < L.n; i += get_global_size(0)) {
+        const T v = in[view_offset(&L, i)];
+#if SORT_KIND == 2
+        lossy |= isnan(v) || (v == (T)0 && signbit(v));
+#endif
+        const K k = to_key(v);
+        for (uint p = 0; p < passes; ++p)
+            atomic_inc(&c[p * RADIX + ((uint)(k >> (p * 8)) & 255u)]);
+    }
+    if (lossy) atomic_or(flags, 1u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = l; d < passes * RADIX; d += WG)
+        if (c[d]) atomic_add(&totals[d], c[d]);
+}
+
+// Pass `pass`: tile t (from counter[pass], zero before the sort) ranks its elements, looks back
+// over the tiles before it for each digit, and writes. status: RADIX words per tile, zero
+// before the pass.
+kernel void radix_onesweep(global const K* keys, global const P* pos, global K* keys_out,
+                           global P* pos_out, global const P* totals, volatile global uint* status,
+                           volatile global uint* counter, global const uint* flags,
+                           global const T* in, sort_layout L, global T* out_v, global long* out_i,
+                           ulong n_, uint shift, uint from_input, uint out_kind, uint pass,
+                           uint gen_pos) {
+    TILE_LOCALS
+    local uint tile_id;
+    const uint l = get_local_id(0);
+    const P n = (P)n_;
+    const bool move = flags[0] != 0;
+    const uint mode = 0;
+    const ulong row_len = n_;
+    if (l == 0) tile_id = atomic_inc(counter + pass);
+    digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial); // publishes tile_id
+    const uint t = tile_id;
+    const P begin = (P)t * TILE, end = min(n, begin + TILE);
+    if (trivial) {
+        COPY_RANGE
+        return;
+    }
+    const uint count = (uint)(end - begin);
+    rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len,
+              TILE_ARGS);
+    for (uint d = l; d < RADIX; d += WG) {
+        const uint own = te[d] - ts[d];
+        volatile global uint* mine = status + (ulong)t * RADIX + d;
+        if (t == 0) {
+            atomic_xchg(mine, LB_PREFIX | own);
+            continue;
+        }
+        atomic_xchg(mine, LB_AGGREGATE | own);
+        uint before = 0;
+        for (uint u = t; u > 0;) {
+            const uint s = atomic_or(status + (ulong)(u - 1) * RADIX + d, 0u);
+            if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
+            before += s & LB_VALUE;
+            if (s & LB_PREFIX) break;
+            --u;
+        }
+        atomic_xchg(mine, LB_PREFIX | (before + own));
+        base[d] += before;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    WRITE_TILE
+}
+#endif
+
+// Results of a sort of rows of row_len whose output view O is not the sort's order: element i
+// of O is, for values, the element of key i (or, when positions travelled, element pos[i] of the
+// input view L); for indices, pos[i]'s place in its row.
+kernel void radix_values(global const K* keys, global const P* pos, global const uint* flags,
+                         global const T* in, sort_layout L, global T* out, sort_layout O) {
     const ulong i = get_global_id(0);
     if (i >= O.n) return;
-    out[view_offset(&O, i)] = in[view_offset(&L, pos[i])];
+    out[view_offset(&O, i)] = flags[0] ? in[view_offset(&L, pos[i])] : from_key(keys[i]);
 }
-kernel void sort_gather_indices(global const ulong* pos, global long* out, sort_layout O,
-                                ulong row_len) {
+kernel void radix_indices(global const P* pos, global long* out, sort_layout O, ulong row_len) {
     const ulong i = get_global_id(0);
     if (i >= O.n) return;
     out[view_offset(&O, i)] = (long)(pos[i] % row_len);
@@ -172,14 +496,13 @@ kernel void sort_gather_indices(global const ulong* pos, global long* out, sort_
 
 // unique: start[j] is where run j of equal keys starts in the sorted order (count runs);
 // values[j] = element pos[start[j]] of the view L, counts[j] = length of run j.
-kernel void sort_unique_values(global const T* in, sort_layout L, global const ulong* pos,
-                               global const ulong* start, global T* values, ulong count) {
+kernel void sort_unique_values(global const T* in, sort_layout L, global const P* pos,
+                               global const P* start, global T* values, ulong count) {
     const ulong j = get_global_id(0);
     if (j >= count) return;
     values[j] = in[view_offset(&L, pos[start[j]])];
 }
-kernel void sort_unique_counts(global const ulong* start, global long* counts, ulong count,
-                               ulong n) {
+kernel void sort_unique_counts(global const P* start, global long* counts, ulong count, ulong n) {
     const ulong j = get_global_id(0);
     if (j >= count) return;
     counts[j] = (long)((j + 1 < count ? start[j + 1] : n) - start[j]);
@@ -241,10 +564,48 @@ kernel void sort_bincount(global const T* x, sort_layout L, global long* counts)
     atom_inc(&counts[(long)x[view_offset(&L, i)]]);
 }
 
+// Privatised counts of at most LOCAL_BINS bins: group g counts elements [g * chunk, (g + 1) *
+// chunk) of the view in local memory (`copies` sub-histograms of `bins` counters, work-item l
+// in copy l % copies: fewer work-items on one counter when there are few bins), then adds its
+// non-zero counts to the global ones: one global atomic per (group, bin) instead of one per
+// element.
+#define LOCAL_COUNTS_BEGIN                                                                         \
+    local uint c[LOCAL_BINS];                                                                      \
+    const uint l = get_local_id(0), g = get_group_id(0);                                           \
+    for (uint b = l; b < bins * copies; b += WG)                                                   \
+        c[b] = 0;                                                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    local uint* mine = c + (l % copies) * bins;                                                    \
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+#define LOCAL_COUNTS_END                                                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    for (uint b = l; b < bins; b += WG) {                                                          \
+        uint s = 0;                                                                                \
+        for (uint q = 0; q < copies; ++q)                                                          \
+            s += c[q * bins + b];                                                                  \
+        if (s) atom_add(&counts[b], (long)s);                                                      \
+    }
+
+kernel void sort_bincount_local(global const T* x, sort_layout L, global long* counts, uint bins,
+                                uint copies, ulong chunk) {
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG)
+        atomic_inc(&mine[(uint)x[view_offset(&L, i)]]);
+    LOCAL_COUNTS_END
+}
+
 #ifdef SORT_FP64
 // Adds w to *p (no double atomics in OpenCL 1.2: compare-and-swap on the bits).
 inline void add_double(volatile global double* p, double w) {
     volatile global ulong* u = (volatile global ulong*)p;
+    ulong old = *u, seen;
+    do {
+        seen = old;
+        old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));
+    } while (old != seen);
+}
+inline void add_double_local(volatile local double* p, double w) {
+    volatile local ulong* u = (volatile local ulong*)p;
     ulong old = *u, seen;
     do {
         seen = old;
@@ -260,24 +621,56 @@ kernel void sort_bincount_weighted(global const T* x, sort_layout L, global cons
     add_double(&sums[(long)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
 }
 
+// The same privatised (at most LOCAL_SUMS bins): sums of group g's chunk in local memory, then
+// one global addition per (group, non-zero bin).
+kernel void sort_bincount_weighted_local(global const T* x, sort_layout L, global const W* w,
+                                         sort_layout LW, global double* sums, uint bins,
+                                         ulong chunk) {
+    local double c[LOCAL_SUMS];
+    const uint l = get_local_id(0), g = get_group_id(0);
+    for (uint b = l; b < bins; b += WG)
+        c[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG)
+        add_double_local(&c[(uint)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = l; b < bins; b += WG)
+        if (c[b] != 0) add_double(&sums[b], c[b]);
+}
+
 #endif
 
 // histogram with equal-width bins, NumPy's computation in the edge type E (lo, hi the outer
 // edges, denom = hi - lo computed in double, edges the bins + 1 edges): values outside [lo, hi]
-// and NaN do not count, the last bin is closed.
-kernel void sort_histogram(global const T* a, sort_layout L, global long* counts,
-                           global const E* edges, E lo, E hi, E denom, long bins) {
-    const ulong i = get_global_id(0);
-    if (i >= L.n) return;
-    const E x = (E)a[view_offset(&L, i)];
-    if (!(x >= lo && x <= hi)) return;
+// and NaN do not count (-1), the last bin is closed.
+inline long histogram_bin(E x, global const E* edges, E lo, E hi, E denom, long bins) {
+    if (!(x >= lo && x <= hi)) return -1;
     long k = (long)((x - lo) / denom * (E)bins);
     if (k == bins) k -= 1;
     if (x < edges[k])
         k -= 1;
     else if (k != bins - 1 && x >= edges[k + 1])
         k += 1;
-    atom_inc(&counts[k]);
+    return k;
+}
+kernel void sort_histogram(global const T* a, sort_layout L, global long* counts,
+                           global const E* edges, E lo, E hi, E denom, long bins) {
+    const ulong i = get_global_id(0);
+    if (i >= L.n) return;
+    const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+    if (k >= 0) atom_inc(&counts[k]);
+}
+// The same privatised (at most LOCAL_BINS bins), as sort_bincount_local.
+kernel void sort_histogram_local(global const T* a, sort_layout L, global long* counts,
+                                 global const E* edges, E lo, E hi, E denom, uint bins, uint copies,
+                                 ulong chunk) {
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+        if (k >= 0) atomic_inc(&mine[k]);
+    }
+    LOCAL_COUNTS_END
 }
 #endif
 

@@ -12,6 +12,7 @@
 #include "clarray/array/shared_struct.hpp"
 #include "clarray/error.hpp"
 #include "clarray/memory/pool.hpp"
+#include "clarray/runtime/env.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -49,12 +50,11 @@ sort_layout layout_of(const array_ref& a) {
 
 // The kernels of kernels/sort.cl, in the order of their cache signatures.
 enum class sk : unsigned {
-    load,
-    count,
+    upsweep,
     scan,
-    scatter,
-    gather_values,
-    gather_indices,
+    downsweep,
+    values,
+    indices,
     unique_values,
     unique_counts,
     search,
@@ -62,23 +62,74 @@ enum class sk : unsigned {
     bincount,
     bincount_weighted,
     histogram,
-    edges
+    edges,
+    bincount_local,
+    bincount_weighted_local,
+    histogram_local,
+    histograms,
+    onesweep
 };
-const char* const kernel_names[] = {
-    "sort_load",          "sort_count",          "sort_scan",          "sort_scatter",
-    "sort_gather_values", "sort_gather_indices", "sort_unique_values", "sort_unique_counts",
-    "sort_search",        "sort_minmax",         "sort_bincount",      "sort_bincount_weighted",
-    "sort_histogram",     "sort_edges"};
+const char* const kernel_names[] = {"radix_upsweep",
+                                    "radix_scan",
+                                    "radix_downsweep",
+                                    "radix_values",
+                                    "radix_indices",
+                                    "sort_unique_values",
+                                    "sort_unique_counts",
+                                    "sort_search",
+                                    "sort_minmax",
+                                    "sort_bincount",
+                                    "sort_bincount_weighted",
+                                    "sort_histogram",
+                                    "sort_edges",
+                                    "sort_bincount_local",
+                                    "sort_bincount_weighted_local",
+                                    "sort_histogram_local",
+                                    "radix_histograms",
+                                    "radix_onesweep"};
 
-constexpr std::size_t radix_bits = 4;
+constexpr unsigned radix_bits = 8;
 
-// The work-group size of the radix kernels: 256, or the device's limit when smaller (a power
-// of two: the scans halve it).
+// The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local
+// memory (16 KiB either way) before adding them to the global ones (kernels/sort.cl,
+// LOCAL_BINS and LOCAL_SUMS); more bins take one global atomic per element.
+constexpr std::size_t local_bins = 4096, local_sums = 2048;
+
+// The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
+// when smaller (a power of two: the scans halve it).
 std::size_t radix_group(const device& dev) {
-    std::size_t g = 256;
+    static const std::size_t wanted = env_count("CLARRAY_SORT_WG", 256, 32, 512, true);
+    std::size_t g = wanted;
     while (g > dev.max_work_group_size() && g > 16)
         g /= 2;
     return g;
+}
+
+// Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
+// pocl emulates local memory in global memory and reports megabytes).
+std::size_t local_budget(const device& dev) {
+    cl_ulong size = 0;
+    if (clGetDeviceInfo(dev.id(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof size, &size, nullptr) !=
+        CL_SUCCESS)
+        size = 32768; // the least OpenCL allows
+    return static_cast<std::size_t>(std::min<cl_ulong>(size, 49152));
+}
+
+// Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:
+// CLARRAY_SORT_ITEMS (default 16), fewer where the tile's local arrays would not fit
+// (kernels/sort.cl, radix_downsweep), and a tile below 65536 elements (16-bit counters).
+std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes) {
+    static const std::size_t wanted = env_count("CLARRAY_SORT_ITEMS", 16, 1, 64);
+    const std::size_t wg = radix_group(dev);
+    const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
+    const std::size_t budget = local_budget(dev);
+    const std::size_t fit =
+        budget > fixed ? (budget - fixed) / (wg * (key_bytes + pos_bytes + 1)) : 0;
+    const std::size_t items = std::min({wanted, fit, 65535 / wg});
+    if (items == 0)
+        throw unsupported("sort: the device's local memory (" + std::to_string(budget) +
+                          " bytes) cannot hold a radix tile");
+    return items;
 }
 
 bool has_atomics(const device& dev) {
@@ -88,12 +139,17 @@ bool has_atomics(const device& dev) {
 struct sort_program_tag {};
 struct sort_kernel_tag {};
 
+std::size_t key_size(dtype t) {
+    return dtype_size(t) == 8 ? 8 : 4;
+}
+
 // Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
-// kernels that need one; t otherwise).
-kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, const char* what) {
+// kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide.
+kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const char* what) {
     const device& dev = ctx.device();
-    const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) | static_cast<unsigned>(t);
+    const std::uint64_t program_sig = (static_cast<std::uint64_t>(wide) << 16) |
+                                      (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) |
+                                      static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
         kernel_names[static_cast<unsigned>(k)], [&] {
@@ -118,12 +174,17 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, const char* what)
                 const int sort_kind = kind == dtype_kind::floating         ? 2
                                       : kind == dtype_kind::signed_integer ? 1
                                                                            : 0;
-                std::string options = std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
-                                      " -DK=" + (size == 8 ? "ulong" : "uint") +
-                                      " -DSORT_KIND=" + std::to_string(sort_kind) +
-                                      " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
-                                      " -DWG=" + std::to_string(radix_group(dev)) +
-                                      " -DW=" + cl_type_name(w) + " -DE=" + cl_type_name(w);
+                std::string options =
+                    std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
+                    " -DK=" + (size == 8 ? "ulong" : "uint") +
+                    " -DSORT_KIND=" + std::to_string(sort_kind) +
+                    " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
+                    " -DWG=" + std::to_string(radix_group(dev)) +
+                    " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
+                    " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
+                    " -DLOCAL_BINS=" + std::to_string(local_bins) +
+                    " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
+                    " -DE=" + cl_type_name(w);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
                 return program_source{std::move(source), std::move(options)};
@@ -144,6 +205,7 @@ struct op {
     dtype t;
     dtype w;
     const char* what;
+    bool wide = false; // 64-bit radix positions and counts
 
     std::shared_ptr<allocation> alloc(std::size_t bytes) const {
         return make_allocation_like(q, kind, bytes, like);
@@ -156,14 +218,14 @@ struct op {
     void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const {
         const std::size_t g = elementwise_group_size(q.context().device());
         const ndrange global{round_up(n, g)}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
                args.size(), {}, what);
     }
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
         const std::size_t g = radix_group(q.context().device());
         const ndrange global{groups * g}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, what), global, &local, args.begin(),
+        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
                args.size(), {}, what);
     }
 };
@@ -173,9 +235,6 @@ const queue& queue_of(const array_ref& a, const char* what) {
     return *a.q;
 }
 
-std::size_t key_size(dtype t) {
-    return dtype_size(t) == 8 ? 8 : 4;
-}
 unsigned key_bits(dtype t) {
     return static_cast<unsigned>(8 * dtype_size(t));
 }
@@ -193,54 +252,169 @@ partition partition_of(const device& dev, std::size_t n) {
     return {(n + chunk - 1) / chunk, chunk};
 }
 
-// The radix sort of (keys, pos) pairs in place: the sorted pairs end in keys[0], pos[0].
+// The radix sort's grid: `groups` work-groups, each a contiguous chunk of whole tiles (the last
+// one shorter), CLARRAY_SORT_GROUPS_PER_CU (default 4) groups per compute unit at most: few
+// enough that the scan of 256 counts per group is short, enough to fill the device.
+partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
+    static const std::size_t per_cu = env_count("CLARRAY_SORT_GROUPS_PER_CU", 4, 1, 64);
+    const std::size_t tiles = (n + tile - 1) / tile;
+    std::size_t most = std::clamp<std::size_t>(per_cu * dev.compute_units(), 1, 4096);
+    most = std::max(most, n >> 30); // chunks below 2^31 elements (32-bit local counts)
+    const std::size_t chunk = tile * ((tiles + most - 1) / most);
+    return {(n + chunk - 1) / chunk, chunk};
+}
+
+// What the last radix pass writes (kernels/sort.cl, FINAL_*): keys (and positions) for what
+// follows, or the result itself when it is laid out in the sort's order.
+enum class radix_out : cl_uint { keys, values, indices, positions, bits };
+
+// The radix sort of the keys of an input view, with their positions when they travel: the
+// sorted keys (and positions) end in keys[cur] (pos[cur]), unless the last pass wrote the result.
+// flags[0]: whether positions travel (set on the host, or by the first upsweep for floats the
+// keys cannot give back).
 struct radix_state {
-    std::shared_ptr<allocation> keys[2], pos[2], hist;
+    std::shared_ptr<allocation> keys[2], pos[2], hist, totals, flags;
     int cur = 0;
     partition part{};
     std::size_t n = 0;
+    bool first = true;     // the next pass reads the input and makes the positions
+    cl_uint gen_first = 1; // what the first pass makes travel: 1 indices, 2 float32 bits
+    allocation* in = nullptr;
+    sort_layout L{};
 };
 
-// One stable pass by the digit of `mode` (kernels/sort.cl, digit_of).
-void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len) {
+// One stable pass by the digit of `mode` (kernels/sort.cl, digit_at), writing `out_kind` (into
+// `out` unless keys).
+void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulong row_len,
+                radix_out out_kind = radix_out::keys, allocation* out = nullptr) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
-    const cl_uint m = static_cast<cl_uint>(16 * s.part.groups);
+    const cl_uint groups = static_cast<cl_uint>(s.part.groups);
+    const cl_uint gen = s.first ? s.gen_first : mode == 2, from_input = s.first;
+    const cl_uint kind = static_cast<cl_uint>(out_kind);
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
-    allocation* h = s.hist.get();
-    o.grouped(sk::count, s.part.groups,
+    allocation *h = s.hist.get(), *tot = s.totals.get(), *f = s.flags.get();
+    if (!out) out = k_out; // not written: stands in for the result
+    o.grouped(sk::upsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
-               value_of(n), value_of(chunk), value_of(mode), value_of(shift), value_of(row_len)});
-    o.grouped(sk::scan, 1, {o.mem(h, access::read_write), value_of(m)});
-    o.grouped(sk::scatter, s.part.groups,
+               o.mem(f, access::read_write), o.mem(s.in, access::read), value_of(s.L), value_of(n),
+               value_of(chunk), value_of(mode), value_of(shift), value_of(row_len),
+               value_of(from_input)});
+    o.grouped(sk::scan, 256,
+              {o.mem(h, access::read_write), value_of(groups), o.mem(tot, access::write)});
+    o.grouped(sk::downsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
-               o.mem(p_out, access::write), o.mem(h, access::read), value_of(n), value_of(chunk),
-               value_of(mode), value_of(shift), value_of(row_len)});
+               o.mem(p_out, access::write), o.mem(h, access::read), o.mem(tot, access::read),
+               o.mem(f, access::read), o.mem(s.in, access::read), value_of(s.L),
+               o.mem(out, access::write), o.mem(out, access::write), value_of(n), value_of(chunk),
+               value_of(mode), value_of(shift), value_of(row_len), value_of(gen),
+               value_of(from_input), value_of(kind)});
     s.cur = 1 - s.cur;
+    s.first = false;
 }
 
-// Loads the view L (element i of rows of row_len) and sorts it: by key within each row, then the
-// rows by their number (passes over the row bits of the original positions, which keep each
-// row's order): the stable sort of (row, key).
-radix_state radix_sort(const op& o, allocation* in, const sort_layout& L, std::size_t row_len) {
+// CLARRAY_SORT_ONESWEEP=1: 1-d sorts below 2^30 elements take the onesweep kernels.
+bool onesweep_wanted() {
+    static const bool on = env_flag("CLARRAY_SORT_ONESWEEP");
+    return on;
+}
+
+// The key passes of a 1-d sort (32-bit positions) by onesweep (kernels/sort.cl): one histogram
+// kernel for every pass, then one kernel per pass whose tiles find their digits' offsets by
+// decoupled look-back.
+void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_kind,
+                   allocation* out) {
+    const device& dev = o.q.context().device();
+    const cl_uint passes = key_bits(o.t) / radix_bits;
+    const cl_uint tiles = static_cast<cl_uint>((s.n + tile - 1) / tile);
+    const cl_ulong n = s.n;
+    auto totals = o.temp(passes * 256 * 4);
+    auto status = o.temp(std::size_t(tiles) * 256 * 4); // zeroed before each pass
+    auto counter = o.temp(passes * 4);
+    const cl_uint zero = 0;
+    totals->fill(o.q, &zero, 4, 0, passes * 256 * 4);
+    counter->fill(o.q, &zero, 4, 0, passes * 4);
+    allocation* f = s.flags.get();
+    const std::size_t hist_groups =
+        std::min<std::size_t>(tiles, std::max<std::size_t>(1, 4 * dev.compute_units()));
+    o.grouped(sk::histograms, hist_groups,
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(totals.get(), access::read_write),
+               o.mem(f, access::read_write), value_of(passes)});
+    for (cl_uint p = 0; p < passes; ++p) {
+        const bool last = p + 1 == passes;
+        const cl_uint shift = p * radix_bits, from_input = p == 0;
+        const cl_uint gen = from_input ? s.gen_first : 0;
+        status->fill(o.q, &zero, 4, 0, std::size_t(tiles) * 256 * 4);
+        const cl_uint kind = static_cast<cl_uint>(last ? out_kind : radix_out::keys);
+        allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
+        allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
+        allocation* dst = last && out ? out : k_out;
+        o.grouped(sk::onesweep, tiles,
+                  {o.mem(k_in, access::read), o.mem(p_in, access::read),
+                   o.mem(k_out, access::write), o.mem(p_out, access::write),
+                   o.mem(totals.get(), access::read), o.mem(status.get(), access::read_write),
+                   o.mem(counter.get(), access::read_write), o.mem(f, access::read),
+                   o.mem(s.in, access::read), value_of(s.L), o.mem(dst, access::write),
+                   o.mem(dst, access::write), value_of(n), value_of(shift), value_of(from_input),
+                   value_of(kind), value_of(p), value_of(gen)});
+        s.cur = 1 - s.cur;
+    }
+    s.first = false;
+}
+
+// Sorts the view L (element i of rows of row_len): by key within each row, then the rows by
+// their number (passes over the row bits of the original positions, which keep each row's
+// order): the stable sort of (row, key). Positions travel when `positions`, for several rows,
+// or for floats the keys cannot give back; the keys only otherwise. The last pass writes
+// `out_kind` into `out`.
+radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
+                       bool positions, radix_out out_kind = radix_out::keys,
+                       allocation* out = nullptr) {
     radix_state s;
     s.n = L.n;
-    s.part = partition_of(o.q.context().device(), s.n);
+    s.in = in;
+    s.L = L;
+    o.wide = s.n > (std::size_t(1) << 31);
+    // float32 values carry their bits where the key cannot give them back (no gather after).
+    if (out_kind == radix_out::values && o.t == dtype::float32 && !o.wide && s.n == row_len) {
+        s.gen_first = 2;
+        out_kind = radix_out::bits;
+    }
+    const device& dev = o.q.context().device();
+    const std::size_t ps = o.wide ? 8 : 4;
+    const std::size_t tile = radix_group(dev) * radix_items(dev, key_size(o.t), ps);
+    s.part = radix_partition(dev, s.n, tile);
     const std::size_t ks = key_size(o.t);
+    const std::size_t rows = s.n / row_len;
+    positions = positions || rows > 1;
+    const bool maybe = positions || dtype_kind_of(o.t) == dtype_kind::floating;
     for (int b = 0; b < 2; ++b) {
         s.keys[b] = o.temp(s.n * ks);
-        s.pos[b] = o.temp(s.n * 8);
+        // Sorts that never move positions pass the keys in their place (not read).
+        s.pos[b] = maybe ? o.temp(s.n * ps) : s.keys[b];
     }
-    s.hist = o.temp(16 * s.part.groups * 8);
-    o.each(sk::load, s.n,
-           {o.mem(in, access::read), value_of(L), o.mem(s.keys[0].get(), access::write),
-            o.mem(s.pos[0].get(), access::write)});
+    s.hist = o.temp(256 * s.part.groups * ps);
+    s.totals = o.temp(256 * ps);
+    s.flags = o.temp(4);
+    const cl_uint flag = positions;
+    s.flags->fill(o.q, &flag, 4, 0, 4);
     const cl_ulong rl = row_len;
-    for (unsigned shift = 0; shift < key_bits(o.t); shift += radix_bits)
-        radix_pass(o, s, 0, shift, rl);
-    const std::size_t rows = s.n / row_len;
+    if (rows == 1 && s.n < (std::size_t(1) << 30) && onesweep_wanted()) {
+        onesweep_sort(o, s, tile, out_kind, out);
+        return s;
+    }
+    unsigned passes = key_bits(o.t) / radix_bits;
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
-        radix_pass(o, s, 1, shift, rl);
+        ++passes;
+    for (unsigned p = 0; p < passes; ++p) {
+        const bool key_pass = p < key_bits(o.t) / radix_bits;
+        const cl_uint shift =
+            key_pass ? p * radix_bits : (p - key_bits(o.t) / radix_bits) * radix_bits;
+        if (p + 1 < passes)
+            radix_pass(o, s, key_pass ? 0 : 1, shift, rl);
+        else
+            radix_pass(o, s, key_pass ? 0 : 1, shift, rl, out_kind, out);
+    }
     return s;
 }
 
@@ -257,7 +431,7 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
     const std::size_t n = checked_size(shape);
     if (n == 0) return nullptr;
-    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    op o{q, a.kind, a.alloc, a.type, a.type, what};
     auto result = o.alloc(n * (indices ? 8 : dtype_size(a.type)));
 
     // The sorted axis last, in the input and in the (C-order) result.
@@ -275,16 +449,27 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const sort_layout O = make_layout(ps, pout, 0);
     const std::size_t row_len = shape[ax];
 
-    radix_state s = radix_sort(o, a.alloc, L, row_len);
+    // The result in the sort's order (a 1-d sort, or along the last axis): the last pass writes
+    // it; else it is gathered from the sorted keys and positions.
+    const bool in_order = O.rank == 1 && O.strides[0] == 1 && O.offset == 0;
+    if (in_order) {
+        const radix_out kind = !indices       ? radix_out::values
+                               : row_len == n ? radix_out::positions
+                                              : radix_out::indices;
+        radix_sort(o, a.alloc, L, row_len, indices, kind, result.get());
+        return result;
+    }
+    radix_state s = radix_sort(o, a.alloc, L, row_len, indices);
     allocation* pos = s.pos[s.cur].get();
     if (indices) {
         const cl_ulong rl = row_len;
-        o.each(sk::gather_indices, n,
+        o.each(sk::indices, n,
                {o.mem(pos, access::read), o.mem(result.get(), access::write), value_of(O),
                 value_of(rl)});
     } else {
-        o.each(sk::gather_values, n,
-               {o.mem(a.alloc, access::read), value_of(L), o.mem(pos, access::read),
+        o.each(sk::values, n,
+               {o.mem(s.keys[s.cur].get(), access::read), o.mem(pos, access::read),
+                o.mem(s.flags.get(), access::read), o.mem(a.alloc, access::read), value_of(L),
                 o.mem(result.get(), access::write), value_of(O)});
     }
     return result;
@@ -326,16 +511,25 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
     unique_parts r;
     const std::size_t n = checked_size(*a.shape);
     if (n == 0) return r;
-    const op o{q, a.kind, a.alloc, a.type, a.type, what};
+    op o{q, a.kind, a.alloc, a.type, a.type, what};
     const sort_layout L = layout_of(a); // flattened, C order
-    radix_state s = radix_sort(o, a.alloc, L, n);
+    radix_state s = radix_sort(o, a.alloc, L, n, true);
     allocation* sorted_pos = s.pos[s.cur].get();
     // Runs of equal keys: a stable partition by "starts a run" moves the start indices to the
     // front (mode 2 scatters indices, not positions); their number is the total of digit 0.
     radix_pass(o, s, 2, 0, n);
     allocation* start = s.pos[s.cur].get();
+    // The total of digit 0 (blocks).
     cl_ulong count = 0;
-    s.hist->read(q, 8 * s.part.groups, 8, &count); // the exclusive start of digit 1: blocks
+    if (o.wide) {
+        cl_ulong c = 0;
+        s.totals->read(q, 0, 8, &c);
+        count = c;
+    } else {
+        cl_uint c = 0;
+        s.totals->read(q, 0, 4, &c);
+        count = c;
+    }
     r.count = count;
     r.values = o.alloc(count * dtype_size(a.type));
     o.each(sk::unique_values, count,
@@ -416,6 +610,11 @@ extremes minmax(const op& o, const array_ref& a) {
     return e;
 }
 
+// Sub-histograms of privatised counts of `bins` bins: as many as fit local_bins, at most 8.
+cl_uint local_copies(std::size_t bins) {
+    return static_cast<cl_uint>(std::clamp<std::size_t>(local_bins / bins, 1, 8));
+}
+
 void check_atomics(const queue& q, const char* what) {
     if (!has_atomics(q.context().device()))
         throw unsupported(std::string(what) +
@@ -469,14 +668,29 @@ std::shared_ptr<allocation> bincount_impl(const array_ref& x, const array_ref* w
     result->fill(q, &zero, 8, 0, length * 8);
     if (n == 0) return result;
     const sort_layout L = layout_of(x);
-    if (!weights)
+    const partition p = partition_of(q.context().device(), n);
+    const cl_ulong chunk = p.chunk;
+    const cl_uint bins = static_cast<cl_uint>(std::min(length, local_bins));
+    if (!weights && length <= local_bins) {
+        const cl_uint copies = local_copies(length);
+        o.grouped(sk::bincount_local, p.groups,
+                  {o.mem(x.alloc, access::read), value_of(L),
+                   o.mem(result.get(), access::read_write), value_of(bins), value_of(copies),
+                   value_of(chunk)});
+    } else if (!weights) {
         o.each(
             sk::bincount, n,
             {o.mem(x.alloc, access::read), value_of(L), o.mem(result.get(), access::read_write)});
-    else
+    } else if (length <= local_sums) {
+        o.grouped(sk::bincount_weighted_local, p.groups,
+                  {o.mem(x.alloc, access::read), value_of(L), o.mem(weights->alloc, access::read),
+                   value_of(layout_of(*weights)), o.mem(result.get(), access::read_write),
+                   value_of(bins), value_of(chunk)});
+    } else {
         o.each(sk::bincount_weighted, n,
                {o.mem(x.alloc, access::read), value_of(L), o.mem(weights->alloc, access::read),
                 value_of(layout_of(*weights)), o.mem(result.get(), access::read_write)});
+    }
     return result;
 }
 
@@ -542,6 +756,18 @@ void histogram_impl(const array_ref& a, std::size_t bins, const double* range, d
     } else {
         const double v[3] = {lo, hi, denom};
         std::memcpy(bounds, v, sizeof v);
+    }
+    if (bins <= local_bins) {
+        const partition p = partition_of(q.context().device(), n);
+        const cl_ulong chunk = p.chunk;
+        const cl_uint nb = static_cast<cl_uint>(bins), copies = local_copies(bins);
+        o.grouped(sk::histogram_local, p.groups,
+                  {o.mem(a.alloc, access::read), value_of(layout_of(a)),
+                   o.mem(counts.get(), access::read_write), o.mem(edges.get(), access::read),
+                   launch_arg::value(bounds, esize), launch_arg::value(bounds + esize, esize),
+                   launch_arg::value(bounds + 2 * esize, esize), value_of(nb), value_of(copies),
+                   value_of(chunk)});
+        return;
     }
     const cl_long nb = static_cast<cl_long>(bins);
     o.each(sk::histogram, n,
