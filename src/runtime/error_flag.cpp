@@ -48,9 +48,6 @@ struct index_checks::state {
     struct slot {
         slot_state st = slot_state::free;
         event ev;
-        // The word's copy to the host mirror, queued behind the launch on its queue (null when
-        // that enqueue failed: the sweep then reads the word itself).
-        event read;
         index_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
         std::uint64_t serial = 0;
@@ -61,8 +58,6 @@ struct index_checks::state {
         std::shared_ptr<std::atomic<bool>> owner;
     };
     std::vector<handle<cl_mem>> chunks;
-    // Host copies of the words, one array per chunk (stable addresses for the pending reads).
-    std::vector<std::unique_ptr<cl_uint[]>> mirrors;
     std::vector<slot> slots;
     std::vector<std::uint32_t>
         free;                  // slot indices; capacity for every slot (cancel never allocates)
@@ -70,19 +65,6 @@ struct index_checks::state {
     std::size_t armed = 0;
     std::uint64_t next_serial = 1;
     std::optional<clarray::queue> reader; // reads and resets the words; no user work on it
-
-    state() = default;
-    state(const state&) = delete;
-    state& operator=(const state&) = delete;
-    // The context is going: copies still on their way into the mirrors finish first (they are
-    // 4 bytes each, queued behind launches that the context's teardown waits for anyway).
-    ~state() {
-        for (slot& sl : slots)
-            if (sl.read && !is_done(sl.read)) {
-                cl_event r = sl.read.get();
-                clWaitForEvents(1, &r);
-            }
-    }
 
     const clarray::queue& reader_queue(const context& ctx) {
         // A handle that does not keep the context alive: the context owns this state.
@@ -98,7 +80,6 @@ struct index_checks::state {
                            zeros.size() * sizeof(cl_uint), const_cast<cl_uint*>(zeros.data()), &rc);
         check_cl(rc, "clCreateBuffer(index check flags)");
         handle<cl_mem> h(m);
-        mirrors.push_back(std::make_unique<cl_uint[]>(words_per_chunk)); // zeroed
         const std::size_t base = slots.size();
         slots.resize(base + words_per_chunk);
         free.reserve(slots.size());
@@ -107,47 +88,13 @@ struct index_checks::state {
             free.push_back(static_cast<std::uint32_t>(i));
     }
 
-    // The word of slot i is set: reset it (blocking: rare, and the next kernel on this word may
-    // run on any queue) and keep the fault for its thread.
-    void record_fault(const context& ctx, std::uint32_t i) {
-        static const cl_uint zero = 0;
-        check_cl(clEnqueueWriteBuffer(reader_queue(ctx).get(), chunks[i / words_per_chunk].get(),
-                                      CL_TRUE, (i % words_per_chunk) * sizeof(cl_uint),
-                                      sizeof(cl_uint), &zero, 0, nullptr, nullptr),
-                 "clEnqueueWriteBuffer(index check flags)");
-        mirrors[i / words_per_chunk][i % words_per_chunk] = 0;
-        slot& sl = slots[i];
-        faults.push_back({sl.serial, sl.site, std::move(sl.owner)});
-    }
-    void release_slot(std::uint32_t i) {
-        slots[i] = slot();
-        --armed;
-        free.push_back(i);
-    }
-
     // Moves the armed slots whose launch is over to `faults` (word set) or frees them (clean).
-    // A slot's word normally arrives in its host mirror by the copy queued behind its launch:
-    // nothing to wait for once that copy is done (an in-order queue's later command, which the
-    // caller just waited for, implies it), a short wait when the launch is over but the copy
-    // not yet. Slots without that copy are read here, one blocking read per chunk concerned.
+    // Reads the words of those slots, one blocking read per chunk concerned.
     void sweep(const context& ctx) {
         if (armed == 0) return;
         std::vector<std::uint32_t> done;
-        for (std::uint32_t i = 0; i < slots.size(); ++i) {
-            slot& sl = slots[i];
-            if (sl.st != slot_state::armed) continue;
-            if (sl.read) {
-                if (!is_done(sl.read)) {
-                    if (!is_done(sl.ev)) continue;
-                    cl_event r = sl.read.get();
-                    check_cl(clWaitForEvents(1, &r), "clWaitForEvents(index check flag copy)");
-                }
-                if (mirrors[i / words_per_chunk][i % words_per_chunk] != 0) record_fault(ctx, i);
-                release_slot(i);
-            } else if (is_done(sl.ev)) {
-                done.push_back(i);
-            }
-        }
+        for (std::uint32_t i = 0; i < slots.size(); ++i)
+            if (slots[i].st == slot_state::armed && is_done(slots[i].ev)) done.push_back(i);
         if (done.empty()) return;
         const clarray::queue& rq = reader_queue(ctx);
         std::vector<cl_uint> words;
@@ -167,8 +114,20 @@ struct index_checks::state {
                      "clEnqueueReadBuffer(index check flags)");
             for (std::size_t j = k; j < end; ++j) {
                 const std::uint32_t i = done[j];
-                if (words[i % words_per_chunk - first] != 0) record_fault(ctx, i);
-                release_slot(i);
+                slot& s = slots[i];
+                if (words[i % words_per_chunk - first] != 0) {
+                    // Reset before the slot is reused (blocking: rare, and the next kernel on
+                    // this word may run on any queue).
+                    static const cl_uint zero = 0;
+                    check_cl(clEnqueueWriteBuffer(rq.get(), chunks[chunk].get(), CL_TRUE,
+                                                  (i % words_per_chunk) * sizeof(cl_uint),
+                                                  sizeof(cl_uint), &zero, 0, nullptr, nullptr),
+                             "clEnqueueWriteBuffer(index check flags)");
+                    faults.push_back({s.serial, s.site, std::move(s.owner)});
+                }
+                s = slot();
+                --armed;
+                free.push_back(i);
             }
             k = end;
         }
@@ -207,19 +166,6 @@ void index_checks::arm(const ticket& t, const event& e, const index_check_site& 
     sl.ev = e;
     sl.site = site;
     sl.serial = s.next_serial++;
-    // The word's copy to the host, behind the launch on its own queue: a later host wait on that
-    // queue finds it done, so polls need no read of their own. Failing that, sweep reads it.
-    const std::uint32_t i = t.slot - 1;
-    cl_command_queue lq = nullptr;
-    cl_event read = nullptr;
-    cl_event launched = e.get();
-    if (clGetEventInfo(launched, CL_EVENT_COMMAND_QUEUE, sizeof lq, &lq, nullptr) == CL_SUCCESS &&
-        lq &&
-        clEnqueueReadBuffer(lq, s.chunks[i / words_per_chunk].get(), CL_FALSE,
-                            (i % words_per_chunk) * sizeof(cl_uint), sizeof(cl_uint),
-                            &s.mirrors[i / words_per_chunk][i % words_per_chunk], 1, &launched,
-                            &read) == CL_SUCCESS)
-        sl.read = event(read);
     ++s.armed;
     pending_.store(s.armed + s.faults.size(), std::memory_order_release);
 }
