@@ -595,23 +595,19 @@ kernel void sort_bincount_local(global const T* x, sort_layout L, global long* c
 }
 
 #ifdef SORT_FP64
-// Adds w to *p (no double atomics in OpenCL 1.2: compare-and-swap on the bits).
-inline void add_double(volatile global double* p, double w) {
-    volatile global ulong* u = (volatile global ulong*)p;
-    ulong old = *u, seen;
-    do {
-        seen = old;
-        old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));
-    } while (old != seen);
-}
-inline void add_double_local(volatile local double* p, double w) {
-    volatile local ulong* u = (volatile local ulong*)p;
-    ulong old = *u, seen;
-    do {
-        seen = old;
-        old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));
-    } while (old != seen);
-}
+// Adds w to *p (no double atomics in OpenCL 1.2: compare-and-swap on the bits), in global and
+// in local memory (OpenCL 1.2 has no generic address space: one function per space).
+#define DEFINE_ADD_DOUBLE(name, space)                                                             \
+    inline void name(volatile space double* p, double w) {                                         \
+        volatile space ulong* u = (volatile space ulong*)p;                                        \
+        ulong old = *u, seen;                                                                      \
+        do {                                                                                       \
+            seen = old;                                                                            \
+            old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));                            \
+        } while (old != seen);                                                                     \
+    }
+DEFINE_ADD_DOUBLE(add_double, global)
+DEFINE_ADD_DOUBLE(add_double_local, local)
 
 // bincount with weights: sums[x] += weight of x, weights read through the view LW.
 kernel void sort_bincount_weighted(global const T* x, sort_layout L, global const W* w,

@@ -36,6 +36,12 @@ template <class S> bool storage_available() {
     if (!ok) WARN("skipped: device lacks " << S::name << " storage");
     return ok;
 }
+// Runs f(policy) for every storage policy the device offers (a policy value: svm_coarse{}...).
+template <class F> void each_policy(F&& f) {
+    if (storage_available<ca::svm_coarse>()) f(ca::svm_coarse{});
+    if (storage_available<ca::svm_fine>()) f(ca::svm_fine{});
+    f(ca::buffer{});
+}
 template <class T> bool dtype_available() {
     if (std::is_same_v<T, double> && !ctx().device().has_fp64()) {
         WARN("skipped: device lacks fp64");

@@ -3,6 +3,7 @@
 // of float and double values; elementwise arithmetic and math, mixed promotion, reductions and
 // scans against host float computations rounded to half, over storage policies and layouts;
 // factories, views, host views, raw kernel arguments, pools and zero-size arrays.
+#include "half_reference.hpp"
 #include "support.hpp"
 
 #include <cmath>
@@ -17,10 +18,7 @@
 
 #include <unistd.h>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xio.hpp>
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 
@@ -120,19 +118,8 @@ template <class T, class S> ca::cl_array<T, S> place(const xt::xarray<T>& h, int
     }
 }
 
-template <class F> xt::xarray<half> host_map(const xt::xarray<half>& a, F f) {
-    xt::xarray<half> r = xt::xarray<half>::from_shape(a.shape());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        r.flat(i) = half(f(float(a.flat(i))));
-    return r;
-}
-template <class F>
-xt::xarray<half> host_zip(const xt::xarray<half>& a, const xt::xarray<half>& b, F f) {
-    xt::xarray<half> r = xt::xarray<half>::from_shape(a.shape());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        r.flat(i) = half(f(float(a.flat(i)), float(b.flat(i))));
-    return r;
-}
+using test::host_map;
+using test::host_zip;
 
 } // namespace
 

@@ -5,6 +5,7 @@
 // clarray::half, as the scalar kernel does; the plan takes the vector kernel only at aligned
 // offsets and row steps, and mixed expressions never (without the alignment rule the vector
 // kernels read the wrong elements, or on pocl, had they computed addresses, crash at width 8).
+#include "half_reference.hpp"
 #include "support.hpp"
 
 #include <cmath>
@@ -19,8 +20,7 @@
 #include <tuple>
 #include <vector>
 
-#include <xtensor/xarray.hpp>
-#include <xtensor/xview.hpp>
+#include "xtensor_headers.hpp"
 
 namespace {
 
@@ -88,21 +88,10 @@ void check_bits(const std::string& what, const xt::xarray<half>& got,
     CHECK(bad == 0);
 }
 
-// Host references: float arithmetic rounded once to float16 (a product is stored to a volatile
-// so that the compiler cannot contract it with the sum, as the kernel's FP_CONTRACT OFF).
-template <class F> xt::xarray<half> host_map(const xt::xarray<half>& a, F f) {
-    xt::xarray<half> r = xt::xarray<half>::from_shape(a.shape());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        r.flat(i) = half(f(float(a.flat(i))));
-    return r;
-}
-template <class F>
-xt::xarray<half> host_zip(const xt::xarray<half>& a, const xt::xarray<half>& b, F f) {
-    xt::xarray<half> r = xt::xarray<half>::from_shape(a.shape());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        r.flat(i) = half(f(float(a.flat(i)), float(b.flat(i))));
-    return r;
-}
+using test::host_map;
+using test::host_zip;
+// A product stored to a volatile, so that the compiler cannot contract it with the sum (the
+// kernels' FP_CONTRACT is OFF).
 float mul_add(float x, float s, float y) {
     volatile float p = x * s;
     return p + y;

@@ -14,11 +14,7 @@ namespace {
 
 using test::q;
 
-template <class F> void each_policy(F&& f) {
-    if (test::storage_available<ca::svm_coarse>()) f(ca::svm_coarse{});
-    if (test::storage_available<ca::svm_fine>()) f(ca::svm_fine{});
-    f(ca::buffer{});
-}
+using test::each_policy;
 
 template <class T, class S>
 ca::cl_array<T, S> device(const ca::queue& qq, const std::vector<T>& h) {

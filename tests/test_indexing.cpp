@@ -12,12 +12,7 @@ namespace {
 
 using test::q;
 
-// Runs f(policy) for every storage policy the device offers.
-template <class F> void each_policy(F&& f) {
-    if (test::storage_available<ca::svm_coarse>()) f(ca::svm_coarse{});
-    if (test::storage_available<ca::svm_fine>()) f(ca::svm_fine{});
-    f(ca::buffer{});
-}
+using test::each_policy;
 
 template <class T, class S> ca::cl_array<T, S> device(const xt::xarray<T>& h) {
     ca::cl_array<T, S> a(q(), ca::shape_type(h.shape().begin(), h.shape().end()));
