@@ -10,8 +10,7 @@
 namespace test {
 
 // half(f(a)) element by element.
-template <class F>
-xt::xarray<clarray::half> host_map(const xt::xarray<clarray::half>& a, F f) {
+template <class F> xt::xarray<clarray::half> host_map(const xt::xarray<clarray::half>& a, F f) {
     xt::xarray<clarray::half> r = xt::xarray<clarray::half>::from_shape(a.shape());
     for (std::size_t i = 0; i < a.size(); ++i)
         r.flat(i) = clarray::half(f(float(a.flat(i))));
