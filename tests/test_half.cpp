@@ -76,17 +76,8 @@ xt::xarray<half> random_halves(const ca::shape_type& shape, double lo, double hi
 // largest and smallest magnitudes.
 xt::xarray<half> operand_values(const ca::shape_type& shape, unsigned seed) {
     xt::xarray<half> a = random_halves(shape, -12.0, 12.0, seed);
-    const half special[] = {half(0.0f),
-                            -half(0.0f),
-                            std::numeric_limits<half>::infinity(),
-                            -std::numeric_limits<half>::infinity(),
-                            std::numeric_limits<half>::quiet_NaN(),
-                            std::numeric_limits<half>::max(),
-                            std::numeric_limits<half>::lowest(),
-                            std::numeric_limits<half>::min(),
-                            std::numeric_limits<half>::denorm_min(),
-                            half(1.0f)};
-    for (std::size_t i = 0; i < std::size(special) && i * 7 < a.size(); ++i)
+    const std::vector<half> special = test::half_specials();
+    for (std::size_t i = 0; i < std::size(special) && i * 7 + seed % 7 < a.size(); ++i)
         a.flat(i * 7 + seed % 7) = special[i];
     return a;
 }

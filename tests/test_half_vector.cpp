@@ -57,14 +57,7 @@ xt::xarray<half> operand_values(std::size_t n, unsigned seed) {
     xt::xarray<half> a = xt::xarray<half>::from_shape({n});
     for (auto& v : a)
         v = half(std::uniform_real_distribution<float>(-12.0f, 12.0f)(rng));
-    const half special[] = {half(0.0f),
-                            -half(0.0f),
-                            std::numeric_limits<half>::infinity(),
-                            -std::numeric_limits<half>::infinity(),
-                            std::numeric_limits<half>::quiet_NaN(),
-                            std::numeric_limits<half>::max(),
-                            std::numeric_limits<half>::lowest(),
-                            std::numeric_limits<half>::denorm_min()};
+    const std::vector<half> special = test::half_specials();
     for (std::size_t i = 0; i < std::size(special) && i * 5 + seed % 5 < n; ++i)
         a.flat(i * 5 + seed % 5) = special[i];
     return a;
