@@ -225,15 +225,8 @@ std::string source_builder::kernel_head(const std::vector<dtype>& outs,
     s += "kernel void clarray_assign(";
     for (std::size_t k = 0; k < outs.size(); ++k)
         s += std::string("global ") + cl_type_name(outs[k]) + "* a" + std::to_string(k) + ", ";
-    for (const param& p : params_) {
-        if (p.is_array)
-            s += std::string("global const ") + cl_type_name(p.type) + "* a" +
-                 std::to_string(p.index) + ", ";
-        else if (p.is_flag)
-            s += "global uint* f" + std::to_string(p.index) + ", ";
-        else
-            s += std::string(cl_value_type_name(p.type)) + " s" + std::to_string(p.index) + ", ";
-    }
+    const std::string inputs = input_parameters();
+    if (!inputs.empty()) s += inputs + ", ";
     s += lay.layout().parameter(layout_in_buffer) + ") {\n" + word_struct::open(layout_in_buffer);
     return s;
 }
