@@ -258,7 +258,7 @@ WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, u
 // 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
 // group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
 // [ts[d], te[d]) (empty runs: 0, 0).
-WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global const T* in,
+WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
                              const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
                              uint count, uint mode, uint shift, ulong row_len, local K* sk,
                              local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
@@ -340,6 +340,118 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+#if SORT_RANK_WARP
+// ---- Ranking by warps (SORT_RANK_WARP 1: PTX's match.any on NVIDIA; 2: the same algorithm
+// with work-group barriers for the warp operations, to test it on other devices). Warp w takes
+// elements [w * 32 * ITEMS, (w + 1) * 32 * ITEMS) of the tile, item i of lane x being element
+// w * 32 * ITEMS + i * 32 + x: coalesced reads straight into registers. A warp ranks its items
+// in that order with one counter per digit of its own: the lanes holding a digit find each
+// other (match.any), each takes the counter plus its peers in lower lanes, the lowest peer adds
+// their number. One scan over (digit, warp) then places every element: one ranking step where
+// the 4-bit splits take two, and no staging of the tile in local memory.
+#define WARPS (WG / 32)
+#if SORT_RANK_WARP == 1
+inline uint lanes_below(void) {
+    uint m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+#define WARP_SYNC() asm volatile("bar.warp.sync 0xffffffff;" ::: "memory")
+// The lanes of this warp whose v equals this lane's (every lane takes part).
+inline uint warp_peers(local P* scratch, uint v) {
+    uint m;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(v));
+    return m;
+}
+#else
+inline uint lanes_below(void) {
+    return (1u << (get_local_id(0) & 31u)) - 1u;
+}
+#define WARP_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+WITH_BARRIERS uint warp_peers(local P* scratch, uint v) {
+    const uint l = get_local_id(0), w0 = l & ~31u;
+    barrier(CLK_LOCAL_MEM_FENCE); // the previous call's reads are done
+    scratch[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint m = 0;
+    for (uint x = 0; x < 32; ++x)
+        m |= (uint)(scratch[w0 + x] == v) << x;
+    return m;
+}
+#endif
+
+WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global const T* in,
+                             const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
+                             uint count, uint mode, uint shift, ulong row_len, local K* sk,
+                             local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
+                             local uint* ts, local uint* te) {
+    const uint l = get_local_id(0);
+    local uint* mine = cnt + (l >> 5) * RADIX; // this warp's counters
+    for (uint d = l; d < WARPS * RADIX; d += WG)
+        cnt[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = (l >> 5) * 32 * ITEMS + (l & 31u);
+    K k[ITEMS];
+    P p[ITEMS];
+    uint dg[ITEMS], rank[ITEMS];
+    for (uint i = 0; i < ITEMS; ++i) {
+        const uint j = first + i * 32;
+        k[i] = 0;
+        p[i] = 0;
+        dg[i] = 255; // past count: ranked after every element, not written
+        if (j < count) {
+            k[i] = key_at(keys, in, L, from_input, tile + j);
+            if (move) p[i] = gen_pos ? payload_of(in, L, gen_pos, tile + j) : pos[tile + j];
+            dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
+        }
+    }
+    const uint below = lanes_below();
+    for (uint i = 0; i < ITEMS; ++i) {
+        const uint peers = warp_peers(tmp, dg[i]);
+        const uint before = mine[dg[i]];
+        rank[i] = before + popcount(peers & below);
+        WARP_SYNC(); // every peer has read the counter
+        if ((peers & below) == 0) mine[dg[i]] = before + popcount(peers);
+        WARP_SYNC();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Each work-item takes RADIX / WG consecutive digits: the warps' counters of a digit become
+    // their starts within its run, and the digits' totals are scanned over the group.
+    const uint per = (RADIX + WG - 1) / WG;
+    const uint b = min((uint)RADIX, l * per), e = min((uint)RADIX, b + per);
+    P s = 0;
+    for (uint d = b; d < e; ++d) {
+        uint c = 0;
+        for (uint w = 0; w < WARPS; ++w) {
+            const uint v = cnt[w * RADIX + d];
+            cnt[w * RADIX + d] = c;
+            c += v;
+        }
+        te[d] = c;
+        s += c;
+    }
+    P total;
+    uint run = (uint)group_scan(tmp, s, &total);
+    for (uint d = b; d < e; ++d) {
+        const uint c = te[d];
+        ts[d] = run;
+        te[d] = run + c - (d == RADIX - 1 ? TILE - count : 0); // the padding is digit 255's last
+        run += c;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < ITEMS; ++i)
+        if (first + i * 32 < count) {
+            const uint d = dg[i], r = ts[d] + mine[d] + rank[i];
+            sk[r] = k[i];
+            sd[r] = (uchar)d;
+            if (move) sp[r] = p[i];
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+#define rank_tile rank_tile_split
+#endif
 
 // Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
 // work-items to consecutive addresses of a run.

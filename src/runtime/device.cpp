@@ -28,6 +28,7 @@ struct device::info {
     cl_ulong global_mem = 0;
     std::size_t max_wg = 0;
     cl_uint units = 0;
+    cl_ulong local_mem = 0;
     cl_uint base_align_bits = 0;
     device::quirks_t quirks;
 };
@@ -104,6 +105,7 @@ device::device(cl_device_id id) : id_(id) {
     i->global_mem = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
     i->max_wg = device_value<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     i->units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
+    i->local_mem = device_value<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
     i->base_align_bits = device_value<cl_uint>(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     // NVIDIA: clEnqueueSVMFree deferred behind pending commands crashes the process, and frees
     // from event callbacks make later clSVMAlloc calls fail (docs/internals/quirks.md).
@@ -111,6 +113,11 @@ device::device(cl_device_id id) : id_(id) {
     const bool nvidia = i->platform_name.find("NVIDIA") != std::string::npos;
     i->quirks.pending_svm_release = nvidia ? release::park_until_done : release::enqueue_free;
     if (nvidia) i->quirks.device_fence = "asm volatile(\"membar.gl;\" ::: \"memory\")";
+    if (nvidia && i->extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+        cl_uint major = 0; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+        if (clGetDeviceInfo(id, 0x4000, sizeof(major), &major, nullptr) == CL_SUCCESS)
+            i->quirks.ptx_warp_match = major >= 7;
+    }
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores; it caches built
     // programs itself, and its CL_PROGRAM_BINARIES compiles every kernel of the program for a
     // generic work-group size first (docs/internals/quirks.md).
@@ -191,6 +198,9 @@ std::size_t device::max_work_group_size() const noexcept {
 }
 cl_uint device::compute_units() const noexcept {
     return info_->units;
+}
+cl_ulong device::local_mem_size() const noexcept {
+    return info_->local_mem;
 }
 cl_uint device::mem_base_addr_align_bytes() const noexcept {
     return info_->base_align_bits / 8;

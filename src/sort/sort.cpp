@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -108,11 +109,20 @@ std::size_t radix_group(const device& dev) {
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).
 std::size_t local_budget(const device& dev) {
-    cl_ulong size = 0;
-    if (clGetDeviceInfo(dev.id(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof size, &size, nullptr) !=
-        CL_SUCCESS)
-        size = 32768; // the least OpenCL allows
-    return static_cast<std::size_t>(std::min<cl_ulong>(size, 49152));
+    return static_cast<std::size_t>(std::min<cl_ulong>(dev.local_mem_size(), 49152));
+}
+
+// How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 0 by two 4-bit local
+// splits; 1 by warps with PTX's match.any (device::quirks_t::ptx_warp_match); 2 the warp
+// algorithm with work-group barriers standing in for the warp instructions (tests it on other
+// devices). CLARRAY_SORT_RANK=split|warp overrides (warp: 1 where the device has it, else 2).
+int rank_mode(const device& dev) {
+    if (radix_group(dev) % 32 != 0) return 0;
+    const bool ptx = dev.quirks().ptx_warp_match;
+    const char* e = std::getenv("CLARRAY_SORT_RANK");
+    if (e && std::strcmp(e, "split") == 0) return 0;
+    if (e && std::strcmp(e, "warp") == 0) return ptx ? 1 : 2;
+    return ptx ? 1 : 0;
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:
@@ -185,6 +195,7 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const 
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
                     " -DE=" + cl_type_name(w);
+                options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
                 return program_source{std::move(source), std::move(options)};

@@ -66,6 +66,8 @@ public:
     std::size_t max_work_group_size() const noexcept;
     // Number of compute units (CL_DEVICE_MAX_COMPUTE_UNITS).
     cl_uint compute_units() const noexcept;
+    // Local memory of a work-group in bytes (CL_DEVICE_LOCAL_MEM_SIZE).
+    cl_ulong local_mem_size() const noexcept;
     // The alignment in bytes a Buffer sub-region's origin needs (CL_DEVICE_MEM_BASE_ADDR_ALIGN
     // converted from bits).
     cl_uint mem_base_addr_align_bytes() const noexcept;
@@ -105,6 +107,11 @@ public:
         // work-group (membar.cta), so there it is PTX's device-wide membar.gl
         // (docs/internals/quirks.md).
         const char* device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
+        // Kernels may use PTX's warp instructions (match.any.sync, bar.warp.sync, %lanemask_lt)
+        // through inline assembly, work-items 32 l ... 32 l + 31 of a group forming one warp:
+        // NVIDIA devices of compute capability 7.0 and later. The radix sort ranks its tiles by
+        // warps there (docs/sorting.md).
+        bool ptx_warp_match = false;
     };
     // The workarounds this device's platform needs.
     const quirks_t& quirks() const noexcept;
