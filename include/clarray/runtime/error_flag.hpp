@@ -19,12 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "clarray/runtime/context.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/handle.hpp"
+#include "clarray/runtime/launch.hpp"
 
 namespace clarray {
 
-class context;
 class queue;
 
 namespace detail {
@@ -82,6 +83,67 @@ private:
 
 // ctx's registry.
 index_checks& index_checks_of(const context& ctx) noexcept;
+
+// One launch's check, from reservation to arming: the kernel's two arguments (the flag words and
+// the word's index), the word reserved by the first flag_argument() and handed to the registry
+// by arm() after the launch; a word whose launch never happened (an exception, or arguments
+// bound and never launched) is given back by the destructor. Inactive (default-constructed: wrap
+// and clip) it binds NULL and index 0, which the kernels never touch. word_argument() points
+// into the object: it must stay in place from binding to launch. After arm() the next
+// flag_argument() reserves a new word (a launch of its own).
+class index_check_reservation {
+public:
+    index_check_reservation() noexcept = default;
+    explicit index_check_reservation(const context& ctx) : ctx_(ctx) {}
+    index_check_reservation(index_check_reservation&& o) noexcept
+        : ctx_(std::move(o.ctx_)), ticket_(o.ticket_), word_(o.word_) {
+        o.ticket_ = {};
+    }
+    index_check_reservation& operator=(index_check_reservation&& o) noexcept {
+        if (this != &o) {
+            cancel();
+            ctx_ = std::move(o.ctx_);
+            ticket_ = o.ticket_;
+            word_ = o.word_;
+            o.ticket_ = {};
+        }
+        return *this;
+    }
+    index_check_reservation(const index_check_reservation&) = delete;
+    index_check_reservation& operator=(const index_check_reservation&) = delete;
+    ~index_check_reservation() { cancel(); }
+
+    bool active() const noexcept { return ctx_.has_value(); }
+    // A new reservation for the same check (no word yet), e.g. for a copy of an expression.
+    index_check_reservation fresh() const {
+        return ctx_ ? index_check_reservation(*ctx_) : index_check_reservation();
+    }
+    // The flag words (reserving the word now if there is none yet), then the word's index.
+    launch_arg flag_argument() {
+        if (!ctx_) return launch_arg::untracked_buffer(nullptr, 0);
+        if (!ticket_) ticket_ = index_checks_of(*ctx_).reserve(*ctx_);
+        word_ = ticket_.word;
+        return launch_arg::untracked_buffer(ticket_.flag, 0);
+    }
+    launch_arg word_argument() const noexcept { return launch_arg::value(&word_, sizeof word_); }
+    // After the launch with event e (null: it failed, the word is given back).
+    void arm(const event& e, const index_check_site& site) noexcept {
+        if (!ticket_) return;
+        index_checks_of(*ctx_).arm(ticket_, e, site);
+        ticket_ = {};
+    }
+    // The launch will not happen: the word is free again.
+    void cancel() noexcept {
+        if (!ticket_) return;
+        index_checks_of(*ctx_).cancel(ticket_);
+        ticket_ = {};
+    }
+
+private:
+    std::optional<context> ctx_;
+    index_checks::ticket ticket_;
+    cl_uint word_ = 0;
+};
 
 } // namespace detail
 } // namespace clarray
