@@ -5,8 +5,10 @@
 // and goes on with a safe value. After the launch the operation arms the word with the launch
 // event and where the check came from. Every host point that waits for device data (blocking
 // reads and maps of the storage layer, queue::finish) then polls the context: the words of the
-// completed launches are read (a few bytes, on a queue of the registry's own), and a set word
-// becomes an index_error thrown in the thread that launched the kernel.
+// completed launches are read, and a set word becomes an index_error thrown in the thread that
+// launched the kernel. The words come back with the wait itself: just before it, a non-blocking
+// read of the words its queue's stream covers is queued on the same queue (before_wait); only
+// launches the wait does not cover are read on a queue of the registry's own.
 //
 // One word per launch in flight (not one per context): a reset can then never erase another
 // launch's report, and each report knows its operation and thread.
@@ -63,18 +65,32 @@ public:
     // The launch did not happen: the word is free again.
     void cancel(const ticket& t) noexcept;
 
+    // Called just before a host wait on q (a blocking read or map of device data, with deps its
+    // wait list; or a finish, drains_queue): enqueues on q a non-blocking read of the words of
+    // the armed launches that the wait will cover (on q, in deps, or over already), into host
+    // memory of the registry, so that poll finds them without a round trip of its own. Throws
+    // what the enqueue throws. Fast path: one atomic load.
+    void before_wait(const queue& q, bool drains_queue, const wait_list* deps = nullptr) {
+        if (pending_.load(std::memory_order_acquire) != 0) before_wait_slow(q, drains_queue, deps);
+    }
     // Called after every host wait for device data on ctx. Throws index_error for a completed
     // faulty launch of this thread (or of a thread that has ended): the oldest one, the others
-    // of the same thread counted in the message and dropped. Fast path: one atomic load.
+    // of the same thread counted in the message and dropped. The words that before_wait's reads
+    // brought back are settled without the device; other completed launches are read with one
+    // blocking read on the registry's own queue. Fast path: one atomic load.
     void poll(const context& ctx) {
         if (pending_.load(std::memory_order_acquire) != 0) poll_slow(ctx);
     }
     // Launches armed and not yet known to be clean, plus faulty ones not yet reported (tests).
     std::size_t pending() const noexcept { return pending_.load(); }
+    // Blocking reads of words on the registry's own queue so far (tests: a host wait that covers
+    // the launches needs none).
+    std::size_t own_reads();
 
     struct state;
 
 private:
+    void before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps);
     void poll_slow(const context& ctx);
     std::atomic<std::size_t> pending_{0};
     std::mutex mutex_;
