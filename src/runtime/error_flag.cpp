@@ -78,6 +78,9 @@ struct index_checks::state {
         free;                  // slot indices; capacity for every slot (cancel never allocates)
     std::vector<fault> faults; // faulty launches not yet reported
     std::size_t armed = 0;
+    // Above every slot reserved so far: the scans stop here (the lowest free slot is reserved
+    // first, so this stays near the most launches ever in flight at once).
+    std::uint32_t high = 0;
     std::uint64_t next_serial = 1;
     std::optional<clarray::queue> reader; // reads and resets the words; no user work on it
     std::size_t own_reads = 0;            // blocking reads on `reader` (tests)
@@ -163,7 +166,7 @@ struct index_checks::state {
     void sweep(const context& ctx) {
         if (armed == 0) return;
         std::vector<std::uint32_t> done;
-        for (std::uint32_t i = 0; i < slots.size(); ++i)
+        for (std::uint32_t i = 0; i < high; ++i)
             if (slots[i].st == slot_state::armed && is_done(slots[i].ev)) done.push_back(i);
         if (done.empty()) return;
         const clarray::queue& rq = reader_queue(ctx);
@@ -205,6 +208,7 @@ index_checks::ticket index_checks::reserve(const context& ctx) {
     if (s.free.empty()) s.add_chunk(ctx);
     const std::uint32_t i = s.free.back();
     s.free.pop_back();
+    s.high = std::max(s.high, i + 1);
     state::slot& sl = s.slots[i];
     sl.st = state::slot_state::reserved;
     sl.owner = this_thread_mark();
@@ -260,20 +264,20 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
         return is_done(sl.ev);
     };
     std::vector<std::uint32_t> read;
-    for (std::uint32_t i = 0; i < s.slots.size(); ++i)
+    for (std::uint32_t i = 0; i < s.high; ++i)
         if (s.slots[i].st == state::slot_state::armed && covered(s.slots[i])) read.push_back(i);
     std::size_t k = 0;
     while (k < read.size()) {
         const std::uint32_t chunk = read[k] / words_per_chunk;
         state::batch b;
         b.first = read[k] % words_per_chunk;
-        // The launch events order the read after the kernels whichever queue they are on (those
-        // on q are before it anyway); the read never waits for more than the wait itself does.
+        // The launch events order the read after the kernels on other queues (an in-order q's
+        // own come before it anyway); the read never waits for more than the wait itself does.
         wait_list after;
         std::size_t end = k;
         for (; end < read.size() && read[end] / words_per_chunk == chunk; ++end) {
             const state::slot& sl = s.slots[read[end]];
-            after.add(sl.ev);
+            if (sl.q != q.get() || q.is_out_of_order()) after.add(sl.ev);
             b.covered.emplace_back(read[end], sl.serial);
         }
         const cl_uint count = read[end - 1] % words_per_chunk - b.first + 1;
