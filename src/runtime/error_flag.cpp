@@ -78,7 +78,7 @@ struct index_checks::state {
         free;                  // slot indices; capacity for every slot (cancel never allocates)
     std::vector<fault> faults; // faulty launches not yet reported
     std::size_t armed = 0;
-    // Above every slot reserved so far: the scans stop here (the lowest free slot is reserved
+    // Above every slot reserved so far: the scans stop here (freed slots are reserved again
     // first, so this stays near the most launches ever in flight at once).
     std::uint32_t high = 0;
     std::uint64_t next_serial = 1;

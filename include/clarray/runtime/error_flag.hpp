@@ -113,6 +113,7 @@ public:
     explicit index_check_reservation(const context& ctx) : ctx_(ctx) {}
     index_check_reservation(index_check_reservation&& o) noexcept
         : ctx_(std::move(o.ctx_)), ticket_(o.ticket_), word_(o.word_) {
+        o.ctx_.reset(); // inactive now
         o.ticket_ = {};
     }
     index_check_reservation& operator=(index_check_reservation&& o) noexcept {
@@ -121,6 +122,7 @@ public:
             ctx_ = std::move(o.ctx_);
             ticket_ = o.ticket_;
             word_ = o.word_;
+            o.ctx_.reset();
             o.ticket_ = {};
         }
         return *this;
