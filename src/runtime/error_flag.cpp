@@ -48,7 +48,8 @@ std::string index_range_message(const index_check_site& site) {
 }
 
 struct index_checks::state {
-    enum class slot_state : unsigned char { free, reserved, armed };
+    // resetting: faulty and reported; its word is set until reset_parked resets it.
+    enum class slot_state : unsigned char { free, reserved, armed, resetting };
     struct slot {
         slot_state st = slot_state::free;
         event ev;
@@ -68,8 +69,9 @@ struct index_checks::state {
     struct batch {
         event ev;
         std::unique_ptr<cl_uint[]> words;
-        cl_uint first = 0;                                            // the word at words[0]
+        std::uint32_t begin = 0, count = 0; // the slots of words[0] and after
         std::vector<std::pair<std::uint32_t, std::uint64_t>> covered; // slot, serial when read
+        bool reads(std::uint32_t i) const noexcept { return i >= begin && i - begin < count; }
     };
     std::vector<handle<cl_mem>> chunks;
     std::vector<slot> slots;
@@ -77,6 +79,7 @@ struct index_checks::state {
     std::vector<std::uint32_t>
         free;                  // slot indices; capacity for every slot (cancel never allocates)
     std::vector<fault> faults; // faulty launches not yet reported
+    std::vector<std::uint32_t> parked; // resetting slots
     std::size_t armed = 0;
     // Above every slot reserved so far: the scans stop here (freed slots are reserved again
     // first, so this stays near the most launches ever in flight at once).
@@ -118,31 +121,51 @@ struct index_checks::state {
             free.push_back(static_cast<std::uint32_t>(i));
     }
 
-    // Armed slot i's launch is over and its word was read: a set word becomes a fault, and the
-    // slot is free again.
-    void settle(const context& ctx, std::uint32_t i, bool set) {
+    // Armed slot i's launch is over and its word was read: a clean slot is free again, a set
+    // word becomes a fault and waits for its reset (reset_parked).
+    void settle(std::uint32_t i, bool set) {
         slot& s = slots[i];
         if (set) {
-            // Reset before the slot is reused (blocking: rare, and the next kernel on this word
-            // may run on any queue).
+            parked.push_back(i);
+            faults.push_back({s.serial, s.site, std::move(s.owner)});
+            s = slot();
+            s.st = slot_state::resetting;
+        } else {
+            s = slot();
+            free.push_back(i);
+        }
+        --armed;
+    }
+
+    // Resets the words of the faulty slots and frees them, except those that a read before a
+    // wait still in flight covers: a write must not overlap that read (it is reset later).
+    // Blocking (rare, and the next kernel on the word may run on any queue).
+    void reset_parked(const context& ctx) {
+        for (std::size_t k = 0; k < parked.size();) {
+            const std::uint32_t i = parked[k];
+            if (std::any_of(batches.begin(), batches.end(),
+                            [&](const batch& b) { return b.reads(i); })) {
+                ++k;
+                continue;
+            }
             static const cl_uint zero = 0;
             check_cl(clEnqueueWriteBuffer(reader_queue(ctx).get(),
                                           chunks[i / words_per_chunk].get(), CL_TRUE,
                                           (i % words_per_chunk) * sizeof(cl_uint), sizeof(cl_uint),
                                           &zero, 0, nullptr, nullptr),
                      "clEnqueueWriteBuffer(index check flags)");
-            faults.push_back({s.serial, s.site, std::move(s.owner)});
+            slots[i] = slot();
+            free.push_back(i);
+            parked[k] = parked.back();
+            parked.pop_back();
         }
-        s = slot();
-        --armed;
-        free.push_back(i);
     }
 
     // Settles the slots of the batches whose read is over, without touching the device: a slot
     // counts only if it still holds the launch it held when read (serial), since a sweep may
     // have settled it meanwhile and a new launch may own it now. A failed read leaves its slots
     // to the sweep, whose own read reports the failure.
-    void settle_batches(const context& ctx) {
+    void settle_batches() {
         for (std::size_t b = 0; b < batches.size();) {
             batch& bt = batches[b];
             cl_int status = CL_QUEUED;
@@ -155,7 +178,7 @@ struct index_checks::state {
             if (status == CL_COMPLETE)
                 for (const auto& [i, serial] : bt.covered)
                     if (slots[i].st == slot_state::armed && slots[i].serial == serial)
-                        settle(ctx, i, bt.words[i % words_per_chunk - bt.first] != 0);
+                        settle(i, bt.words[i - bt.begin] != 0);
             if (b + 1 != batches.size()) std::swap(bt, batches.back());
             batches.pop_back();
         }
@@ -187,7 +210,7 @@ struct index_checks::state {
                      "clEnqueueReadBuffer(index check flags)");
             ++own_reads;
             for (std::size_t j = k; j < end; ++j)
-                settle(ctx, done[j], words[done[j] % words_per_chunk - first] != 0);
+                settle(done[j], words[done[j] % words_per_chunk - first] != 0);
             k = end;
         }
     }
@@ -202,8 +225,9 @@ index_checks::ticket index_checks::reserve(const context& ctx) {
     // All words in flight: settle the finished launches first (their kernels are over, so the
     // read does not wait for the device), and make more words only if that frees none.
     if (s.free.empty()) {
-        s.settle_batches(ctx);
+        s.settle_batches();
         s.sweep(ctx);
+        s.reset_parked(ctx);
     }
     if (s.free.empty()) s.add_chunk(ctx);
     const std::uint32_t i = s.free.back();
@@ -270,7 +294,7 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
     while (k < read.size()) {
         const std::uint32_t chunk = read[k] / words_per_chunk;
         state::batch b;
-        b.first = read[k] % words_per_chunk;
+        b.begin = read[k];
         // The launch events order the read after the kernels on other queues (an in-order q's
         // own come before it anyway); the read never waits for more than the wait itself does.
         wait_list after;
@@ -280,12 +304,13 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
             if (sl.q != q.get() || q.is_out_of_order()) after.add(sl.ev);
             b.covered.emplace_back(read[end], sl.serial);
         }
-        const cl_uint count = read[end - 1] % words_per_chunk - b.first + 1;
-        b.words = std::make_unique<cl_uint[]>(count);
+        b.count = read[end - 1] - b.begin + 1;
+        b.words = std::make_unique<cl_uint[]>(b.count);
         cl_event e = nullptr;
         check_cl(clEnqueueReadBuffer(q.get(), s.chunks[chunk].get(), CL_FALSE,
-                                     b.first * sizeof(cl_uint), count * sizeof(cl_uint),
-                                     b.words.get(), after.size(), after.data(), &e),
+                                     (b.begin % words_per_chunk) * sizeof(cl_uint),
+                                     b.count * sizeof(cl_uint), b.words.get(), after.size(),
+                                     after.data(), &e),
                  "clEnqueueReadBuffer(index check flags, before a host wait)");
         b.ev = event(e);
         s.batches.push_back(std::move(b));
@@ -298,8 +323,9 @@ void index_checks::poll_slow(const context& ctx) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         state& s = *s_;
-        s.settle_batches(ctx);
+        s.settle_batches();
         s.sweep(ctx);
+        s.reset_parked(ctx);
         const auto& me = this_thread_mark();
         auto mine = [&](const state::fault& f) { return f.owner == me || !f.owner->load(); };
         const state::fault* oldest = nullptr;
