@@ -79,7 +79,7 @@ struct index_checks::state {
     std::vector<std::uint32_t>
         free;                  // slot indices; capacity for every slot (cancel never allocates)
     std::vector<fault> faults; // faulty launches not yet reported
-    std::vector<std::uint32_t> parked; // resetting slots
+    std::vector<std::uint32_t> parked; // resetting slots; capacity for every slot
     std::size_t armed = 0;
     // Above every slot reserved so far: the scans stop here (freed slots are reserved again
     // first, so this stays near the most launches ever in flight at once).
@@ -116,6 +116,7 @@ struct index_checks::state {
         const std::size_t base = slots.size();
         slots.resize(base + words_per_chunk);
         free.reserve(slots.size());
+        parked.reserve(slots.size());
         chunks.push_back(std::move(h));
         for (std::size_t i = base + words_per_chunk; i-- > base;)
             free.push_back(static_cast<std::uint32_t>(i));
@@ -126,8 +127,8 @@ struct index_checks::state {
     void settle(std::uint32_t i, bool set) {
         slot& s = slots[i];
         if (set) {
-            parked.push_back(i);
-            faults.push_back({s.serial, s.site, std::move(s.owner)});
+            faults.push_back({s.serial, s.site, s.owner}); // a copy: s stays whole if this throws
+            parked.push_back(i);                           // capacity reserved in add_chunk
             s = slot();
             s.st = slot_state::resetting;
         } else {
