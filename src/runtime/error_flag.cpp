@@ -65,8 +65,9 @@ struct index_checks::state {
     };
     // A non-blocking read of some words of one chunk, enqueued on a user's queue just before a
     // host wait on it (before_wait): the wait brings the words back with it. `words` belongs to
-    // the read until its event is over.
+    // the read until its event is over. A null event: the read is being enqueued.
     struct batch {
+        std::uint64_t id = 0;
         event ev;
         std::unique_ptr<cl_uint[]> words;
         std::uint32_t begin = 0, count = 0; // the slots of words[0] and after
@@ -85,6 +86,7 @@ struct index_checks::state {
     // first, so this stays near the most launches ever in flight at once).
     std::uint32_t high = 0;
     std::uint64_t next_serial = 1;
+    std::uint64_t next_batch = 1;
     std::optional<clarray::queue> reader; // reads and resets the words; no user work on it
     std::size_t own_reads = 0;            // blocking reads on `reader` (tests)
 
@@ -170,7 +172,8 @@ struct index_checks::state {
         for (std::size_t b = 0; b < batches.size();) {
             batch& bt = batches[b];
             cl_int status = CL_QUEUED;
-            if (clGetEventInfo(bt.ev.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
+            if (!bt.ev ||
+                clGetEventInfo(bt.ev.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
                                &status, nullptr) != CL_SUCCESS ||
                 status > CL_COMPLETE) {
                 ++b;
@@ -276,47 +279,89 @@ void index_checks::cancel(const ticket& t) noexcept {
 void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps) {
     // On an out-of-order queue a blocking command need not come after the read; clFinish does.
     if (q.is_out_of_order() && !drains_queue) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    state& s = *s_;
-    if (s.armed == 0) return;
-    // The launches this wait will have waited for: those on q (its in-order stream, or all of it
-    // for a finish), those the blocking command waits for, and those over already.
-    auto covered = [&](const state::slot& sl) {
-        if (sl.q == q.get()) return true;
-        if (deps)
-            for (cl_uint j = 0; j < deps->size(); ++j)
-                if (deps->data()[j] == sl.ev.get()) return true;
-        return is_done(sl.ev);
-    };
-    std::vector<std::uint32_t> read;
-    for (std::uint32_t i = 0; i < s.high; ++i)
-        if (s.slots[i].st == state::slot_state::armed && covered(s.slots[i])) read.push_back(i);
-    std::size_t k = 0;
-    while (k < read.size()) {
-        const std::uint32_t chunk = read[k] / words_per_chunk;
-        state::batch b;
-        b.begin = read[k];
-        // The launch events order the read after the kernels on other queues (an in-order q's
-        // own come before it anyway); the read never waits for more than the wait itself does.
+    // What to read, chosen under the mutex; the reads are enqueued outside it (an enqueue may
+    // take its time), their batches listed already so that no reset overlaps them.
+    struct pending_read {
+        std::uint64_t id;
+        cl_mem chunk;
+        std::size_t offset, bytes;
+        cl_uint* words;
         wait_list after;
-        std::size_t end = k;
-        for (; end < read.size() && read[end] / words_per_chunk == chunk; ++end) {
-            const state::slot& sl = s.slots[read[end]];
-            if (sl.q != q.get() || q.is_out_of_order()) after.add(sl.ev);
-            b.covered.emplace_back(read[end], sl.serial);
+    };
+    std::vector<pending_read> reads;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        state& s = *s_;
+        if (s.armed == 0) return;
+        // The launches this wait will have waited for: those on q (its in-order stream, or all
+        // of it for a finish), those the blocking command waits for, and those over already.
+        auto covered = [&](const state::slot& sl) {
+            if (sl.q == q.get()) return true;
+            if (deps)
+                for (cl_uint j = 0; j < deps->size(); ++j)
+                    if (deps->data()[j] == sl.ev.get()) return true;
+            return is_done(sl.ev);
+        };
+        std::vector<std::uint32_t> read;
+        for (std::uint32_t i = 0; i < s.high; ++i)
+            if (s.slots[i].st == state::slot_state::armed && covered(s.slots[i])) read.push_back(i);
+        const std::uint64_t first_id = s.next_batch;
+        auto drop_mine = [&] { // no read of this call is enqueued yet
+            s.batches.erase(std::remove_if(s.batches.begin(), s.batches.end(),
+                                           [&](const state::batch& b) { return b.id >= first_id; }),
+                            s.batches.end());
+        };
+        try {
+            std::size_t k = 0;
+            while (k < read.size()) {
+                const std::uint32_t chunk = read[k] / words_per_chunk;
+                state::batch b;
+                b.id = s.next_batch++;
+                b.begin = read[k];
+                // The launch events order the read after the kernels on other queues (an in-order
+                // q's own come before it anyway); it never waits for more than the wait itself
+                // does.
+                wait_list after;
+                std::size_t end = k;
+                for (; end < read.size() && read[end] / words_per_chunk == chunk; ++end) {
+                    const state::slot& sl = s.slots[read[end]];
+                    if (sl.q != q.get() || q.is_out_of_order()) after.add(sl.ev);
+                    b.covered.emplace_back(read[end], sl.serial);
+                }
+                b.count = read[end - 1] - b.begin + 1;
+                b.words = std::make_unique<cl_uint[]>(b.count);
+                reads.push_back({b.id, s.chunks[chunk].get(),
+                                 (b.begin % words_per_chunk) * sizeof(cl_uint),
+                                 b.count * sizeof(cl_uint), b.words.get(), std::move(after)});
+                s.batches.push_back(std::move(b));
+                k = end;
+            }
+        } catch (...) {
+            drop_mine();
+            throw;
         }
-        b.count = read[end - 1] - b.begin + 1;
-        b.words = std::make_unique<cl_uint[]>(b.count);
-        cl_event e = nullptr;
-        check_cl(clEnqueueReadBuffer(q.get(), s.chunks[chunk].get(), CL_FALSE,
-                                     (b.begin % words_per_chunk) * sizeof(cl_uint),
-                                     b.count * sizeof(cl_uint), b.words.get(), after.size(),
-                                     after.data(), &e),
-                 "clEnqueueReadBuffer(index check flags, before a host wait)");
-        b.ev = event(e);
-        s.batches.push_back(std::move(b));
-        k = end;
     }
+    cl_int failed = CL_SUCCESS;
+    for (const pending_read& r : reads) {
+        cl_event e = nullptr;
+        const cl_int rc = failed != CL_SUCCESS
+                              ? failed
+                              : clEnqueueReadBuffer(q.get(), r.chunk, CL_FALSE, r.offset, r.bytes,
+                                                    r.words, r.after.size(), r.after.data(), &e);
+        event ev(e);
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto& batches = s_->batches;
+        const auto it = std::find_if(batches.begin(), batches.end(),
+                                     [&](const state::batch& b) { return b.id == r.id; });
+        if (it == batches.end()) continue; // not expected: only this call removes it
+        if (rc == CL_SUCCESS) {
+            it->ev = std::move(ev);
+        } else {
+            failed = rc; // never enqueued: its slots stay armed for the next poll's sweep
+            batches.erase(it);
+        }
+    }
+    check_cl(failed, "clEnqueueReadBuffer(index check flags, before a host wait)");
 }
 
 void index_checks::poll_slow(const context& ctx) {
