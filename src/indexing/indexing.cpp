@@ -136,27 +136,19 @@ void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, 
     set_view(L, 1, idx);
     set_view(L, 2, values);
     kernel k = index_kernel(q.context(), which::scatter, a.type, idx.type, add);
-    // raise: the check's flag word (runtime/error_flag.hpp), released again if the launch fails.
-    index_checks& checks = index_checks_of(q.context());
-    index_checks::ticket t;
-    if (mode == index_mode::raise) t = checks.reserve(q.context());
-    const cl_uint word = t.word;
+    // raise: the check's flag word (runtime/error_flag.hpp), given back if the launch fails.
+    index_check_reservation check = mode == index_mode::raise ? index_check_reservation(q.context())
+                                                              : index_check_reservation();
     const launch_arg args[] = {mem(a, add ? access::read_write : access::write),
                                mem(idx, access::read),
                                mem(values, access::read),
                                launch_arg::layout(&L, sizeof L, true),
-                               launch_arg::untracked_buffer(t.flag, 0),
-                               launch_arg::value(&word, sizeof word)};
-    event launched;
-    try {
-        launched = launch_n(q, k, L.n, args, 6, what);
-    } catch (...) {
-        checks.cancel(t);
-        throw;
-    }
+                               check.flag_argument(),
+                               check.word_argument()};
+    const event launched = launch_n(q, k, L.n, args, 6, what);
     const std::size_t extent = static_cast<std::size_t>(L.axis_len);
-    checks.arm(t, launched,
-               check_site(what, extent, flat ? std::nullopt : std::optional<std::size_t>(0)));
+    check.arm(launched,
+              check_site(what, extent, flat ? std::nullopt : std::optional<std::size_t>(0)));
 }
 
 void compact(const array_ref& out, const array_ref& a, const array_ref& pos, std::size_t n) {

@@ -33,6 +33,10 @@ bool is_done(const event& e) noexcept {
     return status <= CL_COMPLETE; // negative: the command failed, it is over too
 }
 
+void CL_CALLBACK free_words(cl_event, cl_int, void* words) {
+    delete[] static_cast<cl_uint*>(words);
+}
+
 } // namespace
 
 std::string index_range_message(const index_check_site& site) {
@@ -44,27 +48,58 @@ std::string index_range_message(const index_check_site& site) {
 }
 
 struct index_checks::state {
-    enum class slot_state : unsigned char { free, reserved, armed };
+    // resetting: faulty and reported; its word is set until reset_parked resets it.
+    enum class slot_state : unsigned char { free, reserved, armed, resetting };
     struct slot {
         slot_state st = slot_state::free;
         event ev;
         index_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
         std::uint64_t serial = 0;
+        cl_command_queue q = nullptr; // the launch's queue (compared, never used)
     };
     struct fault {
         std::uint64_t serial;
         index_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
     };
+    // A non-blocking read of some words of one chunk, enqueued on a user's queue just before a
+    // host wait on it (before_wait): the wait brings the words back with it. `words` belongs to
+    // the read until its event is over. A null event: the read is being enqueued.
+    struct batch {
+        std::uint64_t id = 0;
+        event ev;
+        std::unique_ptr<cl_uint[]> words;
+        std::uint32_t begin = 0, count = 0; // the slots of words[0] and after
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> covered; // slot, serial when read
+        bool reads(std::uint32_t i) const noexcept { return i >= begin && i - begin < count; }
+    };
     std::vector<handle<cl_mem>> chunks;
     std::vector<slot> slots;
+    std::vector<batch> batches;
     std::vector<std::uint32_t>
         free;                  // slot indices; capacity for every slot (cancel never allocates)
     std::vector<fault> faults; // faulty launches not yet reported
+    std::vector<std::uint32_t> parked; // resetting slots; capacity for every slot
     std::size_t armed = 0;
+    // Above every slot reserved so far: the scans stop here (freed slots are reserved again
+    // first, so this stays near the most launches ever in flight at once).
+    std::uint32_t high = 0;
     std::uint64_t next_serial = 1;
+    std::uint64_t next_batch = 1;
     std::optional<clarray::queue> reader; // reads and resets the words; no user work on it
+    std::size_t own_reads = 0;            // blocking reads on `reader` (tests)
+
+    ~state() {
+        // Destructors never wait: a read still in flight frees its words when it is over.
+        for (batch& b : batches)
+            if (!is_done(b.ev)) {
+                cl_uint* w = b.words.release();
+                if (clSetEventCallback(b.ev.get(), CL_COMPLETE, free_words, w) != CL_SUCCESS) {
+                    // Leaked rather than freed under a read that may still write it.
+                }
+            }
+    }
 
     const clarray::queue& reader_queue(const context& ctx) {
         // A handle that does not keep the context alive: the context owns this state.
@@ -83,9 +118,74 @@ struct index_checks::state {
         const std::size_t base = slots.size();
         slots.resize(base + words_per_chunk);
         free.reserve(slots.size());
+        parked.reserve(slots.size());
         chunks.push_back(std::move(h));
         for (std::size_t i = base + words_per_chunk; i-- > base;)
             free.push_back(static_cast<std::uint32_t>(i));
+    }
+
+    // Armed slot i's launch is over and its word was read: a clean slot is free again, a set
+    // word becomes a fault and waits for its reset (reset_parked).
+    void settle(std::uint32_t i, bool set) {
+        slot& s = slots[i];
+        if (set) {
+            faults.push_back({s.serial, s.site, s.owner}); // a copy: s stays whole if this throws
+            parked.push_back(i);                           // capacity reserved in add_chunk
+            s = slot();
+            s.st = slot_state::resetting;
+        } else {
+            s = slot();
+            free.push_back(i);
+        }
+        --armed;
+    }
+
+    // Resets the words of the faulty slots and frees them, except those that a read before a
+    // wait still in flight covers: a write must not overlap that read (it is reset later).
+    // Blocking (rare, and the next kernel on the word may run on any queue).
+    void reset_parked(const context& ctx) {
+        for (std::size_t k = 0; k < parked.size();) {
+            const std::uint32_t i = parked[k];
+            if (std::any_of(batches.begin(), batches.end(),
+                            [&](const batch& b) { return b.reads(i); })) {
+                ++k;
+                continue;
+            }
+            static const cl_uint zero = 0;
+            check_cl(clEnqueueWriteBuffer(reader_queue(ctx).get(),
+                                          chunks[i / words_per_chunk].get(), CL_TRUE,
+                                          (i % words_per_chunk) * sizeof(cl_uint), sizeof(cl_uint),
+                                          &zero, 0, nullptr, nullptr),
+                     "clEnqueueWriteBuffer(index check flags)");
+            slots[i] = slot();
+            free.push_back(i);
+            parked[k] = parked.back();
+            parked.pop_back();
+        }
+    }
+
+    // Settles the slots of the batches whose read is over, without touching the device: a slot
+    // counts only if it still holds the launch it held when read (serial), since a sweep may
+    // have settled it meanwhile and a new launch may own it now. A failed read leaves its slots
+    // to the sweep, whose own read reports the failure.
+    void settle_batches() {
+        for (std::size_t b = 0; b < batches.size();) {
+            batch& bt = batches[b];
+            cl_int status = CL_QUEUED;
+            if (!bt.ev ||
+                clGetEventInfo(bt.ev.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
+                               &status, nullptr) != CL_SUCCESS ||
+                status > CL_COMPLETE) {
+                ++b;
+                continue;
+            }
+            if (status == CL_COMPLETE)
+                for (const auto& [i, serial] : bt.covered)
+                    if (slots[i].st == slot_state::armed && slots[i].serial == serial)
+                        settle(i, bt.words[i - bt.begin] != 0);
+            if (b + 1 != batches.size()) std::swap(bt, batches.back());
+            batches.pop_back();
+        }
     }
 
     // Moves the armed slots whose launch is over to `faults` (word set) or frees them (clean).
@@ -93,7 +193,7 @@ struct index_checks::state {
     void sweep(const context& ctx) {
         if (armed == 0) return;
         std::vector<std::uint32_t> done;
-        for (std::uint32_t i = 0; i < slots.size(); ++i)
+        for (std::uint32_t i = 0; i < high; ++i)
             if (slots[i].st == slot_state::armed && is_done(slots[i].ev)) done.push_back(i);
         if (done.empty()) return;
         const clarray::queue& rq = reader_queue(ctx);
@@ -112,23 +212,9 @@ struct index_checks::state {
                                          first * sizeof(cl_uint), words.size() * sizeof(cl_uint),
                                          words.data(), deps.size(), deps.data(), nullptr),
                      "clEnqueueReadBuffer(index check flags)");
-            for (std::size_t j = k; j < end; ++j) {
-                const std::uint32_t i = done[j];
-                slot& s = slots[i];
-                if (words[i % words_per_chunk - first] != 0) {
-                    // Reset before the slot is reused (blocking: rare, and the next kernel on
-                    // this word may run on any queue).
-                    static const cl_uint zero = 0;
-                    check_cl(clEnqueueWriteBuffer(rq.get(), chunks[chunk].get(), CL_TRUE,
-                                                  (i % words_per_chunk) * sizeof(cl_uint),
-                                                  sizeof(cl_uint), &zero, 0, nullptr, nullptr),
-                             "clEnqueueWriteBuffer(index check flags)");
-                    faults.push_back({s.serial, s.site, std::move(s.owner)});
-                }
-                s = slot();
-                --armed;
-                free.push_back(i);
-            }
+            ++own_reads;
+            for (std::size_t j = k; j < end; ++j)
+                settle(done[j], words[done[j] % words_per_chunk - first] != 0);
             k = end;
         }
     }
@@ -142,10 +228,15 @@ index_checks::ticket index_checks::reserve(const context& ctx) {
     state& s = *s_;
     // All words in flight: settle the finished launches first (their kernels are over, so the
     // read does not wait for the device), and make more words only if that frees none.
-    if (s.free.empty()) s.sweep(ctx);
+    if (s.free.empty()) {
+        s.settle_batches();
+        s.sweep(ctx);
+        s.reset_parked(ctx);
+    }
     if (s.free.empty()) s.add_chunk(ctx);
     const std::uint32_t i = s.free.back();
     s.free.pop_back();
+    s.high = std::max(s.high, i + 1);
     state::slot& sl = s.slots[i];
     sl.st = state::slot_state::reserved;
     sl.owner = this_thread_mark();
@@ -159,11 +250,15 @@ void index_checks::arm(const ticket& t, const event& e, const index_check_site& 
         cancel(t);
         return;
     }
+    cl_command_queue q = nullptr; // host-side query: the queue whose waits can read the word
+    if (clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof(q), &q, nullptr) != CL_SUCCESS)
+        q = nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
     state& s = *s_;
     state::slot& sl = s.slots[t.slot - 1];
     sl.st = state::slot_state::armed;
     sl.ev = e;
+    sl.q = q;
     sl.site = site;
     sl.serial = s.next_serial++;
     ++s.armed;
@@ -181,12 +276,102 @@ void index_checks::cancel(const ticket& t) noexcept {
     pending_.store(s.armed + s.faults.size(), std::memory_order_release);
 }
 
+void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps) {
+    // On an out-of-order queue a blocking command need not come after the read; clFinish does.
+    if (q.is_out_of_order() && !drains_queue) return;
+    // What to read, chosen under the mutex; the reads are enqueued outside it (an enqueue may
+    // take its time), their batches listed already so that no reset overlaps them.
+    struct pending_read {
+        std::uint64_t id;
+        cl_mem chunk;
+        std::size_t offset, bytes;
+        cl_uint* words;
+        wait_list after;
+    };
+    std::vector<pending_read> reads;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        state& s = *s_;
+        if (s.armed == 0) return;
+        // The launches this wait will have waited for: those on q (its in-order stream, or all
+        // of it for a finish), those the blocking command waits for, and those over already.
+        auto covered = [&](const state::slot& sl) {
+            if (sl.q == q.get()) return true;
+            if (deps)
+                for (cl_uint j = 0; j < deps->size(); ++j)
+                    if (deps->data()[j] == sl.ev.get()) return true;
+            return is_done(sl.ev);
+        };
+        std::vector<std::uint32_t> read;
+        for (std::uint32_t i = 0; i < s.high; ++i)
+            if (s.slots[i].st == state::slot_state::armed && covered(s.slots[i])) read.push_back(i);
+        const std::uint64_t first_id = s.next_batch;
+        auto drop_mine = [&] { // no read of this call is enqueued yet
+            s.batches.erase(std::remove_if(s.batches.begin(), s.batches.end(),
+                                           [&](const state::batch& b) { return b.id >= first_id; }),
+                            s.batches.end());
+        };
+        try {
+            std::size_t k = 0;
+            while (k < read.size()) {
+                const std::uint32_t chunk = read[k] / words_per_chunk;
+                state::batch b;
+                b.id = s.next_batch++;
+                b.begin = read[k];
+                // The launch events order the read after the kernels on other queues (an in-order
+                // q's own come before it anyway); it never waits for more than the wait itself
+                // does.
+                wait_list after;
+                std::size_t end = k;
+                for (; end < read.size() && read[end] / words_per_chunk == chunk; ++end) {
+                    const state::slot& sl = s.slots[read[end]];
+                    if (sl.q != q.get() || q.is_out_of_order()) after.add(sl.ev);
+                    b.covered.emplace_back(read[end], sl.serial);
+                }
+                b.count = read[end - 1] - b.begin + 1;
+                b.words = std::make_unique<cl_uint[]>(b.count);
+                reads.push_back({b.id, s.chunks[chunk].get(),
+                                 (b.begin % words_per_chunk) * sizeof(cl_uint),
+                                 b.count * sizeof(cl_uint), b.words.get(), std::move(after)});
+                s.batches.push_back(std::move(b));
+                k = end;
+            }
+        } catch (...) {
+            drop_mine();
+            throw;
+        }
+    }
+    cl_int failed = CL_SUCCESS;
+    for (const pending_read& r : reads) {
+        cl_event e = nullptr;
+        const cl_int rc = failed != CL_SUCCESS
+                              ? failed
+                              : clEnqueueReadBuffer(q.get(), r.chunk, CL_FALSE, r.offset, r.bytes,
+                                                    r.words, r.after.size(), r.after.data(), &e);
+        event ev(e);
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto& batches = s_->batches;
+        const auto it = std::find_if(batches.begin(), batches.end(),
+                                     [&](const state::batch& b) { return b.id == r.id; });
+        if (it == batches.end()) continue; // not expected: only this call removes it
+        if (rc == CL_SUCCESS) {
+            it->ev = std::move(ev);
+        } else {
+            failed = rc; // never enqueued: its slots stay armed for the next poll's sweep
+            batches.erase(it);
+        }
+    }
+    check_cl(failed, "clEnqueueReadBuffer(index check flags, before a host wait)");
+}
+
 void index_checks::poll_slow(const context& ctx) {
     std::string message;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         state& s = *s_;
+        s.settle_batches();
         s.sweep(ctx);
+        s.reset_parked(ctx);
         const auto& me = this_thread_mark();
         auto mine = [&](const state::fault& f) { return f.owner == me || !f.owner->load(); };
         const state::fault* oldest = nullptr;
@@ -207,6 +392,11 @@ void index_checks::poll_slow(const context& ctx) {
         pending_.store(s.armed + s.faults.size(), std::memory_order_release);
     }
     if (!message.empty()) throw index_error(message);
+}
+
+std::size_t index_checks::own_reads() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return s_->own_reads;
 }
 
 index_checks& index_checks_of(const context& ctx) noexcept {

@@ -31,8 +31,10 @@ void queue::flush() const {
     detail::check_cl(clFlush(get()), "clFlush");
 }
 void queue::finish() const {
+    detail::index_checks& checks = detail::index_checks_of(context());
+    checks.before_wait(*this, true); // the finish brings back the words of the index checks
     detail::check_cl(clFinish(get()), "clFinish");
-    detail::index_checks_of(context()).poll(context());
+    checks.poll(context());
 }
 
 event queue::enqueue_marker(const wait_list& deps) const {

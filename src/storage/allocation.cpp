@@ -293,6 +293,8 @@ void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* d
     std::unique_lock<std::mutex> lock(mutex_);
     wait_list deps;
     collect_locked(q, access::read, deps);
+    // The read brings back the words of the index checks it waits for (polled below).
+    detail::index_checks_of(q.context()).before_wait(q, false, &deps);
     cl_event e = nullptr;
     if (mem_)
         detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_TRUE, offset, n, dst, deps.size(),
@@ -383,6 +385,10 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
             deps.add(u.ev);
         }
     }
+    // A view that reads brings back the words of the index checks it waits for (polled below);
+    // a fine-grained view waits for events only, with no command to queue the read before.
+    if (reads(a) && kind_ != storage_kind::svm_fine)
+        detail::index_checks_of(q.context()).before_wait(q, false, &deps);
     void* host = nullptr;
     cl_event e = nullptr;
     switch (kind_) {

@@ -59,32 +59,17 @@ private:
 class gather_check {
 public:
     gather_check(const context& ctx, const index_check_site& site, bool active)
-        : ctx_(ctx), site_(site), active_(active) {}
+        : site_(site), res_(active ? index_check_reservation(ctx) : index_check_reservation()) {}
     // A copy is a new check: the reservation belongs to the launch being prepared.
-    gather_check(const gather_check& o) : ctx_(o.ctx_), site_(o.site_), active_(o.active_) {}
+    gather_check(const gather_check& o) : site_(o.site_), res_(o.res_.fresh()) {}
     gather_check& operator=(const gather_check&) = delete;
-    ~gather_check() {
-        if (ticket_) index_checks_of(ctx_).cancel(ticket_); // bound but never launched
-    }
-    launch_arg flag_argument() const {
-        if (!active_) return launch_arg::untracked_buffer(nullptr, 0);
-        if (!ticket_) ticket_ = index_checks_of(ctx_).reserve(ctx_);
-        word_ = ticket_.word;
-        return launch_arg::untracked_buffer(ticket_.flag, 0);
-    }
-    launch_arg word_argument() const noexcept { return launch_arg::value(&word_, sizeof word_); }
-    void launched(const event& e) const noexcept {
-        if (!ticket_) return;
-        index_checks_of(ctx_).arm(ticket_, e, site_);
-        ticket_ = {};
-    }
+    launch_arg flag_argument() const { return res_.flag_argument(); }
+    launch_arg word_argument() const noexcept { return res_.word_argument(); }
+    void launched(const event& e) const noexcept { res_.arm(e, site_); }
 
 private:
-    context ctx_;
     index_check_site site_;
-    bool active_;
-    mutable index_checks::ticket ticket_; // reserved by flag_argument until launched
-    mutable cl_uint word_ = 0;
+    mutable index_check_reservation res_; // the word, from binding the arguments until launched
 };
 // The check's two kernel arguments as terminals (visited in this order): the flag words, which
 // hear of the launch (on_launched, expr/assign.hpp), and the word's index.

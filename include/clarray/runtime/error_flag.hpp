@@ -5,8 +5,10 @@
 // and goes on with a safe value. After the launch the operation arms the word with the launch
 // event and where the check came from. Every host point that waits for device data (blocking
 // reads and maps of the storage layer, queue::finish) then polls the context: the words of the
-// completed launches are read (a few bytes, on a queue of the registry's own), and a set word
-// becomes an index_error thrown in the thread that launched the kernel.
+// completed launches are read, and a set word becomes an index_error thrown in the thread that
+// launched the kernel. The words come back with the wait itself: just before it, a non-blocking
+// read of the words its queue's stream covers is queued on the same queue (before_wait); only
+// launches the wait does not cover are read on a queue of the registry's own.
 //
 // One word per launch in flight (not one per context): a reset can then never erase another
 // launch's report, and each report knows its operation and thread.
@@ -19,12 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "clarray/runtime/context.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/handle.hpp"
+#include "clarray/runtime/launch.hpp"
 
 namespace clarray {
 
-class context;
 class queue;
 
 namespace detail {
@@ -62,18 +65,32 @@ public:
     // The launch did not happen: the word is free again.
     void cancel(const ticket& t) noexcept;
 
+    // Called just before a host wait on q (a blocking read or map of device data, with deps its
+    // wait list; or a finish, drains_queue): enqueues on q a non-blocking read of the words of
+    // the armed launches that the wait will cover (on q, in deps, or over already), into host
+    // memory of the registry, so that poll finds them without a round trip of its own. Throws
+    // what the enqueue throws. Fast path: one atomic load.
+    void before_wait(const queue& q, bool drains_queue, const wait_list* deps = nullptr) {
+        if (pending_.load(std::memory_order_acquire) != 0) before_wait_slow(q, drains_queue, deps);
+    }
     // Called after every host wait for device data on ctx. Throws index_error for a completed
     // faulty launch of this thread (or of a thread that has ended): the oldest one, the others
-    // of the same thread counted in the message and dropped. Fast path: one atomic load.
+    // of the same thread counted in the message and dropped. The words that before_wait's reads
+    // brought back are settled without the device; other completed launches are read with one
+    // blocking read on the registry's own queue. Fast path: one atomic load.
     void poll(const context& ctx) {
         if (pending_.load(std::memory_order_acquire) != 0) poll_slow(ctx);
     }
     // Launches armed and not yet known to be clean, plus faulty ones not yet reported (tests).
     std::size_t pending() const noexcept { return pending_.load(); }
+    // Blocking reads of words on the registry's own queue so far (tests: a host wait that covers
+    // the launches needs none).
+    std::size_t own_reads();
 
     struct state;
 
 private:
+    void before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps);
     void poll_slow(const context& ctx);
     std::atomic<std::size_t> pending_{0};
     std::mutex mutex_;
@@ -82,6 +99,69 @@ private:
 
 // ctx's registry.
 index_checks& index_checks_of(const context& ctx) noexcept;
+
+// One launch's check, from reservation to arming: the kernel's two arguments (the flag words and
+// the word's index), the word reserved by the first flag_argument() and handed to the registry
+// by arm() after the launch; a word whose launch never happened (an exception, or arguments
+// bound and never launched) is given back by the destructor. Inactive (default-constructed: wrap
+// and clip) it binds NULL and index 0, which the kernels never touch. word_argument() points
+// into the object: it must stay in place from binding to launch. After arm() the next
+// flag_argument() reserves a new word (a launch of its own).
+class index_check_reservation {
+public:
+    index_check_reservation() noexcept = default;
+    explicit index_check_reservation(const context& ctx) : ctx_(ctx) {}
+    index_check_reservation(index_check_reservation&& o) noexcept
+        : ctx_(std::move(o.ctx_)), ticket_(o.ticket_), word_(o.word_) {
+        o.ctx_.reset(); // inactive now
+        o.ticket_ = {};
+    }
+    index_check_reservation& operator=(index_check_reservation&& o) noexcept {
+        if (this != &o) {
+            cancel();
+            ctx_ = std::move(o.ctx_);
+            ticket_ = o.ticket_;
+            word_ = o.word_;
+            o.ctx_.reset();
+            o.ticket_ = {};
+        }
+        return *this;
+    }
+    index_check_reservation(const index_check_reservation&) = delete;
+    index_check_reservation& operator=(const index_check_reservation&) = delete;
+    ~index_check_reservation() { cancel(); }
+
+    bool active() const noexcept { return ctx_.has_value(); }
+    // A new reservation for the same check (no word yet), e.g. for a copy of an expression.
+    index_check_reservation fresh() const {
+        return ctx_ ? index_check_reservation(*ctx_) : index_check_reservation();
+    }
+    // The flag words (reserving the word now if there is none yet), then the word's index.
+    launch_arg flag_argument() {
+        if (!ctx_) return launch_arg::untracked_buffer(nullptr, 0);
+        if (!ticket_) ticket_ = index_checks_of(*ctx_).reserve(*ctx_);
+        word_ = ticket_.word;
+        return launch_arg::untracked_buffer(ticket_.flag, 0);
+    }
+    launch_arg word_argument() const noexcept { return launch_arg::value(&word_, sizeof word_); }
+    // After the launch with event e (null: it failed, the word is given back).
+    void arm(const event& e, const index_check_site& site) noexcept {
+        if (!ticket_) return;
+        index_checks_of(*ctx_).arm(ticket_, e, site);
+        ticket_ = {};
+    }
+    // The launch will not happen: the word is free again.
+    void cancel() noexcept {
+        if (!ticket_) return;
+        index_checks_of(*ctx_).cancel(ticket_);
+        ticket_ = {};
+    }
+
+private:
+    std::optional<context> ctx_;
+    index_checks::ticket ticket_;
+    cl_uint word_ = 0;
+};
 
 } // namespace detail
 } // namespace clarray
