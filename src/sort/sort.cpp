@@ -113,16 +113,15 @@ std::size_t local_budget(const device& dev) {
 }
 
 // How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 0 by two 4-bit local
-// splits; 1 by warps with PTX's match.any (device::quirks_t::ptx_warp_match); 2 the warp
-// algorithm with work-group barriers standing in for the warp instructions (tests it on other
-// devices). CLARRAY_SORT_RANK=split|warp overrides (warp: 1 where the device has it, else 2).
+// splits (the default); with CLARRAY_SORT_RANK=warp by warps, 1 with PTX's match.any where the
+// device has it (device::quirks_t::ptx_warp_match), 2 with work-group barriers standing in for
+// the warp instructions elsewhere (tests the algorithm). The PTX path stays opt-in until a GPU
+// run has measured it against the splits.
 int rank_mode(const device& dev) {
     if (radix_group(dev) % 32 != 0) return 0;
-    const bool ptx = dev.quirks().ptx_warp_match;
     const char* e = std::getenv("CLARRAY_SORT_RANK");
-    if (e && std::strcmp(e, "split") == 0) return 0;
-    if (e && std::strcmp(e, "warp") == 0) return ptx ? 1 : 2;
-    return ptx ? 1 : 0;
+    if (e && std::strcmp(e, "warp") == 0) return dev.quirks().ptx_warp_match ? 1 : 2;
+    return 0;
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:

@@ -109,8 +109,8 @@ public:
         const char* device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
         // Kernels may use PTX's warp instructions (match.any.sync, bar.warp.sync, %lanemask_lt)
         // through inline assembly, work-items 32 l ... 32 l + 31 of a group forming one warp:
-        // NVIDIA devices of compute capability 7.0 and later. The radix sort ranks its tiles by
-        // warps there (docs/sorting.md).
+        // NVIDIA devices of compute capability 7.0 and later. The radix sort can rank its tiles
+        // by warps with them (CLARRAY_SORT_RANK=warp, docs/sorting.md).
         bool ptx_warp_match = false;
     };
     // The workarounds this device's platform needs.
