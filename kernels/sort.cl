@@ -257,12 +257,12 @@ WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, u
 // memory: a coalesced load; work-item l takes elements l * ITEMS ... (those past count: digit
 // 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
 // group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
-// [ts[d], te[d]) (empty runs: 0, 0).
+// [ts[d], te[d]) (empty runs: ts[d] == te[d]). rank_tile below (by warps) keeps the same contract.
 WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
-                             const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
-                             uint count, uint mode, uint shift, ulong row_len, local K* sk,
-                             local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
-                             local uint* ts, local uint* te) {
+                                   const sort_layout* L, uint from_input, bool move, uint gen_pos,
+                                   P tile, uint count, uint mode, uint shift, ulong row_len,
+                                   local K* sk, local P* sp, local uchar* sd, local uint* cnt,
+                                   local P* tmp, local uint* ts, local uint* te) {
     const uint l = get_local_id(0);
     for (uint d = l; d < RADIX; d += WG) {
         ts[d] = 0;
