@@ -12,6 +12,7 @@
 #include <thread>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "xtensor_headers.hpp"
 
@@ -26,6 +27,23 @@ inline ca::context& ctx() {
 inline ca::queue& q() {
     static ca::queue qq(ctx());
     return qq;
+}
+
+// A 1-d device array of policy S holding h (on queue qq).
+template <class T, class S>
+ca::cl_array<T, S> device_array(const ca::queue& qq, const std::vector<T>& h) {
+    ca::cl_array<T, S> a(qq, {h.size()});
+    a.set(xt::adapt(h, {h.size()}));
+    return a;
+}
+// A host copy of a in C order as a flat vector (views come back through get()).
+template <class A> std::vector<typename A::value_type> host_vector(const A& a) {
+    using T = typename A::value_type;
+    std::vector<T> v;
+    if (a.size() == 0) return v;
+    xt::xarray<T> h = a.get();
+    v.assign(h.begin(), h.end());
+    return v;
 }
 
 // Whether storage S can be allocated on the test device; prints why not (Catch2 2 has no SKIP).
@@ -59,33 +77,39 @@ template <class T, class S> struct cfg {
 
 #define CLARRAY_POLICIES ca::svm_coarse, ca::svm_fine, ca::buffer
 
-using all_policies = std::tuple<cfg<float, ca::svm_coarse>, cfg<float, ca::svm_fine>,
-                                cfg<float, ca::buffer>>;
+using all_policies =
+    std::tuple<cfg<float, ca::svm_coarse>, cfg<float, ca::svm_fine>, cfg<float, ca::buffer>>;
 
 // The dtype matrix on every policy.
-using dtype_matrix = std::tuple<
-    cfg<bool, ca::svm_coarse>, cfg<std::int8_t, ca::svm_coarse>, cfg<std::uint8_t, ca::buffer>,
-    cfg<std::int16_t, ca::svm_fine>, cfg<std::uint16_t, ca::svm_coarse>,
-    cfg<std::int32_t, ca::buffer>, cfg<std::uint32_t, ca::svm_fine>,
-    cfg<std::int64_t, ca::svm_coarse>, cfg<std::uint64_t, ca::buffer>, cfg<float, ca::svm_fine>,
-    cfg<double, ca::svm_coarse>, cfg<double, ca::buffer>, cfg<float, ca::buffer>,
-    cfg<std::int32_t, ca::svm_coarse>, cfg<std::int32_t, ca::svm_fine>>;
+using dtype_matrix =
+    std::tuple<cfg<bool, ca::svm_coarse>, cfg<std::int8_t, ca::svm_coarse>,
+               cfg<std::uint8_t, ca::buffer>, cfg<std::int16_t, ca::svm_fine>,
+               cfg<std::uint16_t, ca::svm_coarse>, cfg<std::int32_t, ca::buffer>,
+               cfg<std::uint32_t, ca::svm_fine>, cfg<std::int64_t, ca::svm_coarse>,
+               cfg<std::uint64_t, ca::buffer>, cfg<float, ca::svm_fine>,
+               cfg<double, ca::svm_coarse>, cfg<double, ca::buffer>, cfg<float, ca::buffer>,
+               cfg<std::int32_t, ca::svm_coarse>, cfg<std::int32_t, ca::svm_fine>>;
 
 // Deterministic random host data of any dtype (values small enough for exact integer math).
 template <class T> xt::xarray<T> random_array(const ca::shape_type& shape, unsigned seed = 1) {
     std::mt19937_64 rng(seed);
     xt::xarray<T> a = xt::xarray<T>::from_shape(shape);
     for (auto& v : a) {
-        if constexpr (std::is_same_v<T, bool>) v = (rng() & 1) != 0;
+        if constexpr (std::is_same_v<T, bool>)
+            v = (rng() & 1) != 0;
         else if constexpr (std::is_floating_point_v<T>)
             v = static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng));
-        else if constexpr (std::is_signed_v<T>) v = static_cast<T>(static_cast<int>(rng() % 200) - 100);
-        else v = static_cast<T>(rng() % 200);
+        else if constexpr (std::is_signed_v<T>)
+            v = static_cast<T>(static_cast<int>(rng() % 200) - 100);
+        else
+            v = static_cast<T>(rng() % 200);
     }
     return a;
 }
 
-template <class S> bool skip_unless() { return !storage_available<S>(); }
+template <class S> bool skip_unless() {
+    return !storage_available<S>();
+}
 
 // A user event that holds back the commands enqueued behind it (event() in their wait list), to
 // check that the calls enqueued after them return without waiting on the host: a call that waited
@@ -149,9 +173,9 @@ private:
 
 } // namespace test
 
-#define CLARRAY_REQUIRE_CFG(C)                                                                    \
-    do {                                                                                          \
-        if (!test::storage_available<typename C::storage>() ||                                    \
-            !test::dtype_available<typename C::value_type>())                                     \
-            return;                                                                               \
+#define CLARRAY_REQUIRE_CFG(C)                                                                     \
+    do {                                                                                           \
+        if (!test::storage_available<typename C::storage>() ||                                     \
+            !test::dtype_available<typename C::value_type>())                                      \
+            return;                                                                                \
     } while (0)

@@ -14,20 +14,9 @@ namespace {
 
 using test::q;
 
+using test::device_array;
 using test::each_policy;
-
-template <class T, class S>
-ca::cl_array<T, S> device(const ca::queue& qq, const std::vector<T>& h) {
-    ca::cl_array<T, S> a(qq, {h.size()});
-    a.set(xt::adapt(h, {h.size()}));
-    return a;
-}
-
-template <class A> auto flat(const A& a) {
-    using T = typename A::value_type;
-    xt::xarray<T> h = a.get();
-    return std::vector<T>(h.begin(), h.end());
-}
+using test::host_vector;
 
 std::size_t pending() {
     return ca::detail::index_checks_of(test::ctx()).pending();
@@ -58,10 +47,10 @@ TEST_CASE("take raise: an index out of range is reported at the first host wait,
         using S = decltype(policy);
         INFO(S::name);
         const std::vector<float> hb = iota_values(10, 100);
-        auto b = device<float, S>(q(), hb);
+        auto b = device_array<float, S>(q(), hb);
         const std::vector<std::int64_t> hi{1, 10, -3, -11, 9};
-        auto idx = device<std::int64_t, S>(q(), hi);
-        auto ok = device<std::int64_t, S>(q(), {0, 9, -10});
+        auto idx = device_array<std::int64_t, S>(q(), hi);
+        auto ok = device_array<std::int64_t, S>(q(), {0, 9, -10});
         REQUIRE(pending() == 0);
 
         // get(): the call does not throw, the read does, once; the result holds clamped values.
@@ -75,13 +64,13 @@ TEST_CASE("take raise: an index out of range is reported at the first host wait,
             CHECK(mentions(e, "an array of size 10"));
         }
         std::vector<float> got;
-        CHECK_NOTHROW(got = flat(r)); // reported once
+        CHECK_NOTHROW(got = host_vector(r)); // reported once
         for (std::size_t i = 0; i < hi.size(); ++i)
             CHECK(got[i] == hb[static_cast<std::size_t>(clamped(hi[i], 10))]);
         CHECK(pending() == 0);
 
         // item() of a faulty result.
-        auto one = device<std::int32_t, S>(q(), {std::int32_t{-11}});
+        auto one = device_array<std::int32_t, S>(q(), {std::int32_t{-11}});
         ca::cl_array<float, S> r1 = ca::take(b, one);
         CHECK_THROWS_AS(r1(0).item(), ca::index_error);
         CHECK(r1(0).item() == hb[0]);
@@ -113,11 +102,11 @@ TEST_CASE("take raise: an index out of range is reported at the first host wait,
 
         // A valid take after a faulty one; wrap and clip never register a check.
         ca::cl_array<float, S> r5 = ca::take(b, ok);
-        const auto g5 = flat(r5);
+        const auto g5 = host_vector(r5);
         CHECK(g5 == std::vector<float>{hb[0], hb[9], hb[0]});
         ca::cl_array<float, S> r6 = ca::take(b, idx, 0, ca::index_mode::wrap);
         CHECK(pending() == 0);
-        CHECK_NOTHROW(flat(r6));
+        CHECK_NOTHROW(host_vector(r6));
 
         // Two faulty takes, one report (the first, the second counted), then nothing.
         ca::cl_array<float, S> r7 = ca::take(b, idx);
@@ -129,7 +118,7 @@ TEST_CASE("take raise: an index out of range is reported at the first host wait,
             CHECK(mentions(e, "an array of size 10"));
             CHECK(mentions(e, "and 1 later"));
         }
-        CHECK_NOTHROW(flat(r7));
+        CHECK_NOTHROW(host_vector(r7));
         CHECK(pending() == 0);
     });
 }
@@ -145,15 +134,15 @@ TEST_CASE("a fused gather and a reduction of a gather report a bad index at the 
         for (std::size_t i = 0; i < n; ++i)
             hi[i] = static_cast<std::int32_t>((i * 7) % 50) - (i % 3 == 0 ? 50 : 0);
         hi[123] = 50; // out of range
-        auto a = device<float, S>(q(), ha);
-        auto b = device<float, S>(q(), hb);
-        auto idx = device<std::int32_t, S>(q(), hi);
+        auto a = device_array<float, S>(q(), ha);
+        auto b = device_array<float, S>(q(), hb);
+        auto idx = device_array<std::int32_t, S>(q(), hi);
         ca::cl_array<float, S> c(q(), {n});
         const std::uint64_t before = ca::kernel_launch_count();
         CHECK_NOTHROW(c = a * ca::take(b, idx));
         CHECK(ca::kernel_launch_count() - before == 1); // no check kernel, no conversion
         CHECK_THROWS_AS(c.get(), ca::index_error);
-        const auto got = flat(c);
+        const auto got = host_vector(c);
         for (std::size_t i = 0; i < n; ++i)
             REQUIRE(got[i] == ha[i] * hb[static_cast<std::size_t>(clamped(hi[i], 50))]);
 
@@ -167,7 +156,7 @@ TEST_CASE("a fused gather and a reduction of a gather report a bad index at the 
         // A scan of a gather (the scan's kernels hear of their launches too).
         auto cs = ca::cumsum(ca::take(b, idx));
         CHECK_THROWS_AS(cs.get(), ca::index_error);
-        const auto gcs = flat(cs);
+        const auto gcs = host_vector(cs);
         double run = 0;
         for (std::size_t i = 0; i < n; ++i) {
             run += hb[static_cast<std::size_t>(clamped(hi[i], 50))];
@@ -185,12 +174,12 @@ TEST_CASE("put and add_at with a bad index report it at the next read and write 
         INFO(S::name);
         // The target is the middle of a larger array: its neighbours must stay as they were.
         const std::vector<float> hbig = iota_values(30, 0);
-        auto big = device<float, S>(q(), hbig);
+        auto big = device_array<float, S>(q(), hbig);
         auto a = big(ca::range(10, 20));
         const std::vector<std::int64_t> hi{1, 10, -2, -11, 3};
         const std::vector<float> hv{5, 6, 7, 8, 9};
-        auto idx = device<std::int64_t, S>(q(), hi);
-        auto v = device<float, S>(q(), hv);
+        auto idx = device_array<std::int64_t, S>(q(), hi);
+        auto v = device_array<float, S>(q(), hv);
 
         CHECK_NOTHROW(ca::put(a, idx, v));
         CHECK_THROWS_AS(big.get(), ca::index_error);
@@ -199,9 +188,9 @@ TEST_CASE("put and add_at with a bad index report it at the next read and write 
             std::int64_t k = hi[i] < 0 ? hi[i] + 10 : hi[i];
             if (k >= 0 && k < 10) expect[10 + static_cast<std::size_t>(k)] = hv[i];
         }
-        CHECK(flat(big) == expect);
+        CHECK(host_vector(big) == expect);
 
-        auto idx32 = device<std::int32_t, S>(q(), {2, 2, 12, -1});
+        auto idx32 = device_array<std::int32_t, S>(q(), {2, 2, 12, -1});
         CHECK_NOTHROW(ca::add_at(a, idx32, 1.0f));
         try {
             (void)a.get();
@@ -212,20 +201,20 @@ TEST_CASE("put and add_at with a bad index report it at the next read and write 
         }
         expect[12] += 2;
         expect[19] += 1;
-        CHECK(flat(big) == expect);
+        CHECK(host_vector(big) == expect);
 
         // wrap mode writes every index and registers nothing.
         ca::put(a, idx, v, ca::index_mode::wrap);
         CHECK(pending() == 0);
-        CHECK_NOTHROW(flat(big));
+        CHECK_NOTHROW(host_vector(big));
     });
 }
 
 TEST_CASE("index checks across two queues of one context", "[indexing][index_checks]") {
     ca::queue q2(test::ctx());
-    auto b = device<float, ca::buffer>(q2, iota_values(10, 0));
-    auto bad = device<std::int64_t, ca::buffer>(q2, {3, 42});
-    auto other = device<float, ca::buffer>(q(), iota_values(4, 0));
+    auto b = device_array<float, ca::buffer>(q2, iota_values(10, 0));
+    auto bad = device_array<std::int64_t, ca::buffer>(q2, {3, 42});
+    auto other = device_array<float, ca::buffer>(q(), iota_values(4, 0));
     q2.finish();
 
     // Reported by a finish of the queue that ran it.
@@ -238,7 +227,7 @@ TEST_CASE("index checks across two queues of one context", "[indexing][index_che
     REQUIRE(clFinish(q2.get()) == CL_SUCCESS);
     CHECK_THROWS_AS(other.get(), ca::index_error);
     CHECK_NOTHROW(other.get());
-    CHECK(flat(r2) == std::vector<float>{3, 9});
+    CHECK(host_vector(r2) == std::vector<float>{3, 9});
     CHECK(pending() == 0);
 }
 
@@ -250,9 +239,10 @@ TEST_CASE("index checks report to the thread that issued the faulty operation",
     auto worker = [&](std::size_t n, int rounds) {
         try {
             ca::queue qq(test::ctx());
-            auto b = device<float, ca::buffer>(qq, iota_values(n, 0));
-            auto bad = device<std::int64_t, ca::buffer>(qq, {0, static_cast<std::int64_t>(n)});
-            auto good = device<std::int64_t, ca::buffer>(qq, {1, -1});
+            auto b = device_array<float, ca::buffer>(qq, iota_values(n, 0));
+            auto bad =
+                device_array<std::int64_t, ca::buffer>(qq, {0, static_cast<std::int64_t>(n)});
+            auto good = device_array<std::int64_t, ca::buffer>(qq, {1, -1});
             const std::string size = "an array of size " + std::to_string(n);
             for (int i = 0; i < rounds; ++i) {
                 ca::cl_array<float, ca::buffer> r = ca::take(b, bad);
@@ -263,7 +253,7 @@ TEST_CASE("index checks report to the thread that issued the faulty operation",
                     if (!mentions(e, size) || mentions(e, "later")) ++failures;
                 }
                 ca::cl_array<float, ca::buffer> g = ca::take(b, good);
-                const auto got = flat(g); // must not throw
+                const auto got = host_vector(g); // must not throw
                 if (got != std::vector<float>{1, static_cast<float>(n - 1)}) ++failures;
             }
             qq.finish();
@@ -278,8 +268,8 @@ TEST_CASE("index checks report to the thread that issued the faulty operation",
     CHECK(pending() == 0);
 
     // A thread that ended with an unreported error hands it to the next host wait of any thread.
-    auto b = device<float, ca::buffer>(q(), iota_values(7, 0));
-    auto bad = device<std::int64_t, ca::buffer>(q(), {8});
+    auto b = device_array<float, ca::buffer>(q(), iota_values(7, 0));
+    auto bad = device_array<std::int64_t, ca::buffer>(q(), {8});
     ca::cl_array<float, ca::buffer> r;
     std::thread t3([&] { r = ca::take(b, bad); });
     t3.join();
@@ -289,15 +279,15 @@ TEST_CASE("index checks report to the thread that issued the faulty operation",
 
 TEST_CASE("many checks in flight: the flag words grow and every fault is reported",
           "[indexing][index_checks]") {
-    auto b = device<float, ca::buffer>(q(), iota_values(16, 0));
-    auto good = device<std::int32_t, ca::buffer>(q(), {0, 15});
-    auto bad = device<std::int32_t, ca::buffer>(q(), {16});
+    auto b = device_array<float, ca::buffer>(q(), iota_values(16, 0));
+    auto good = device_array<std::int32_t, ca::buffer>(q(), {0, 15});
+    auto bad = device_array<std::int32_t, ca::buffer>(q(), {16});
     std::vector<ca::cl_array<float, ca::buffer>> results;
     for (int i = 0; i < 1500; ++i)
         results.push_back(ca::take(b, i == 700 ? bad : good));
     CHECK_THROWS_AS(q().finish(), ca::index_error);
     CHECK_NOTHROW(q().finish());
     CHECK(pending() == 0);
-    CHECK(flat(results[700]) == std::vector<float>{15});
-    CHECK(flat(results[1499]) == std::vector<float>{0, 15});
+    CHECK(host_vector(results[700]) == std::vector<float>{15});
+    CHECK(host_vector(results[1499]) == std::vector<float>{0, 15});
 }

@@ -15,20 +15,9 @@ namespace {
 
 using test::q;
 
+using test::device_array;
 using test::each_policy;
-
-template <class T, class S>
-ca::cl_array<T, S> device(const ca::queue& qq, const std::vector<T>& h) {
-    ca::cl_array<T, S> a(qq, {h.size()});
-    a.set(xt::adapt(h, {h.size()}));
-    return a;
-}
-
-template <class A> std::vector<typename A::value_type> flat(const A& a) {
-    using T = typename A::value_type;
-    xt::xarray<T> h = a.get();
-    return std::vector<T>(h.begin(), h.end());
-}
+using test::host_vector;
 
 ca::detail::index_checks& checks() {
     return ca::detail::index_checks_of(test::ctx());
@@ -61,10 +50,10 @@ TEST_CASE("index checks: a wait that covers the launch brings its word back itse
         using S = decltype(policy);
         INFO(S::name);
         const std::vector<float> hb = iota_values(12, 50);
-        auto b = device<float, S>(q(), hb);
+        auto b = device_array<float, S>(q(), hb);
         const std::vector<std::int32_t> hbad{3, 12, -13}, hgood{0, -1, 5};
-        auto bad = device<std::int32_t, S>(q(), hbad);
-        auto good = device<std::int32_t, S>(q(), hgood);
+        auto bad = device_array<std::int32_t, S>(q(), hbad);
+        auto good = device_array<std::int32_t, S>(q(), hgood);
         q().finish();
         REQUIRE(checks().pending() == 0);
         const std::size_t own = checks().own_reads();
@@ -73,7 +62,7 @@ TEST_CASE("index checks: a wait that covers the launch brings its word back itse
         ca::cl_array<float, S> r = ca::take(b, bad);
         CHECK_THROWS_AS(r.get(), ca::index_error);
         CHECK(checks().own_reads() == own);
-        CHECK(flat(r) == expected(hb, hbad));
+        CHECK(host_vector(r) == expected(hb, hbad));
 
         // A finish of the launch's queue; then a valid take reusing the reset word.
         for (int round = 0; round < 20; ++round) {
@@ -81,19 +70,19 @@ TEST_CASE("index checks: a wait that covers the launch brings its word back itse
             CHECK_THROWS_AS(q().finish(), ca::index_error);
             ca::cl_array<float, S> rg = ca::take(b, good);
             CHECK_NOTHROW(q().finish());
-            CHECK(flat(rg) == expected(hb, hgood));
+            CHECK(host_vector(rg) == expected(hb, hgood));
         }
         CHECK(checks().own_reads() == own);
 
         // put: the next read of anything on the queue reports it.
-        ca::cl_array<float, S> dst = device<float, S>(q(), iota_values(12, 0));
-        auto values = device<float, S>(q(), {-1, -2, -3});
+        ca::cl_array<float, S> dst = device_array<float, S>(q(), iota_values(12, 0));
+        auto values = device_array<float, S>(q(), {-1, -2, -3});
         ca::put(dst, bad, values);
         CHECK_THROWS_AS(b.get(), ca::index_error);
         CHECK(checks().own_reads() == own);
         std::vector<float> want = iota_values(12, 0);
         want[3] = -1; // the bad indices write nothing
-        CHECK(flat(dst) == want);
+        CHECK(host_vector(dst) == want);
 
         // A reading host view; a fine-grained view waits for events only and reads the word on
         // the registry's queue instead.
@@ -109,25 +98,25 @@ TEST_CASE("index checks: a read from another queue that waits for the launch rep
     ca::queue q2(test::ctx());
     const std::vector<float> hb = iota_values(9, 0);
     const std::vector<std::int64_t> hbad{8, 9};
-    auto b = device<float, ca::buffer>(q2, hb);
-    auto bad = device<std::int64_t, ca::buffer>(q2, hbad);
+    auto b = device_array<float, ca::buffer>(q2, hb);
+    auto bad = device_array<std::int64_t, ca::buffer>(q2, hbad);
     q2.finish();
     const std::size_t own = checks().own_reads();
     ca::cl_array<float, ca::buffer> r = ca::take(b, bad);
     // The read on q() waits for the take on q2 (its use record): the word comes with it.
     CHECK_THROWS_AS(r.with_queue(q()).get(), ca::index_error);
     CHECK(checks().own_reads() == own);
-    CHECK(flat(r.with_queue(q())) == expected(hb, hbad));
+    CHECK(host_vector(r.with_queue(q())) == expected(hb, hbad));
     CHECK(checks().pending() == 0);
 }
 
 TEST_CASE("index checks on an out-of-order queue", "[indexing][index_checks]") {
     ca::queue ooo(test::ctx(), ca::out_of_order);
     const std::vector<float> hb = iota_values(16, 0);
-    auto b = device<float, ca::buffer>(ooo, hb);
+    auto b = device_array<float, ca::buffer>(ooo, hb);
     const std::vector<std::int32_t> hbad{16}, hgood{0, 15};
-    auto bad = device<std::int32_t, ca::buffer>(ooo, hbad);
-    auto good = device<std::int32_t, ca::buffer>(ooo, hgood);
+    auto bad = device_array<std::int32_t, ca::buffer>(ooo, hbad);
+    auto good = device_array<std::int32_t, ca::buffer>(ooo, hgood);
     ooo.finish();
 
     // A blocking read on an out-of-order queue need not follow a read queued before it: the
@@ -151,8 +140,8 @@ TEST_CASE("index checks on an out-of-order queue", "[indexing][index_checks]") {
     CHECK(checks().own_reads() == own);
     CHECK_NOTHROW(ooo.finish());
     CHECK(checks().pending() == 0);
-    CHECK(flat(results[1300]) == expected(hb, hbad));
-    CHECK(flat(results[1499]) == expected(hb, hgood));
+    CHECK(host_vector(results[1300]) == expected(hb, hbad));
+    CHECK(host_vector(results[1499]) == expected(hb, hgood));
 }
 
 TEST_CASE("index checks: four threads, each reporting its own faults at every kind of wait",
@@ -165,12 +154,12 @@ TEST_CASE("index checks: four threads, each reporting its own faults at every ki
         try {
             ca::queue qq(test::ctx(), ooo ? ca::out_of_order : ca::in_order);
             const std::vector<float> hb = iota_values(n, 1);
-            auto b = device<float, ca::buffer>(qq, hb);
+            auto b = device_array<float, ca::buffer>(qq, hb);
             const std::vector<std::int64_t> hbad{0, static_cast<std::int64_t>(n)}, hgood{1, -1};
-            auto bad = device<std::int64_t, ca::buffer>(qq, hbad);
-            auto good = device<std::int64_t, ca::buffer>(qq, hgood);
-            auto dst = device<float, ca::buffer>(qq, std::vector<float>(n, 0));
-            auto two = device<float, ca::buffer>(qq, {7, 8});
+            auto bad = device_array<std::int64_t, ca::buffer>(qq, hbad);
+            auto good = device_array<std::int64_t, ca::buffer>(qq, hgood);
+            auto dst = device_array<float, ca::buffer>(qq, std::vector<float>(n, 0));
+            auto two = device_array<float, ca::buffer>(qq, {7, 8});
             const std::string size = "size " + std::to_string(n);
             for (int i = 0; i < rounds; ++i) {
                 ca::cl_array<float, ca::buffer> r = ca::take(b, bad);
@@ -192,13 +181,13 @@ TEST_CASE("index checks: four threads, each reporting its own faults at every ki
                     if (std::string(e.what()).find(size) == std::string::npos) ++failures;
                 }
                 ca::cl_array<float, ca::buffer> g = ca::take(b, good);
-                if (flat(g) != expected(hb, hgood)) ++failures; // must not throw
-                if (flat(r) != expected(hb, hbad)) ++failures;
+                if (host_vector(g) != expected(hb, hgood)) ++failures; // must not throw
+                if (host_vector(r) != expected(hb, hbad)) ++failures;
             }
             qq.finish();
             std::vector<float> want(n, 0);
             want[0] = 7;
-            if (flat(dst) != want) ++failures;
+            if (host_vector(dst) != want) ++failures;
         } catch (...) {
             ++failures;
         }

@@ -13,21 +13,12 @@ namespace {
 using test::q;
 
 using test::each_policy;
+using test::host_vector;
 
 template <class T, class S> ca::cl_array<T, S> device(const xt::xarray<T>& h) {
     ca::cl_array<T, S> a(q(), ca::shape_type(h.shape().begin(), h.shape().end()));
     if (a.size()) a.set(h);
     return a;
-}
-
-// Host copy in C order as a flat vector (views come back through get()).
-template <class A> auto flat(const A& a) {
-    using T = typename A::value_type;
-    std::vector<T> v;
-    if (a.size() == 0) return v;
-    xt::xarray<T> h = a.get();
-    v.assign(h.begin(), h.end());
-    return v;
 }
 
 template <class I>
@@ -82,7 +73,7 @@ template <class T, class S, class I> void flat_take_case(std::size_t n, std::siz
             auto idx = device<I, S>(hi);
             ca::cl_array<T, S> r = ca::take(b, idx, std::nullopt, mode);
             REQUIRE(r.shape() == idx.shape());
-            const auto got = flat(r);
+            const auto got = host_vector(r);
             for (std::size_t i = 0; i < got.size(); ++i)
                 REQUIRE(got[i] == hb(host_index(hi(i), static_cast<std::int64_t>(n), mode)));
         }
@@ -139,7 +130,7 @@ TEST_CASE("take along an axis: 3-d arrays, 2-d indices, transposed and offset vi
                 if (axis == 0) { // a flat take of it (gathers from a C-order copy)
                     auto flat_idx =
                         device<std::int64_t, ca::buffer>(xt::xarray<std::int64_t>{0, -1, 17, 5, 5});
-                    const auto got = flat(ca::cl_array<float, S>(ca::take(a, flat_idx)));
+                    const auto got = host_vector(ca::cl_array<float, S>(ca::take(a, flat_idx)));
                     const std::int64_t size = static_cast<std::int64_t>(a.size());
                     for (std::size_t i = 0; i < 5; ++i) {
                         const std::int64_t k = flat_idx.get()(i);
@@ -237,7 +228,7 @@ TEST_CASE("a fused gather (a times take(b, idx) plus 1) is one kernel, and reduc
         const std::uint64_t before = ca::kernel_launch_count();
         c = e;
         CHECK(ca::kernel_launch_count() - before == 1);
-        const auto got = flat(c);
+        const auto got = host_vector(c);
         for (std::size_t i = 0; i < n; ++i) {
             const float expect = ha(i) * hb(host_index(hi(i), 50, ca::index_mode::raise)) + 1;
             REQUIRE(got[i] == expect);
@@ -254,13 +245,79 @@ TEST_CASE("a fused gather (a times take(b, idx) plus 1) is one kernel, and reduc
             xt::xarray<std::int64_t>(xt::arange<std::int64_t>(49, -1, -1)));
         auto bb = b.copy();
         bb = ca::take(bb, hrev);
-        const auto rev = flat(bb);
+        const auto rev = host_vector(bb);
         for (std::size_t i = 0; i < 50; ++i)
             REQUIRE(rev[i] == hb(49 - i));
     };
     if (test::storage_available<ca::svm_coarse>() && test::storage_available<ca::svm_fine>())
         run(ca::svm_coarse{}, ca::buffer{}, ca::svm_fine{});
     run(ca::buffer{}, ca::buffer{}, ca::buffer{});
+}
+
+TEST_CASE("the index mode selects the gather's kernel: one per mode, reused, in expressions and "
+          "reductions",
+          "[indexing]") {
+    using M = ca::index_mode;
+    const std::size_t n = 500;
+    const std::int64_t len = 37;
+    auto hb = test::random_array<float>({static_cast<std::size_t>(len)}, 5);
+    auto b = device<float, ca::buffer>(hb);
+    // Out of range both ways (wrap and clip differ there) and in [-len, len) (raise).
+    auto hout = random_indices<std::int64_t>(n, len, true, true, 6);
+    auto hin = random_indices<std::int64_t>(n, len, true, false, 7);
+    auto out_idx = device<std::int64_t, ca::buffer>(hout);
+    auto in_idx = device<std::int64_t, ca::buffer>(hin);
+    auto expect = [&](M m1, const xt::xarray<std::int64_t>& i1, M m2,
+                      const xt::xarray<std::int64_t>& i2) {
+        std::vector<float> e(n);
+        for (std::size_t i = 0; i < n; ++i)
+            e[i] = hb(host_index(i1(i), len, m1)) - 2 * hb(host_index(i2(i), len, m2));
+        return e;
+    };
+    // One expression type, its two modes given at run time: every pairing gives its own values
+    // (a kernel shared across modes would give one pairing's values for all).
+    auto two = [&](M m1, const ca::cl_array<std::int64_t, ca::buffer>& i1, M m2,
+                   const ca::cl_array<std::int64_t, ca::buffer>& i2) {
+        return ca::cl_array<float, ca::buffer>(ca::take(b, i1, 0, m1) - 2 * ca::take(b, i2, 0, m2));
+    };
+    const std::pair<M, M> pairs[] = {
+        {M::wrap, M::clip}, {M::clip, M::wrap}, {M::raise, M::wrap}, {M::clip, M::raise}};
+    for (int round = 0; round < 2; ++round) {
+        const std::size_t cached = ca::detail::cached_kernel_count(test::ctx());
+        for (auto [m1, m2] : pairs) {
+            INFO("modes " << int(m1) << ", " << int(m2) << ", round " << round);
+            const auto& i1 = m1 == M::raise ? in_idx : out_idx;
+            const auto& i2 = m2 == M::raise ? in_idx : out_idx;
+            const auto got = host_vector(two(m1, i1, m2, i2));
+            const auto want =
+                expect(m1, m1 == M::raise ? hin : hout, m2, m2 == M::raise ? hin : hout);
+            for (std::size_t i = 0; i < n; ++i)
+                REQUIRE(got[i] == want[i]);
+        }
+        // The second round builds nothing: each pairing's kernel is in the cache.
+        if (round == 1) CHECK(ca::detail::cached_kernel_count(test::ctx()) == cached);
+    }
+    // A reduction of a gather: its kernel is keyed by the mode too.
+    for (M m : {M::wrap, M::clip, M::wrap}) {
+        const double got = ca::sum(ca::astype<double>(ca::take(b, out_idx, 0, m))).item();
+        double want = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            want += hb(host_index(hout(i), len, m));
+        CHECK(got == Approx(want).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("kernel variants pack into the cache key; more than 32 bits is a usage_error",
+          "[indexing][errors]") {
+    ca::detail::kernel_variants a, b;
+    for (std::uint32_t k = 0; k < 16; ++k) {
+        a.add(k % 3, 2);
+        b.add(k == 15 ? 1 : k % 3, 2);
+    }
+    CHECK(a.size() == 16);
+    CHECK(a[15] == 0);
+    CHECK(a.key() != b.key()); // the last value alone differs
+    CHECK_THROWS_AS(a.add(1, 2), ca::usage_error);
 }
 
 namespace {
@@ -280,7 +337,7 @@ template <class T, class S, class I> void put_case(std::size_t n, std::size_t co
         written[static_cast<std::size_t>(
                     host_index(hi(i), static_cast<std::int64_t>(n), ca::index_mode::raise))]
             .push_back(hv(i % nv));
-    const auto got = flat(a);
+    const auto got = host_vector(a);
     for (std::size_t k = 0; k < n; ++k) {
         if (written[k].empty())
             REQUIRE(got[k] == ha(k));
@@ -311,7 +368,7 @@ template <class T, class S, class I> void add_at_case(std::size_t n, std::size_t
             host_index(hi(i), static_cast<std::int64_t>(n), ca::index_mode::raise));
         exact[k] = static_cast<T>(exact[k] + hv(i));
     }
-    const auto got = flat(a);
+    const auto got = host_vector(a);
     for (std::size_t k = 0; k < n; ++k)
         REQUIRE(got[k] == exact[k]);
 }
@@ -418,11 +475,11 @@ template <class T, class S> void mask_case(std::size_t n, int lay) {
         }
     auto r = ca::extract(mask, a);
     REQUIRE(r.shape() == ca::shape_type{expect.size()});
-    CHECK(flat(r) == expect);
+    CHECK(host_vector(r) == expect);
     CHECK(ca::count_nonzero(mask) == static_cast<std::int64_t>(expect.size()));
     auto nz = ca::nonzero(mask);
     REQUIRE(nz.size() == 1);
-    CHECK(flat(nz[0]) == where);
+    CHECK(host_vector(nz[0]) == where);
     // compress with a shorter condition
     if (n > 2) {
         auto shorter = mask(ca::range(0, static_cast<std::ptrdiff_t>(n / 2)));
@@ -430,16 +487,16 @@ template <class T, class S> void mask_case(std::size_t n, int lay) {
         std::vector<T> ec;
         for (std::size_t i = 0; i < n / 2; ++i)
             if (hm(i)) ec.push_back(ha(i));
-        CHECK(flat(rc) == ec);
+        CHECK(host_vector(rc) == ec);
     }
     // putmask with an array and with a scalar
     const xt::xarray<T> hv = test::random_array<T>({n}, 23);
     ca::putmask(a, mask, device<T, S>(hv));
-    auto got = flat(a);
+    auto got = host_vector(a);
     for (std::size_t i = 0; i < n; ++i)
         REQUIRE(got[i] == (hm(i) ? hv(i) : ha(i)));
     ca::putmask(a, mask, T(1));
-    got = flat(a);
+    got = host_vector(a);
     for (std::size_t i = 0; i < n; ++i)
         REQUIRE(got[i] == (hm(i) ? T(1) : ha(i)));
 }
@@ -472,9 +529,9 @@ TEST_CASE("masks over 2^20 + 3 elements and nonzero of a transposed 3-d view", "
                     e1.push_back(static_cast<std::int64_t>(j));
                     e2.push_back(static_cast<std::int64_t>(k));
                 }
-    CHECK(flat(nz[0]) == e0);
-    CHECK(flat(nz[1]) == e1);
-    CHECK(flat(nz[2]) == e2);
+    CHECK(host_vector(nz[0]) == e0);
+    CHECK(host_vector(nz[1]) == e1);
+    CHECK(host_vector(nz[2]) == e2);
     CHECK_THROWS_AS(ca::nonzero(d(0, 0, 0)), ca::shape_error);
 }
 

@@ -1,5 +1,6 @@
 #include "clarray/codegen/source_builder.hpp"
 
+#include "clarray/error.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 
 #include <algorithm>
@@ -110,6 +111,22 @@ std::string source_builder::flag_input() {
     std::size_t j = scalars_++;
     params_.push_back({false, dtype::uint32, j, true});
     return "f" + std::to_string(j);
+}
+
+void kernel_variants::add(std::uint32_t value, unsigned bits) {
+    if (bits_ + bits > 32 || count_ == 32)
+        throw usage_error("expression: too many operands that select the kernel's source (at most "
+                          "16 take() operands per expression); evaluate parts into arrays first");
+    values_[count_++] = value;
+    key_ |= (value & ((std::uint32_t(1) << bits) - 1)) << bits_;
+    bits_ += bits;
+}
+
+std::uint32_t source_builder::variant_input() {
+    if (!variants_ || variants_taken_ >= variants_->size())
+        throw error("source_builder: a node asked for a kernel variant its terminals did not "
+                    "give (a library bug)");
+    return (*variants_)[variants_taken_++];
 }
 
 std::string source_builder::cast(dtype d, const std::string& text) const {

@@ -154,11 +154,13 @@ void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, s
 }
 
 kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
-                     const std::vector<dtype>& out_types,
+                     const kernel_variants& variants, const std::vector<dtype>& out_types,
                      function_ref<std::vector<std::string>(source_builder&)> emit) {
-    return cached_source_kernel(ctx, {tag, p.signature}, "clarray_assign", [&] {
+    const std::uint64_t signature = variant_signature(p.signature, variants);
+    return cached_source_kernel(ctx, {tag, signature}, "clarray_assign", [&] {
         source_builder b;
         b.set_output_count(out_types.size());
+        b.set_variants(&variants);
         std::vector<std::string> values = emit(b);
         extension_set needs = b.required_extensions();
         for (dtype d : out_types)
@@ -180,6 +182,7 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
             vb.set_output_count(out_types.size());
             vb.set_vector_width(p.width);
             vb.set_inner_broadcast(p.inner_broadcast);
+            vb.set_variants(&variants);
             vector_values = emit(vb);
         }
         std::string src;

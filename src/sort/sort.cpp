@@ -115,12 +115,13 @@ std::size_t local_budget(const device& dev) {
 // How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 0 by two 4-bit local
 // splits (the default); with CLARRAY_SORT_RANK=warp by warps, 1 with PTX's match.any where the
 // device has it (device::quirks_t::ptx_warp_match), 2 with work-group barriers standing in for
-// the warp instructions elsewhere (tests the algorithm). The PTX path stays opt-in until a GPU
-// run has measured it against the splits.
+// the warp instructions elsewhere (tests the algorithm; CLARRAY_SORT_RANK=barrier forces it). The
+// PTX path stays opt-in until a GPU run has measured it against the splits.
 int rank_mode(const device& dev) {
     if (radix_group(dev) % 32 != 0) return 0;
     const char* e = std::getenv("CLARRAY_SORT_RANK");
     if (e && std::strcmp(e, "warp") == 0) return dev.quirks().ptx_warp_match ? 1 : 2;
+    if (e && std::strcmp(e, "barrier") == 0) return 2;
     return 0;
 }
 

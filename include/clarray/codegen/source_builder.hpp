@@ -1,7 +1,7 @@
 #pragma once
 // Builds the OpenCL C source of one generated kernel. Expression nodes describe themselves to it
-// by type only (their runtime values never reach the source: scalars are kernel arguments), so one
-// source serves every launch of an expression type.
+// by type (scalars are kernel arguments, never part of the source), so one source serves every
+// launch of an expression type; the one exception is a kernel variant (kernel_variants below).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -89,6 +89,30 @@ private:
     word_struct::field_id n_, shape_, off_, st_;
 };
 
+// Small values that select a generated kernel's source, e.g. a gather's index mode: each value
+// gets a kernel of its own, with no branch on it at run time (a uniform branch still kept pocl
+// from vectorising a gather). The terminals that carry them (expr/expression.hpp) add them in
+// visit order; an expression type always adds the same number of the same widths, so key(), the
+// values packed, tells the kernels of one type apart in the kernel cache.
+class kernel_variants {
+public:
+    // Adds value (below 2^bits). Throws usage_error past 32 bits in all (16 gathers per kernel).
+    void add(std::uint32_t value, unsigned bits);
+    std::uint32_t key() const noexcept { return key_; }
+    std::size_t size() const noexcept { return count_; }
+    std::uint32_t operator[](std::size_t i) const noexcept { return values_[i]; }
+
+private:
+    std::uint32_t values_[32] = {};
+    std::size_t count_ = 0;
+    unsigned bits_ = 0;
+    std::uint32_t key_ = 0;
+};
+// A generated kernel's cache signature: its plan's 32 bits and its variants' key above them.
+inline std::uint64_t variant_signature(std::uint32_t plan_signature, const kernel_variants& v) {
+    return std::uint64_t(v.key()) << 32 | plan_signature;
+}
+
 class source_builder {
 public:
     // The element access of the next array operand ("a3[o3]", or "vload8(0, a3 + o3)" in a
@@ -103,6 +127,10 @@ public:
     // The next argument as a writable `global uint*` ("f3"): the flag words of device-side
     // index checks (runtime/error_flag.hpp). Not an array operand: no offset, no strides.
     std::string flag_input();
+    // The value of the next kernel variant (set_variants), in visit order; not a parameter.
+    std::uint32_t variant_input();
+    // The kernel variants of the expression being emitted (they must outlive this builder).
+    void set_variants(const kernel_variants* v) { variants_ = v; }
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
     // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
     std::string cast(dtype d, const std::string& text) const;
@@ -190,6 +218,8 @@ private:
     std::uint32_t inner_broadcast_ = 0;
     extension_set extensions_;
     std::uint64_t types_ = 0; // bit d: a value of dtype d appears
+    const kernel_variants* variants_ = nullptr;
+    std::size_t variants_taken_ = 0;
 
     assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
                                        bool contiguous) const;

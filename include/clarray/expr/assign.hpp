@@ -178,7 +178,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                     ops.back().own_strides = &t.read_strides();
                 }
             } else {
-                scalar_bytes += sizeof(t.value());
+                scalar_bytes += argument_bytes(t);
             }
         };
         std::apply([&](const auto&... e) { (e.for_each_terminal(collect), ...); }, exprs);
@@ -205,15 +205,17 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
                         q.context().device(), plan);
         if (plan.n == 0) return;
         static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
+        kernel_variants variants;
+        std::apply([&](const auto&... e) { (add_variants(e, variants), ...); }, exprs);
         kernel k = assign_kernel(
-            q.context(), &type_tag<assigner>::id, plan, out_types,
+            q.context(), &type_tag<assigner>::id, plan, variants, out_types,
             [](source_builder& b) { return expr_list<E...>::template emit_for<OT...>(b); });
 
         // Arguments: outputs, the terminals in emit order, the layout.
         std::vector<launch_arg> args;
         args.reserve(ops.size() + 4);
         std::apply([&](const auto&... o) { (args.push_back(output_arg(o)), ...); }, outs);
-        auto bind = [&](const auto& t) { args.push_back(t.kernel_argument()); };
+        auto bind = [&](const auto& t) { push_kernel_argument(args, t); };
         std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
         args.push_back(
             launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));

@@ -69,12 +69,12 @@ void plan_assignment(const shape_type& shape, std::vector<operand_view>& ops, st
                      std::size_t scalar_bytes, vector_path path, const device& dev,
                      assign_plan& plan);
 
-// The kernel of an assignment plan for the expression type whose static tag is `tag`, from the
-// context's cache. On a miss, emit(b) gives the values of the outputs in b (called again with a
-// vector builder for vector kernels). Throws unsupported when the device lacks an extension its
-// types need.
+// The kernel of an assignment plan for the expression type whose static tag is `tag` and its
+// kernel variants, from the context's cache. On a miss, emit(b) gives the values of the outputs
+// in b (called again with a vector builder for vector kernels). Throws unsupported when the
+// device lacks an extension its types need.
 kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& plan,
-                     const std::vector<dtype>& out_types,
+                     const kernel_variants& variants, const std::vector<dtype>& out_types,
                      function_ref<std::vector<std::string>(source_builder&)> emit);
 
 } // namespace clarray::detail

@@ -6,9 +6,9 @@
 // The result has shape a.shape[:axis] + idx.shape + a.shape[axis+1:]. Both arrays become
 // ordinary strided operands over that shape: idx with stride 0 on a's axes, a with stride 0 on
 // idx's axes and without `axis`. An element is then a[o_a + k * stride(axis)] with k = idx[o_idx]
-// made an index by the mode; the mode, the axis extent and its stride are scalar arguments. So the
-// plan (broadcasting, coalescing, layouts) sees nothing new, and the source only needs an indexed
-// access (source_builder::array_input_at).
+// made an index by the mode; the axis extent and its stride are scalar arguments, the mode selects
+// the kernel (a kernel variant). So the plan (broadcasting, coalescing, layouts) sees nothing new,
+// and the source only needs an indexed access (source_builder::array_input_at).
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -55,7 +55,7 @@ private:
 
 // The raise-mode check of one gather (runtime/error_flag.hpp): a flag word reserved when the
 // kernel's arguments are bound and armed with the launch event after the launch. wrap and clip
-// bind NULL (the kernel never touches it there), so one kernel serves all three modes.
+// bind NULL (their kernels never touch it).
 class gather_check {
 public:
     gather_check(const context& ctx, const index_check_site& site, bool active)
@@ -99,38 +99,45 @@ public:
     // sets a flag that the next host wait reports as index_error naming `site`.
     gather_node(const cl_array<T, S>& a, const cl_array<I, IS>& idx, std::size_t axis,
                 index_mode mode, const index_check_site& site)
-        : mode_(static_cast<std::int64_t>(mode)), len_(static_cast<cl_long>(a.shape()[axis])),
+        : mode_{static_cast<std::uint32_t>(mode)}, len_(static_cast<cl_long>(a.shape()[axis])),
           stride_(static_cast<cl_long>(a.strides()[axis])),
           check_(a.get_context(), site, mode == index_mode::raise), idx_(index_view(a, idx, axis)),
           src_(source_view(a, idx, axis), a) {}
 
     static std::string emit(source_builder& b) {
-        // Visit order: the indices, the mode, the extent, the stride, the check's flag words and
-        // word, the gathered array.
+        // Visit order: the indices, the mode (a kernel variant: each mode has its own kernel,
+        // with no branch on it), the extent, the stride, the check's flag words and word, the
+        // gathered array.
         const std::string k = b.array_input(dtype_of<I>());
-        const std::string mode = b.scalar_input(dtype::int64);
+        const auto mode = static_cast<index_mode>(b.variant_input());
         const std::string n = b.scalar_input(dtype::int64);
         const std::string st = b.scalar_input(dtype::int64);
         const std::string flag = b.flag_input();
         const std::string word = b.scalar_input(dtype::uint32);
         b.note_type(dtype_of<value_type>());
-        // The mode is an argument (one kernel for all three). raise: a bad index sets the flag
-        // word and reads the clamped position (memory stays safe; the result is reported).
-        b.helper("clarray_take_index",
-                 "long clarray_take_index(long k, long n, long mode, global uint* f, uint w) {\n"
-                 "    if (mode == " +
-                     std::to_string(static_cast<int>(index_mode::wrap)) +
-                     ") { const long r = k % n; return r < 0 ? r + n : r; }\n"
-                     "    if (mode == " +
-                     std::to_string(static_cast<int>(index_mode::raise)) +
-                     ") {\n"
-                     "        if (k < 0) k += n;\n"
-                     "        if (k < 0 || k >= n) f[w] = 1u;\n"
-                     "    }\n"
+        std::string index;
+        if (mode == index_mode::raise) {
+            // A bad index sets the flag word and reads the clamped position (memory stays safe;
+            // the host reports it). wrap and clip bind no flag words and never touch them.
+            b.helper("clarray_take_raise",
+                     "long clarray_take_raise(long k, long n, global uint* f, uint w) {\n"
+                     "    if (k < 0) k += n;\n"
+                     "    if (k < 0 || k >= n) f[w] = 1u;\n"
                      "    return k < 0 ? 0 : (k >= n ? n - 1 : k);\n}");
-        return b.array_input_at(dtype_of<value_type>(), "clarray_take_index((long)" + k + ", " + n +
-                                                            ", " + mode + ", " + flag + ", " +
-                                                            word + ") * " + st);
+            index = "clarray_take_raise((long)" + k + ", " + n + ", " + flag + ", " + word + ")";
+        } else if (mode == index_mode::wrap) {
+            // In range: no division (the modulo is for the rest).
+            b.helper("clarray_take_wrap", "long clarray_take_wrap(long k, long n) {\n"
+                                          "    if (k >= 0 && k < n) return k;\n"
+                                          "    const long r = k % n;\n"
+                                          "    return r < 0 ? r + n : r;\n}");
+            index = "clarray_take_wrap((long)" + k + ", " + n + ")";
+        } else {
+            b.helper("clarray_take_clip", "long clarray_take_clip(long k, long n) {\n"
+                                          "    return k < 0 ? 0 : (k >= n ? n - 1 : k);\n}");
+            index = "clarray_take_clip((long)" + k + ", " + n + ")";
+        }
+        return b.array_input_at(dtype_of<value_type>(), index + " * " + st);
     }
     template <class F> void for_each_terminal(F&& f) const {
         f(idx_);
@@ -184,7 +191,8 @@ private:
         return cl_array<T, S>(a.get_queue(), a.data(), result_shape(a, idx, axis), st, a.offset());
     }
 
-    scalar_terminal<std::int64_t> mode_, len_, stride_;
+    variant_terminal<2> mode_;
+    scalar_terminal<std::int64_t> len_, stride_;
     gather_check check_;
     array_terminal<cl_array<I, IS>> idx_;
     gather_source<T, S> src_;

@@ -20,7 +20,7 @@ namespace clarray::detail {
 // returns the source and adds to `needs` the extensions of the types it uses (the map
 // expression's, the accumulator's, the output's); the device must have them.
 template <class Tag, class F>
-kernel generated_kernel(const context& ctx, std::uint32_t signature, const char* name,
+kernel generated_kernel(const context& ctx, std::uint64_t signature, const char* name,
                         F&& make_source) {
     return cached_source_kernel(ctx, {&type_tag<Tag>::id, signature}, name, [&] {
         extension_set needs;
@@ -35,6 +35,7 @@ template <class Node> struct node_operands {
     std::vector<strides_type> strides;
     std::vector<std::ptrdiff_t> offsets;
     std::size_t scalar_bytes = 0;
+    kernel_variants variants; // of the node's source (expr/expression.hpp)
 
     node_operands(const Node& node, const shape_type& shape, cl_context cctx) {
         node.for_each_terminal([&](const auto& t) {
@@ -47,13 +48,14 @@ template <class Node> struct node_operands {
                 strides.push_back(v.strides);
                 offsets.push_back(v.offset);
             } else {
-                scalar_bytes += sizeof(t.value());
+                scalar_bytes += argument_bytes(t);
             }
         });
+        add_variants(node, variants);
     }
     // The node's terminals as kernel arguments, in emit order.
     static void arguments(const Node& node, std::vector<launch_arg>& args) {
-        node.for_each_terminal([&](const auto& t) { args.push_back(t.kernel_argument()); });
+        node.for_each_terminal([&](const auto& t) { push_kernel_argument(args, t); });
     }
 };
 
@@ -158,10 +160,13 @@ template <class Op, class Node> struct reducer {
         return out;
     }
 
-    // The map expression emitted into b and the operation's text; adds to `needs` the extensions
-    // of every type involved (the map's, the accumulator's, the value's and the output's).
-    static std::string emit_map(source_builder& b, reduce_text& text, extension_set& needs) {
+    // The map expression (with its kernel variants) emitted into b and the operation's text; adds
+    // to `needs` the extensions of every type involved (the map's, the accumulator's, the
+    // value's and the output's).
+    static std::string emit_map(source_builder& b, const kernel_variants& variants,
+                                reduce_text& text, extension_set& needs) {
         b.set_output_count(1);
+        b.set_variants(&variants);
         std::string map = Node::emit(b);
         text = impl::text();
         needs.add(b.required_extensions());
@@ -183,10 +188,11 @@ template <class Op, class Node> struct reducer {
         plan.spec.layout_in_buffer = layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes,
                                                          sizeof(acc_host), lay.size());
         kernel k = generated_kernel<reducer>(
-            q.context(), plan.signature(), "clarray_reduce", [&](extension_set& needs) {
+            q.context(), variant_signature(plan.signature(), ops.variants), "clarray_reduce",
+            [&](extension_set& needs) {
                 source_builder b;
                 reduce_text text;
-                const std::string map = emit_map(b, text, needs);
+                const std::string map = emit_map(b, ops.variants, text, needs);
                 return reduce_stage1_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
                                             text, plan.spec);
             });

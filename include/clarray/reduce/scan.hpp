@@ -82,13 +82,14 @@ template <class Op, class Node> struct scanner {
         auto make = [&](extension_set& needs) {
             source_builder b;
             reduce_text text;
-            const std::string map = R::emit_map(b, text, needs);
+            const std::string map = R::emit_map(b, ops.variants, text, needs);
             return scan_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id, text,
                                plan.spec.kept_rank, plan.spec.red_rank, exclusive, in_buffer);
         };
-        kernel k = exclusive ? generated_kernel<scan_tag<Op, Node, true>>(q.context(), sig,
+        const std::uint64_t key = variant_signature(sig, ops.variants);
+        kernel k = exclusive ? generated_kernel<scan_tag<Op, Node, true>>(q.context(), key,
                                                                           "clarray_scan", make)
-                             : generated_kernel<scan_tag<Op, Node, false>>(q.context(), sig,
+                             : generated_kernel<scan_tag<Op, Node, false>>(q.context(), key,
                                                                            "clarray_scan", make);
         std::vector<launch_arg> args;
         args.reserve(ops.strides.size() + 5);
