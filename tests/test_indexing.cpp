@@ -307,7 +307,7 @@ TEST_CASE("the index mode selects the gather's kernel: one per mode, reused, in 
     }
 }
 
-TEST_CASE("kernel variants pack into the cache key; more than 32 bits is a usage_error",
+TEST_CASE("kernel variants pack into the cache key, and past 32 bits throw usage_error",
           "[indexing][errors]") {
     ca::detail::kernel_variants a, b;
     for (std::uint32_t k = 0; k < 16; ++k) {
