@@ -17,7 +17,7 @@
 #   "--n1 16777216 --n2 4096"), PY_FIELD_BACKENDS (default "cupy"; add numpy for the host CPU),
 #   STARTUP_REPS (default 3), NO_STARTUP=1, FIELD_SIZES (suite sizes, default 1e6,1.6e7),
 #   FIELD_TARGETS (benchmarks to build and run, default all), SORT_HOST_REPS (host sorts' repeats,
-#   default 7), SORT_ENV (extra bench_sort runs, default CLARRAY_SORT_RANK=warp; one
+#   default 7), SORT_ENV (extra bench_sort runs, default CLARRAY_SORT_RANK=split; one
 #   per space-separated VAR=value,VAR=value setting),
 #   PY_FIELD_ARGS (more py_field.py options).
 # .device/debs (carried): apt-get download libxtensor-dev libxsimd-dev xtl-dev opencl-c-headers
@@ -64,9 +64,9 @@ if [[ $what == tests || $what == all ]]; then
   # float16 takes 4 elements per work-item by default; its one-element kernels are checked too.
   CLARRAY_HALF_VECTOR_WIDTH=1 build-device/tests/clarray_tests "[half]" > "$out/half1.log" 2>&1 || rc=1
   echo "CLARRAY_HALF_VECTOR_WIDTH=1: $(tail -2 "$out/half1.log" | head -1)"
-  # The radix sort's ranking by warps (PTX match.any, opt-in until measured) on this driver.
-  CLARRAY_SORT_RANK=warp build-device/tests/clarray_tests "[sort]" > "$out/sort_warp.log" 2>&1 || rc=1
-  echo "CLARRAY_SORT_RANK=warp: $(tail -2 "$out/sort_warp.log" | head -1)"
+  # The radix sort's ranking by 4-bit splits (the default here ranks by warps, PTX match.any).
+  CLARRAY_SORT_RANK=split build-device/tests/clarray_tests "[sort]" > "$out/sort_split.log" 2>&1 || rc=1
+  echo "CLARRAY_SORT_RANK=split: $(tail -2 "$out/sort_split.log" | head -1)"
   grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
 fi
@@ -176,6 +176,10 @@ if [[ $what == field || $what == all ]]; then
     step suite "$bb/bench_suite" --reps "${REPS:-21}" --sizes "${FIELD_SIZES:-1e6,1.6e7}" --ops "$field_ops" \
       --out "$fo/suite.csv"
     grep -E "CHECK|FAILED|N=16000000" "$fo/suite.txt" | head -20
+    # Raise mode with the index checks' reads landing in heap memory (default: pinned), beside.
+    echo "== take/put, CLARRAY_INDEX_CHECK_STAGING=heap"
+    CLARRAY_INDEX_CHECK_STAGING=heap timeout 60 "$bb/bench_suite" --reps 11 --sizes 1.6e7 \
+      --ops take,put 2>&1 | grep -E "clarray "
   fi
   PYTHONUNBUFFERED=1 step py_cupy python3 bench/py_bench.py --backend cupy --reps "${REPS:-21}" \
     --sizes "${FIELD_SIZES:-1e6,1.6e7}" --ops "$field_ops" --out "$fo/py_cupy.csv"
@@ -185,7 +189,7 @@ if [[ $what == field || $what == all ]]; then
     step sort "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 7 --host-reps "${SORT_HOST_REPS:-7}" \
       --out "$fo/sort.csv"
     grep -vE "^device" "$fo/sort.txt" | head -12
-    for setting in ${SORT_ENV-CLARRAY_SORT_RANK=warp}; do # tuning variants, beside the default run
+    for setting in ${SORT_ENV-CLARRAY_SORT_RANK=split}; do # tuning variants, beside the default run
       echo "== bench_sort with ${setting//,/ }"
       env ${setting//,/ } timeout 60 "$bb/bench_sort" --n "${SORT_N:-1.6e7}" --reps 5 --host-reps 0 2>&1 | grep -E "clarray"
     done
