@@ -381,10 +381,14 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
         for (std::uint32_t i = 0; i < s.high; ++i)
             if (s.slots[i].st == state::slot_state::armed && covered(s.slots[i])) read.push_back(i);
         const std::uint64_t first_id = s.next_batch;
-        auto drop_mine = [&] { // no read of this call is enqueued yet
-            s.batches.erase(std::remove_if(s.batches.begin(), s.batches.end(),
-                                           [&](const state::batch& b) { return b.id >= first_id; }),
-                            s.batches.end());
+        auto drop_mine = [&] { // no read of this call is enqueued yet: their landings are idle
+            // partition, not remove_if: the batches dropped must stay whole to give back.
+            const auto mine =
+                std::partition(s.batches.begin(), s.batches.end(),
+                               [&](const state::batch& b) { return b.id < first_id; });
+            for (auto b = mine; b != s.batches.end(); ++b)
+                s.recycle(std::move(b->to));
+            s.batches.erase(mine, s.batches.end());
         };
         try {
             std::size_t k = 0;
@@ -433,6 +437,7 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
             it->ev = std::move(ev);
         } else {
             failed = rc; // never enqueued: its slots stay armed for the next poll's sweep
+            s_->recycle(std::move(it->to));
             batches.erase(it);
         }
     }
