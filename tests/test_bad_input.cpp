@@ -3,6 +3,8 @@
 // behind (ca::current_allocation_stats() unchanged). Parametrized over the storage policies.
 #include "support.hpp"
 
+#include <clarray/runtime/env.hpp>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -475,4 +477,19 @@ TEMPLATE_LIST_TEST_CASE("bad input: unbound arrays", "[errors]", test::all_polic
         CHECK((a.get() == xt::zeros<T>({3})));
     }
     require_unchanged(base);
+}
+
+TEST_CASE("bad input: a setting outside its choices is a usage_error naming them", "[errors]") {
+    const char* name = "CLARRAY_TEST_CHOICE_SETTING";
+    ::unsetenv(name);
+    CHECK(ca::detail::env_choice(name, {"pinned", "heap"}, 7) == 7);
+    ::setenv(name, "", 1);
+    CHECK(ca::detail::env_choice(name, {"pinned", "heap"}, 7) == 7);
+    ::setenv(name, "heap", 1);
+    CHECK(ca::detail::env_choice(name, {"pinned", "heap"}, 7) == 1);
+    ::setenv(name, "Heap", 1);
+    CHECK_THROWS_MATCHES(
+        ca::detail::env_choice(name, {"pinned", "heap"}, 7), ca::usage_error,
+        what_contains(std::string(name) + " must be one of pinned, heap; not 'Heap'"));
+    ::unsetenv(name);
 }

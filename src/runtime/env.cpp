@@ -32,6 +32,19 @@ std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, st
     throw usage_error(std::string(name) + " must be " + accepted + "], not '" + v + "'");
 }
 
+std::size_t env_choice(const char* name, std::initializer_list<const char*> choices,
+                       std::size_t fallback) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    std::size_t i = 0;
+    std::string accepted;
+    for (const char* c : choices) {
+        if (std::strcmp(v, c) == 0) return i;
+        accepted += (i++ ? ", " : "") + std::string(c);
+    }
+    throw usage_error(std::string(name) + " must be one of " + accepted + "; not '" + v + "'");
+}
+
 std::optional<std::uint64_t> env_bytes(const char* name) {
     const char* v = std::getenv(name);
     if (!v || !*v) return std::nullopt;

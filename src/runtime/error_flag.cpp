@@ -1,13 +1,12 @@
 #include "clarray/runtime/error_flag.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/context_state.hpp"
+#include "clarray/runtime/env.hpp"
 #include "clarray/runtime/queue.hpp"
 
 namespace clarray::detail {
@@ -45,10 +44,8 @@ void CL_CALLBACK free_words(cl_event, cl_int, void* words) {
 // wait on an H100, 10x the gather. CLARRAY_INDEX_CHECK_STAGING=heap takes heap memory (for
 // comparisons).
 bool pinned_landing() {
-    static const bool pinned = [] {
-        const char* e = std::getenv("CLARRAY_INDEX_CHECK_STAGING");
-        return !(e && std::strcmp(e, "heap") == 0);
-    }();
+    static const bool pinned =
+        env_choice("CLARRAY_INDEX_CHECK_STAGING", {"pinned", "heap"}, 0) == 0;
     return pinned;
 }
 

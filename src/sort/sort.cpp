@@ -119,11 +119,13 @@ std::size_t local_budget(const device& dev) {
 // instructions where PTX is missing: tests the algorithm), =barrier that emulation everywhere.
 int rank_mode(const device& dev) {
     if (radix_group(dev) % 32 != 0) return 0;
+    enum { split, warp, barrier, unset };
+    static const std::size_t asked =
+        env_choice("CLARRAY_SORT_RANK", {"split", "warp", "barrier"}, unset);
     const bool ptx = dev.quirks().ptx_warp_match;
-    const char* e = std::getenv("CLARRAY_SORT_RANK");
-    if (e && std::strcmp(e, "split") == 0) return 0;
-    if (e && std::strcmp(e, "warp") == 0) return ptx ? 1 : 2;
-    if (e && std::strcmp(e, "barrier") == 0) return 2;
+    if (asked == split) return 0;
+    if (asked == barrier) return 2;
+    if (asked == warp) return ptx ? 1 : 2;
     return ptx ? 1 : 0;
 }
 

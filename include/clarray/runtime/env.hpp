@@ -2,6 +2,7 @@
 // Environment settings read by the library (the README's table lists them). Internal.
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 
 namespace clarray::detail {
@@ -14,6 +15,11 @@ bool env_flag(const char* name);
 // the variable and the accepted values.
 std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi,
                       bool power_of_two = false);
+
+// The value of variable `name` as one of `choices`: its index there, `fallback` when unset or
+// empty; any other value throws usage_error naming the variable and the choices.
+std::size_t env_choice(const char* name, std::initializer_list<const char*> choices,
+                       std::size_t fallback);
 
 // The value of variable `name` as a byte count: nullopt when unset or empty; "unlimited" gives
 // UINT64_MAX; otherwise a whole number with an optional binary suffix K, M, G or T
