@@ -149,8 +149,8 @@ struct index_checks::state {
         return l;
     }
     // Gives up landing l, which a read that `busy` completes may still write (null: none).
-    // Never waits.
-    void drop(landing&& l, const event& busy) noexcept {
+    // Never waits; a pinned buffer is released here, behind its unmap.
+    void drop(landing l, const event& busy) noexcept {
         if (l.pinned) {
             // The unmap waits for the read; the buffer goes when the unmap is over.
             const cl_event after = busy.get();

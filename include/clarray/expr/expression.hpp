@@ -13,7 +13,7 @@
 // Terminals (what for_each_terminal visits) have `static constexpr bool is_array`. Arrays give
 // array() and kernel_argument(); scalars value() and kernel_argument(); a kernel variant
 // (variant_terminal) variant() and variant_bits: its value selects the source and has no
-// argument (kernel_argument_of, argument_bytes below treat all three).
+// argument (push_kernel_argument, argument_bytes below treat all three).
 #include <cmath>
 #include <complex>
 #include <limits>
