@@ -257,12 +257,19 @@ WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, u
 // memory: a coalesced load; work-item l takes elements l * ITEMS ... (those past count: digit
 // 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
 // group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
-// [ts[d], te[d]) (empty runs: ts[d] == te[d]). rank_tile below (by warps) keeps the same contract.
+// [ts[d], te[d]) (empty runs: ts[d] == te[d]). rank_tile below (by warps) keeps the same contract
+// and, given onesweep's status (publish, else null), publishes tile t's count of each digit as
+// soon as its warps have counted, before the tile is placed (lb_publish; base: the starts).
 WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
                                    const sort_layout* L, uint from_input, bool move, uint gen_pos,
                                    P tile, uint count, uint mode, uint shift, ulong row_len,
                                    local K* sk, local P* sp, local uchar* sd, local uint* cnt,
-                                   local P* tmp, local uint* ts, local uint* te) {
+                                   local P* tmp, local uint* ts, local uint* te,
+                                   volatile global uint* publish, uint t, local P* base) {
+    // publish, t, base: rank_tile's (by warps) early publication; onesweep publishes after this.
+    (void)publish;
+    (void)t;
+    (void)base;
     const uint l = get_local_id(0);
     for (uint d = l; d < RADIX; d += WG) {
         ts[d] = 0;
@@ -341,6 +348,37 @@ WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, gl
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// ---- Decoupled look-back of onesweep (below): status holds RADIX words per tile, a 2-bit flag
+// (aggregate: the tile's own count; prefix: its inclusive prefix) and a 30-bit count. The words
+// are plain volatile loads and stores, not atomics: each is written whole, once per state, and
+// orders nothing else (on an H100 atomic reads made the sort 2-3% slower).
+#define LB_AGGREGATE (1u << 30)
+#define LB_PREFIX (2u << 30)
+#define LB_VALUE 0x3FFFFFFFu
+
+// Tile t's count `own` of digit d: tile 0 publishes its inclusive prefix (start: where the digit
+// starts, or 0), the others their aggregate.
+inline void lb_publish(volatile global uint* status, uint t, uint d, uint own, P start) {
+    volatile global uint* mine = status + (ulong)t * RADIX + d;
+    *mine = t == 0 ? (LB_PREFIX | ((uint)start + own)) : (LB_AGGREGATE | own);
+}
+
+// Digit d's count over the tiles before t (t > 0): walks back over their published words to
+// one carrying its inclusive prefix, then publishes t's own.
+inline uint lb_lookback(volatile global uint* status, uint t, uint d, uint own) {
+    uint before = 0;
+    for (uint u = t; u > 0;) {
+        const uint s = status[(ulong)(u - 1) * RADIX + d];
+        if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
+        before += s & LB_VALUE;
+        if (s & LB_PREFIX) break;
+        --u;
+    }
+    volatile global uint* mine = status + (ulong)t * RADIX + d;
+    *mine = LB_PREFIX | (before + own);
+    return before;
+}
+
 #if SORT_RANK_WARP
 // ---- Ranking by warps (SORT_RANK_WARP 1: PTX's match.any on NVIDIA; 2: the same algorithm
 // with work-group barriers for the warp operations, to test it on other devices). Warp w takes
@@ -385,7 +423,8 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
                              const sort_layout* L, uint from_input, bool move, uint gen_pos, P tile,
                              uint count, uint mode, uint shift, ulong row_len, local K* sk,
                              local P* sp, local uchar* sd, local uint* cnt, local P* tmp,
-                             local uint* ts, local uint* te) {
+                             local uint* ts, local uint* te, volatile global uint* publish, uint t,
+                             local P* base) {
     const uint l = get_local_id(0);
     local uint* mine = cnt + (l >> 5) * RADIX; // this warp's counters
     for (uint d = l; d < WARPS * RADIX; d += WG)
@@ -430,6 +469,7 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
         }
         te[d] = c;
         s += c;
+        if (publish) lb_publish(publish, t, d, c, base[d]);
     }
     P total;
     uint run = (uint)group_scan(tmp, s, &total);
@@ -449,8 +489,10 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+#define EARLY_PUBLISH 1
 #else
 #define rank_tile rank_tile_split
+#define EARLY_PUBLISH 0
 #endif
 
 // Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
@@ -493,7 +535,7 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
     for (P tile = begin; tile < end; tile += TILE) {
         const uint count = (uint)min((P)TILE, end - tile);
         rank_tile(keys, pos, in, &L, from_input, move, gen_pos, tile, count, mode, shift, row_len,
-                  TILE_ARGS);
+                  TILE_ARGS, 0, 0, base);
         WRITE_TILE
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint d = l; d < RADIX; d += WG)
@@ -511,9 +553,6 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
 // digit) of status. Tiles are numbered in the order their groups start (an atomic counter), so
 // a tile waits only on tiles whose groups are already running: no deadlock where groups run to
 // completion once started (GPUs; pocl runs a group on one thread).
-#define LB_AGGREGATE (1u << 30)
-#define LB_PREFIX (2u << 30)
-#define LB_VALUE 0x3FFFFFFFu
 
 // totals[p * RADIX + d] += the count of digit d of pass p (shift p * 8) over the input view;
 // sets flags[0] for a float its key cannot give back. Grid-stride over the input.
@@ -557,8 +596,20 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     const uint mode = 0;
     const ulong row_len = n_;
     if (l == 0) tile_id = atomic_inc(counter + pass);
-    digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial); // publishes tile_id
+    if (l == 0) trivial = 0;
+    barrier(CLK_LOCAL_MEM_FENCE); // publishes tile_id
     const uint t = tile_id;
+    // Only tile 0 needs where each digit starts (a scan of the totals): its inclusive prefixes
+    // carry the starts to every later tile's look-back.
+    if (t == 0) {
+        digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial);
+    } else {
+        for (uint d = l; d < RADIX; d += WG) {
+            if (totals[pass * RADIX + d] == n) trivial = 1;
+            base[d] = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
     const P begin = (P)t * TILE, end = min(n, begin + TILE);
     if (trivial) {
         COPY_RANGE
@@ -566,25 +617,12 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     }
     const uint count = (uint)(end - begin);
     rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len,
-              TILE_ARGS);
+              TILE_ARGS, status, t, base);
     for (uint d = l; d < RADIX; d += WG) {
         const uint own = te[d] - ts[d];
-        volatile global uint* mine = status + (ulong)t * RADIX + d;
-        if (t == 0) {
-            atomic_xchg(mine, LB_PREFIX | own);
-            continue;
-        }
-        atomic_xchg(mine, LB_AGGREGATE | own);
-        uint before = 0;
-        for (uint u = t; u > 0;) {
-            const uint s = atomic_or(status + (ulong)(u - 1) * RADIX + d, 0u);
-            if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
-            before += s & LB_VALUE;
-            if (s & LB_PREFIX) break;
-            --u;
-        }
-        atomic_xchg(mine, LB_PREFIX | (before + own));
-        base[d] += before;
+        if (!EARLY_PUBLISH) lb_publish(status, t, d, own, base[d]);
+        if (t == 0) continue;
+        base[d] += lb_lookback(status, t, d, own);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     WRITE_TILE
