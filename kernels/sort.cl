@@ -2,7 +2,9 @@
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
 //   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
-// (SORT_WIDE: T is 8 bytes wide) and, where the device has the 64-bit atomics, -DSORT_ATOMICS
+// (SORT_WIDE: T is 8 bytes wide), -DSORT_KEYS_ONLY=0|1 (1: no positions ever travel with the
+// keys, for sorts of integers: the tile's positions array is left out of local memory) and,
+// where the device has the 64-bit atomics, -DSORT_ATOMICS
 // (and -DSORT_FP64 -DW=<weight type> for the double sums)
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
@@ -222,7 +224,7 @@ inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global 
 // The local arrays of a downsweep (declared in the kernels, passed to the helpers below).
 #define TILE_LOCALS                                                                                \
     local K sk[TILE];                                                                              \
-    local P sp[TILE];                                                                              \
+    local P sp[SORT_KEYS_ONLY ? 1 : TILE];                                                         \
     local uchar sd[TILE];                                                                          \
     local uint cnt[CNT(8 * WG)];                                                                   \
     local P tmp[2 * WG];                                                                           \
@@ -525,7 +527,7 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
     TILE_LOCALS
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
-    const bool move = flags[0] != 0;
+    const bool move = !SORT_KEYS_ONLY && flags[0] != 0;
     const P begin = (P)g * chunk, end = min(n, begin + chunk);
     digit_starts(totals, hist + g, groups, n, tmp, base, &trivial);
     if (trivial) {
@@ -592,7 +594,7 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     local uint tile_id;
     const uint l = get_local_id(0);
     const P n = (P)n_;
-    const bool move = flags[0] != 0;
+    const bool move = !SORT_KEYS_ONLY && flags[0] != 0;
     const uint mode = 0;
     const ulong row_len = n_;
     if (l == 0) tile_id = atomic_inc(counter + pass);

@@ -159,11 +159,12 @@ std::size_t key_size(dtype t) {
 
 // Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
 // kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide.
-kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const char* what) {
+kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool keys_only,
+                   const char* what) {
     const device& dev = ctx.device();
-    const std::uint64_t program_sig = (static_cast<std::uint64_t>(wide) << 16) |
-                                      (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) |
-                                      static_cast<unsigned>(t);
+    const std::uint64_t program_sig =
+        (static_cast<std::uint64_t>(keys_only) << 17) | (static_cast<std::uint64_t>(wide) << 16) |
+        (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) | static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
         kernel_names[static_cast<unsigned>(k)], [&] {
@@ -196,6 +197,7 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, const 
                     " -DWG=" + std::to_string(radix_group(dev)) +
                     " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
                     " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
+                    " -DSORT_KEYS_ONLY=" + (keys_only ? "1" : "0") +
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
                     " -DE=" + cl_type_name(w);
@@ -220,7 +222,8 @@ struct op {
     dtype t;
     dtype w;
     const char* what;
-    bool wide = false; // 64-bit radix positions and counts
+    bool wide = false;      // 64-bit radix positions and counts
+    bool keys_only = false; // no positions ever travel with the radix keys
 
     std::shared_ptr<allocation> alloc(std::size_t bytes) const {
         return make_allocation_like(q, kind, bytes, like);
@@ -233,15 +236,15 @@ struct op {
     void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const {
         const std::size_t g = elementwise_group_size(q.context().device());
         const ndrange global{round_up(n, g)}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
-               args.size(), {}, what);
+        launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local,
+               args.begin(), args.size(), {}, what);
     }
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
         const std::size_t g = radix_group(q.context().device());
         const ndrange global{groups * g}, local{g};
-        launch(q, sort_kernel(q.context(), k, t, w, wide, what), global, &local, args.begin(),
-               args.size(), {}, what);
+        launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local,
+               args.begin(), args.size(), {}, what);
     }
 };
 
@@ -406,6 +409,7 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     const std::size_t rows = s.n / row_len;
     positions = positions || rows > 1;
     const bool maybe = positions || dtype_kind_of(o.t) == dtype_kind::floating;
+    o.keys_only = !maybe;
     for (int b = 0; b < 2; ++b) {
         s.keys[b] = o.temp(s.n * ks);
         // Sorts that never move positions pass the keys in their place (not read).
