@@ -158,7 +158,8 @@ std::size_t key_size(dtype t) {
 }
 
 // Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
-// kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide.
+// kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide;
+// keys_only: for sorts that never move positions (no positions array in the tiles).
 kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool keys_only,
                    const char* what) {
     const device& dev = ctx.device();
