@@ -255,23 +255,51 @@ WITH_BARRIERS void digit_starts(global const P* totals, global const P* extra, u
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// ---- Decoupled look-back of onesweep (below): status holds RADIX words per tile, a 2-bit flag
+// (aggregate: the tile's own count; prefix: its inclusive prefix) and a 30-bit count. The words
+// are plain volatile loads and stores, not atomics: each is written whole, once per state, and
+// orders nothing else (on an H100 atomic reads made the sort 2-3% slower).
+#define LB_AGGREGATE (1u << 30)
+#define LB_PREFIX (2u << 30)
+#define LB_VALUE 0x3FFFFFFFu
+
+// Tile t's count `own` of digit d: tile 0 publishes its inclusive prefix (start: where the digit
+// starts, or 0), the others their aggregate.
+inline void lb_publish(volatile global uint* status, uint t, uint d, uint own, P start) {
+    volatile global uint* mine = status + (ulong)t * RADIX + d;
+    *mine = t == 0 ? (LB_PREFIX | ((uint)start + own)) : (LB_AGGREGATE | own);
+}
+
+// Digit d's count over the tiles before t (t > 0): walks back over their published words to
+// one carrying its inclusive prefix, then publishes t's own.
+inline uint lb_lookback(volatile global uint* status, uint t, uint d, uint own) {
+    uint before = 0;
+    for (uint u = t; u > 0;) {
+        const uint s = status[(ulong)(u - 1) * RADIX + d];
+        if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
+        before += s & LB_VALUE;
+        if (s & LB_PREFIX) break;
+        --u;
+    }
+    volatile global uint* mine = status + (ulong)t * RADIX + d;
+    *mine = LB_PREFIX | (before + own);
+    return before;
+}
+
 // Loads the `count` elements of the tile at `tile` and sorts them stably by digit in local
 // memory: a coalesced load; work-item l takes elements l * ITEMS ... (those past count: digit
 // 255, last); two 4-bit local splits (counters packed 16 bits per (4-bit digit, work-item), one
 // group scan each). Leaves the tile in digit order in sk (sp, sd) and each digit's run in
-// [ts[d], te[d]) (empty runs: ts[d] == te[d]). rank_tile below (by warps) keeps the same contract
-// and, given onesweep's status (publish, else null), publishes tile t's count of each digit as
-// soon as its warps have counted, before the tile is placed (lb_publish; base: the starts).
+// [ts[d], te[d]) (empty runs: ts[d] == te[d]). Given onesweep's status (publish, else null), it
+// publishes tile t's count of each digit (lb_publish; base: the starts). rank_tile below (by
+// warps) keeps the same contract, publishing as soon as its warps have counted, before the tile
+// is placed.
 WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
                                    const sort_layout* L, uint from_input, bool move, uint gen_pos,
                                    P tile, uint count, uint mode, uint shift, ulong row_len,
                                    local K* sk, local P* sp, local uchar* sd, local uint* cnt,
                                    local P* tmp, local uint* ts, local uint* te,
                                    volatile global uint* publish, uint t, local P* base) {
-    // publish, t, base: rank_tile's (by warps) early publication; onesweep publishes after this.
-    (void)publish;
-    (void)t;
-    (void)base;
     const uint l = get_local_id(0);
     for (uint d = l; d < RADIX; d += WG) {
         ts[d] = 0;
@@ -348,37 +376,9 @@ WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, gl
         if (j + 1 == count || sd[j + 1] != d) te[d] = j + 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-// ---- Decoupled look-back of onesweep (below): status holds RADIX words per tile, a 2-bit flag
-// (aggregate: the tile's own count; prefix: its inclusive prefix) and a 30-bit count. The words
-// are plain volatile loads and stores, not atomics: each is written whole, once per state, and
-// orders nothing else (on an H100 atomic reads made the sort 2-3% slower).
-#define LB_AGGREGATE (1u << 30)
-#define LB_PREFIX (2u << 30)
-#define LB_VALUE 0x3FFFFFFFu
-
-// Tile t's count `own` of digit d: tile 0 publishes its inclusive prefix (start: where the digit
-// starts, or 0), the others their aggregate.
-inline void lb_publish(volatile global uint* status, uint t, uint d, uint own, P start) {
-    volatile global uint* mine = status + (ulong)t * RADIX + d;
-    *mine = t == 0 ? (LB_PREFIX | ((uint)start + own)) : (LB_AGGREGATE | own);
-}
-
-// Digit d's count over the tiles before t (t > 0): walks back over their published words to
-// one carrying its inclusive prefix, then publishes t's own.
-inline uint lb_lookback(volatile global uint* status, uint t, uint d, uint own) {
-    uint before = 0;
-    for (uint u = t; u > 0;) {
-        const uint s = status[(ulong)(u - 1) * RADIX + d];
-        if (!(s & (LB_AGGREGATE | LB_PREFIX))) continue; // not published yet: read again
-        before += s & LB_VALUE;
-        if (s & LB_PREFIX) break;
-        --u;
-    }
-    volatile global uint* mine = status + (ulong)t * RADIX + d;
-    *mine = LB_PREFIX | (before + own);
-    return before;
+    if (publish)
+        for (uint d = l; d < RADIX; d += WG)
+            lb_publish(publish, t, d, te[d] - ts[d], base[d]);
 }
 
 #if SORT_RANK_WARP
@@ -491,10 +491,8 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
-#define EARLY_PUBLISH 1
 #else
 #define rank_tile rank_tile_split
-#define EARLY_PUBLISH 0
 #endif
 
 // Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
@@ -620,12 +618,9 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     const uint count = (uint)(end - begin);
     rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len,
               TILE_ARGS, status, t, base);
-    for (uint d = l; d < RADIX; d += WG) {
-        const uint own = te[d] - ts[d];
-        if (!EARLY_PUBLISH) lb_publish(status, t, d, own, base[d]);
-        if (t == 0) continue;
-        base[d] += lb_lookback(status, t, d, own);
-    }
+    if (t > 0)
+        for (uint d = l; d < RADIX; d += WG)
+            base[d] += lb_lookback(status, t, d, te[d] - ts[d]);
     barrier(CLK_LOCAL_MEM_FENCE);
     WRITE_TILE
 }
