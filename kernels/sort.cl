@@ -11,10 +11,14 @@
 // P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
 // LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums.
 //
-// Keys: every value maps to an unsigned key K whose unsigned order is NumPy's order of the values:
-// signed integers flip their sign bit, floats flip the sign bit of non-negatives and every bit of
-// negatives, -0.0 becomes +0.0 (they compare equal) and every NaN becomes the largest key (NaN
-// last). Sorts are LSD radix sorts over such keys, 8 bits a pass, each pass stable.
+// Keys: every value maps to an unsigned key K (to_key) that gives the value back bit for bit
+// (from_key) and whose unsigned order is NumPy's order of the values, but for floats' -0.0 and
+// NaNs: signed integers flip their sign bit, floats flip the sign bit of non-negatives and every
+// bit of negatives. Where order and equality matter (the digits of a pass, unique's runs,
+// searches, extremes) a key is taken through ordered(): -0.0's key becomes +0.0's (they compare
+// equal) and every NaN's key the largest (NaN last), so the keys that travel keep each float's
+// own bits and no sort of values needs positions to give them back. Sorts are LSD radix sorts
+// over such keys, 8 bits a pass, each pass stable.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -22,8 +26,6 @@
 
 inline K to_key(T v) {
 #if SORT_KIND == 2
-    if (isnan(v)) return ~(K)0;
-    if (v == (T)0) v = (T)0; // -0.0 sorts with +0.0
 #if SORT_WIDE
     const K b = as_ulong(v);
 #else
@@ -37,8 +39,7 @@ inline K to_key(T v) {
 #endif
 }
 
-// The element a key stands for: to_key's inverse, exact but for -0.0 (gives +0.0) and NaN (one
-// NaN): sorts that meet those move positions instead (the first upsweep's flag).
+// The element a key stands for: to_key's inverse, exact.
 inline T from_key(K k) {
 #if SORT_KIND == 2
     const K b = (k & TOP) ? (k ^ TOP) : ~k;
@@ -51,6 +52,18 @@ inline T from_key(K k) {
     return (T)((U)k ^ (U)((U)1 << (sizeof(U) * 8 - 1)));
 #else
     return (T)(U)k;
+#endif
+}
+
+// The key's place in NumPy's order: -0.0's key (TOP - 1) becomes +0.0's (TOP); a NaN's (beyond
+// +inf's key, or below -inf's, its complement) the largest.
+inline K ordered(K k) {
+#if SORT_KIND == 2
+    const K inf = to_key((T)INFINITY);
+    if (k > inf || k < ~inf) return ~(K)0;
+    return k == TOP - 1 ? TOP : k;
+#else
+    return k;
 #endif
 }
 
@@ -70,11 +83,10 @@ inline long view_offset(const sort_layout* L, ulong i) {
 // more than 2^31 elements) holds positions and counts; a tile is WG * ITEMS elements.
 //
 // A pass reads the keys of the previous one, or, the first pass (from_input), the input view L
-// itself (the keys made on the fly). flags[0] says whether positions travel with the keys: set
-// on the host (argsort, axis sorts, unique), or by the first upsweep for a float that its key
-// cannot give back (-0.0 and NaN: the result is then gathered through the positions, which
-// keeps the input's bits). The last pass may write the result itself (out_kind): the values (from
-// the keys, or gathered), or the indices.
+// itself (the keys made on the fly). Positions travel with the keys unless the program is built
+// with SORT_KEYS_ONLY (argsort, axis sorts and unique move them; a sort of one row of values
+// does not: its keys give the values back). The last pass may write the result itself
+// (out_kind): the values (from the keys) or the indices.
 
 // Helpers that contain barriers are always inlined: pocl (its work-group loops around barriers)
 // computed wrong ranks when the compiler left rank_tile a call (seen with ITEMS = 1).
@@ -92,21 +104,6 @@ inline long view_offset(const sort_layout* L, ulong i) {
 #define FINAL_VALUES 1
 #define FINAL_INDICES 2   // positions modulo row_len
 #define FINAL_POSITIONS 3 // positions (one row)
-#define FINAL_BITS 4      // values; what travelled with the keys is each float's bits
-
-// float32 sorts of values carry each element's own bits instead of its position where the key
-// cannot give the value back (gen_pos 2: the last pass then writes them, coalesced, where
-// positions would gather from the input).
-#define BITS_PAYLOAD (SORT_KIND == 2 && !SORT_WIDE && !SORT_WIDE_POS)
-
-// What the first pass (and unique's partition) makes travel with element i: gen_pos 1 its
-// index, 2 its bits (BITS_PAYLOAD only).
-inline P payload_of(global const T* in, const sort_layout* L, uint gen_pos, P i) {
-#if BITS_PAYLOAD
-    if (gen_pos == 2) return as_uint(in[view_offset(L, i)]);
-#endif
-    return i;
-}
 
 // The key of element i: from the input view or the previous pass.
 inline K key_at(global const K* keys, global const T* in, const sort_layout* L, uint from_input,
@@ -114,14 +111,14 @@ inline K key_at(global const K* keys, global const T* in, const sort_layout* L, 
     return from_input ? to_key(in[view_offset(L, i)]) : keys[i];
 }
 
-// The digit a pass sorts by. mode 0: 8 key bits at shift; mode 1: 8 bits of the row (segment)
-// of the element's original position p, for the passes that order rows after the keys; mode 2:
-// 0 where element i starts a run of equal keys, else 1 (unique's compaction as a stable
-// partition).
+// The digit a pass sorts by. mode 0: 8 bits at shift of the ordered key; mode 1: 8 bits of the
+// row (segment) of the element's original position p, for the passes that order rows after the
+// keys; mode 2: 0 where element i starts a run of equal values, else 1 (unique's compaction as a
+// stable partition).
 inline uint digit_at(global const K* keys, K k, P p, P i, uint mode, uint shift, ulong row_len) {
-    if (mode == 0) return (uint)(k >> shift) & 255u;
+    if (mode == 0) return (uint)(ordered(k) >> shift) & 255u;
     if (mode == 1) return (uint)(((ulong)p / row_len) >> shift) & 255u;
-    return (i == 0 || k != keys[i - 1]) ? 0u : 1u;
+    return (i == 0 || ordered(k) != ordered(keys[i - 1])) ? 0u : 1u;
 }
 
 // Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
@@ -146,8 +143,8 @@ WITH_BARRIERS P group_scan(local P* tmp, P x, P* total) {
 
 // Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
 kernel void radix_upsweep(global const K* keys, global const P* pos, global P* hist,
-                          volatile global uint* flags, global const T* in, sort_layout L, ulong n_,
-                          ulong chunk_, uint mode, uint shift, ulong row_len, uint from_input) {
+                          global const T* in, sort_layout L, ulong n_, ulong chunk_, uint mode,
+                          uint shift, ulong row_len, uint from_input) {
     local uint c[HIST_COPIES * RADIX];
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
@@ -156,21 +153,10 @@ kernel void radix_upsweep(global const K* keys, global const P* pos, global P* h
     barrier(CLK_LOCAL_MEM_FENCE);
     local uint* mine = c + (l % HIST_COPIES) * RADIX;
     const P begin = (P)g * chunk, end = min(n, begin + chunk);
-    uint lossy = 0;
     for (P i = begin + l; i < end; i += WG) {
-        K k;
-        if (from_input) {
-            const T v = in[view_offset(&L, i)];
-#if SORT_KIND == 2
-            lossy |= isnan(v) || (v == (T)0 && signbit(v));
-#endif
-            k = to_key(v);
-        } else {
-            k = keys[i];
-        }
+        const K k = key_at(keys, in, &L, from_input, i);
         atomic_inc(&mine[digit_at(keys, k, mode == 1 ? pos[i] : 0, i, mode, shift, row_len)]);
     }
-    if (lossy) atomic_or(flags, 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = l; d < RADIX; d += WG) {
         uint s = 0;
@@ -203,17 +189,12 @@ kernel void radix_scan(global P* hist, uint groups, global P* totals) {
 
 // Writes element (key k, position p) at dst of the pass's output (out_kind: FINAL_*).
 inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global long* out_i,
-                 global const T* in, const sort_layout* L, uint out_kind, bool move, ulong row_len,
-                 P dst, K k, P p) {
+                 uint out_kind, bool move, ulong row_len, P dst, K k, P p) {
     if (out_kind == FINAL_KEYS) {
         keys_out[dst] = k;
         if (move) pos_out[dst] = p;
     } else if (out_kind == FINAL_VALUES) {
-        out_v[dst] = move ? in[view_offset(L, p)] : from_key(k);
-    } else if (out_kind == FINAL_BITS) {
-#if BITS_PAYLOAD
-        out_v[dst] = move ? as_float(p) : from_key(k);
-#endif
+        out_v[dst] = from_key(k);
     } else if (out_kind == FINAL_INDICES) {
         out_i[dst] = (long)((ulong)p % row_len);
     } else {
@@ -307,7 +288,7 @@ WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, gl
     }
     for (uint j = l; j < count; j += WG) {
         sk[j] = key_at(keys, in, L, from_input, tile + j);
-        if (move) sp[j] = gen_pos ? payload_of(in, L, gen_pos, tile + j) : pos[tile + j];
+        if (move) sp[j] = gen_pos ? tile + j : pos[tile + j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -443,7 +424,7 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
         dg[i] = 255; // past count: ranked after every element, not written
         if (j < count) {
             k[i] = key_at(keys, in, L, from_input, tile + j);
-            if (move) p[i] = gen_pos ? payload_of(in, L, gen_pos, tile + j) : pos[tile + j];
+            if (move) p[i] = gen_pos ? tile + j : pos[tile + j];
             dg[i] = digit_at(keys, k[i], p[i], tile + j, mode, shift, row_len);
         }
     }
@@ -500,32 +481,30 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
 #define WRITE_TILE                                                                                 \
     for (uint j = l; j < count; j += WG) {                                                         \
         const uint d = sd[j];                                                                      \
-        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len,                     \
-             base[d] + (j - ts[d]), sk[j], move ? sp[j] : 0);                                      \
+        emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, base[d] + (j - ts[d]),      \
+             sk[j], move ? sp[j] : 0);                                                             \
     }
 
 // A pass in which one digit holds every element keeps the order: a plain copy of [begin, end).
 #define COPY_RANGE                                                                                 \
     for (P i = begin + l; i < end; i += WG)                                                        \
-        emit(keys_out, pos_out, out_v, out_i, in, &L, out_kind, move, row_len, i,                  \
-             key_at(keys, in, &L, from_input, i),                                                  \
-             move ? (gen_pos ? payload_of(in, &L, gen_pos, i) : pos[i]) : 0);
+        emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, i,                          \
+             key_at(keys, in, &L, from_input, i), move ? (gen_pos ? i : pos[i]) : 0);
 
 // Group g moves its elements, in order, to where their digit starts in the output (the scan of
 // the digit totals, plus hist's start of the group in the digit's run) plus their rank among
 // the group's earlier elements of that digit: a stable pass, tile by tile (rank_tile), each
 // tile written so that consecutive work-items write consecutive addresses of a digit's run.
-// gen_pos: what travels is made here (payload_of: first pass, unique's partition), else read.
+// gen_pos: the positions are made here (first pass, unique's partition), else read.
 kernel void radix_downsweep(global const K* keys, global const P* pos, global K* keys_out,
                             global P* pos_out, global const P* hist, global const P* totals,
-                            global const uint* flags, global const T* in, sort_layout L,
-                            global T* out_v, global long* out_i, ulong n_, ulong chunk_, uint mode,
-                            uint shift, ulong row_len, uint gen_pos, uint from_input,
-                            uint out_kind) {
+                            global const T* in, sort_layout L, global T* out_v, global long* out_i,
+                            ulong n_, ulong chunk_, uint mode, uint shift, ulong row_len,
+                            uint gen_pos, uint from_input, uint out_kind) {
     TILE_LOCALS
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
-    const bool move = !SORT_KEYS_ONLY && flags[0] != 0;
+    const bool move = !SORT_KEYS_ONLY;
     const P begin = (P)g * chunk, end = min(n, begin + chunk);
     digit_starts(totals, hist + g, groups, n, tmp, base, &trivial);
     if (trivial) {
@@ -554,58 +533,63 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
 // a tile waits only on tiles whose groups are already running: no deadlock where groups run to
 // completion once started (GPUs; pocl runs a group on one thread).
 
-// totals[p * RADIX + d] += the count of digit d of pass p (shift p * 8) over the input view;
-// sets flags[0] for a float its key cannot give back. Grid-stride over the input.
-kernel void radix_histograms(global const T* in, sort_layout L, global uint* totals,
-                             volatile global uint* flags, uint passes) {
+// totals[p * RADIX + d] += the count of digit d of pass p (shift p * 8) over the input view.
+// Grid-stride over the input.
+kernel void radix_histograms(global const T* in, sort_layout L, global uint* totals, uint passes) {
     local uint c[8 * RADIX];
     const uint l = get_local_id(0);
     for (uint d = l; d < passes * RADIX; d += WG)
         c[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint lossy = 0;
     for (ulong i = get_global_id(0); i < L.n; i += get_global_size(0)) {
-        const T v = in[view_offset(&L, i)];
-#if SORT_KIND == 2
-        lossy |= isnan(v) || (v == (T)0 && signbit(v));
-#endif
-        const K k = to_key(v);
+        const K k = ordered(to_key(in[view_offset(&L, i)]));
         for (uint p = 0; p < passes; ++p)
             atomic_inc(&c[p * RADIX + ((uint)(k >> (p * 8)) & 255u)]);
     }
-    if (lossy) atomic_or(flags, 1u);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = l; d < passes * RADIX; d += WG)
         if (c[d]) atomic_add(&totals[d], c[d]);
 }
 
-// Pass `pass`: tile t (from counter[pass], zero before the sort) ranks its elements, looks back
-// over the tiles before it for each digit, and writes. status: RADIX words per tile, zero
-// before the pass.
+// The words of a onesweep sort's scratch, zero before it but for the second status area: the
+// digit totals of every pass (RADIX a pass, from radix_histograms), SCRATCH_COUNTERS words of
+// tile counters (one a pass), then two status areas of RADIX words per tile: pass p looks back
+// in area p % 2 and zeroes its tile's row of the other for pass p + 1 (no fill between passes).
+#define SCRATCH_COUNTERS 64
+
+// Pass `pass` of `passes` over `tiles` tiles: tile t (from the pass's counter) ranks its
+// elements, looks back over the tiles before it for each digit, and writes.
 kernel void radix_onesweep(global const K* keys, global const P* pos, global K* keys_out,
-                           global P* pos_out, global const P* totals, volatile global uint* status,
-                           volatile global uint* counter, global const uint* flags,
-                           global const T* in, sort_layout L, global T* out_v, global long* out_i,
-                           ulong n_, uint shift, uint from_input, uint out_kind, uint pass,
+                           global P* pos_out, global uint* scratch, global const T* in,
+                           sort_layout L, global T* out_v, global long* out_i, ulong n_, uint shift,
+                           uint from_input, uint out_kind, uint pass, uint passes, uint tiles,
                            uint gen_pos) {
     TILE_LOCALS
     local uint tile_id;
     const uint l = get_local_id(0);
     const P n = (P)n_;
-    const bool move = !SORT_KEYS_ONLY && flags[0] != 0;
+    const bool move = !SORT_KEYS_ONLY;
     const uint mode = 0;
     const ulong row_len = n_;
-    if (l == 0) tile_id = atomic_inc(counter + pass);
+    global const P* totals = scratch + pass * RADIX;
+    volatile global uint* areas = scratch + passes * RADIX + SCRATCH_COUNTERS;
+    volatile global uint* status = areas + (ulong)(pass & 1) * tiles * RADIX;
+    if (l == 0) tile_id = atomic_inc(scratch + passes * RADIX + pass);
     if (l == 0) trivial = 0;
     barrier(CLK_LOCAL_MEM_FENCE); // publishes tile_id
     const uint t = tile_id;
+    if (pass + 1 < passes) {
+        volatile global uint* next = areas + ((ulong)((pass + 1) & 1) * tiles + t) * RADIX;
+        for (uint d = l; d < RADIX; d += WG)
+            next[d] = 0;
+    }
     // Only tile 0 needs where each digit starts (a scan of the totals): its inclusive prefixes
     // carry the starts to every later tile's look-back.
     if (t == 0) {
-        digit_starts(totals + pass * RADIX, 0, 0, n, tmp, base, &trivial);
+        digit_starts(totals, 0, 0, n, tmp, base, &trivial);
     } else {
         for (uint d = l; d < RADIX; d += WG) {
-            if (totals[pass * RADIX + d] == n) trivial = 1;
+            if (totals[d] == n) trivial = 1;
             base[d] = 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -627,13 +611,11 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
 #endif
 
 // Results of a sort of rows of row_len whose output view O is not the sort's order: element i
-// of O is, for values, the element of key i (or, when positions travelled, element pos[i] of the
-// input view L); for indices, pos[i]'s place in its row.
-kernel void radix_values(global const K* keys, global const P* pos, global const uint* flags,
-                         global const T* in, sort_layout L, global T* out, sort_layout O) {
+// of O is, for values, the element of key i; for indices, pos[i]'s place in its row.
+kernel void radix_values(global const K* keys, global T* out, sort_layout O) {
     const ulong i = get_global_id(0);
     if (i >= O.n) return;
-    out[view_offset(&O, i)] = flags[0] ? in[view_offset(&L, pos[i])] : from_key(keys[i]);
+    out[view_offset(&O, i)] = from_key(keys[i]);
 }
 kernel void radix_indices(global const P* pos, global long* out, sort_layout O, ulong row_len) {
     const ulong i = get_global_id(0);
@@ -661,11 +643,11 @@ kernel void sort_search(global const T* s, long s_off, long s_stride, ulong s_n,
                         sort_layout L, global long* out, uint right) {
     const ulong i = get_global_id(0);
     if (i >= L.n) return;
-    const K kv = to_key(v[view_offset(&L, i)]);
+    const K kv = ordered(to_key(v[view_offset(&L, i)]));
     ulong lo = 0, hi = s_n;
     while (lo < hi) {
         const ulong mid = lo + (hi - lo) / 2;
-        const K km = to_key(s[s_off + (long)mid * s_stride]);
+        const K km = ordered(to_key(s[s_off + (long)mid * s_stride]));
         if (right ? km <= kv : km < kv)
             lo = mid + 1;
         else
@@ -682,7 +664,7 @@ kernel void sort_minmax(global const T* in, sort_layout L, global K* mm, ulong c
     K a = ~(K)0, b = 0;
     const ulong begin = g * chunk, end = min(L.n, begin + chunk);
     for (ulong i = begin + l; i < end; i += WG) {
-        const K k = to_key(in[view_offset(&L, i)]);
+        const K k = ordered(to_key(in[view_offset(&L, i)]));
         a = min(a, k);
         b = max(b, k);
     }

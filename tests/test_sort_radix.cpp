@@ -1,6 +1,6 @@
 // The radix sort's edges against host references (std::stable_sort with NumPy's order): sizes
-// around tile and work-group boundaries for every key width, the keys-only path of floats and
-// the position path that -0.0 and NaN take (the input's bits, in stable order), passes that one
+// around tile and work-group boundaries for every key width, floats' -0.0, +0.0 and NaNs (their
+// own bits, in stable order: equal digits, keys that keep the bits), passes that one
 // digit fills (all-equal and small-range keys), argsort stability with many duplicates, axis
 // sorts with several row passes, unique of large inputs.
 #include "support.hpp"
@@ -170,7 +170,7 @@ TEST_CASE("sort radix: -0.0, +0.0 and NaNs keep their bits and their input order
         check_1d<double, ca::buffer>(zeros);
         check_1d<double, ca::buffer>(nans);
     }
-    // A float input without them sorts keys only; one -0.0 at the end still gives its bits back.
+    // A float input without them, and one whose only -0.0 is its last element.
     std::vector<float> f = make_data<float>(100003, data_kind::full, 4);
     check_1d<float, ca::buffer>(f);
     f.back() = -0.0f;

@@ -129,16 +129,33 @@ int rank_mode(const device& dev) {
     return ptx ? 1 : 0;
 }
 
-// Elements per work-item of a radix tile for keys of key_bytes and positions of pos_bytes:
-// CLARRAY_SORT_ITEMS (default 16), fewer where the tile's local arrays would not fit
-// (kernels/sort.cl, radix_downsweep), and a tile below 65536 elements (16-bit counters).
-std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes) {
-    static const std::size_t wanted = env_count("CLARRAY_SORT_ITEMS", 16, 1, 64);
+// The registers a work-item of the sort kernels may use where the device can cap them
+// (device::quirks_t::register_cap_option): CLARRAY_SORT_REGISTERS (default 64; 0: no cap). Fewer
+// registers, more work-groups resident: on an H100, float32 / uint32 sorts of 1.6e7 keys took
+// 0.91 / 0.97-0.99 ms capped at 64, 0.96 / 1.00 ms uncapped (the compiler's choice), 0.97 / 1.00
+// at 56 and 1.04 / 1.06 at 48.
+std::string register_cap(const device& dev) {
+    static const std::size_t cap = env_count("CLARRAY_SORT_REGISTERS", 64, 0, 255);
+    const char* option = dev.quirks().register_cap_option;
+    return option && cap ? std::string(" ") + option + std::to_string(cap) : std::string();
+}
+
+// Elements per work-item of a radix tile for keys of key_bytes and positions (counts) of
+// pos_bytes, keys_only: no positions array in the tile: CLARRAY_SORT_ITEMS, by default 16, or 12
+// where positions travel under a register cap (an item's key, position, digit and rank live in
+// registers until the tile is placed: on an H100 under the cap of 64, float32 argsort of 1.6e7
+// keys took 1.24 ms at 12 items against 1.51 ms at 15, while keys-only sorts were fastest at
+// 16); fewer where the tile's local arrays would not fit (kernels/sort.cl, TILE_LOCALS), and a
+// tile below 65536 elements (16-bit counters).
+std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes,
+                        bool keys_only) {
+    static const std::size_t asked = env_count("CLARRAY_SORT_ITEMS", 0, 1, 64);
+    const std::size_t wanted = asked ? asked : keys_only || register_cap(dev).empty() ? 16 : 12;
     const std::size_t wg = radix_group(dev);
     const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
     const std::size_t budget = local_budget(dev);
-    const std::size_t fit =
-        budget > fixed ? (budget - fixed) / (wg * (key_bytes + pos_bytes + 1)) : 0;
+    const std::size_t per_element = key_bytes + (keys_only ? 0 : pos_bytes) + 1;
+    const std::size_t fit = budget > fixed ? (budget - fixed) / (wg * per_element) : 0;
     const std::size_t items = std::min({wanted, fit, 65535 / wg});
     if (items == 0)
         throw unsupported("sort: the device's local memory (" + std::to_string(budget) +
@@ -195,14 +212,15 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                     " -DK=" + (size == 8 ? "ulong" : "uint") +
                     " -DSORT_KIND=" + std::to_string(sort_kind) +
                     " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
-                    " -DWG=" + std::to_string(radix_group(dev)) +
-                    " -DITEMS=" + std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4)) +
+                    " -DWG=" + std::to_string(radix_group(dev)) + " -DITEMS=" +
+                    std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4, keys_only)) +
                     " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
                     " -DSORT_KEYS_ONLY=" + (keys_only ? "1" : "0") +
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
                     " -DE=" + cl_type_name(w);
                 options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
+                options += register_cap(dev);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
                 return program_source{std::move(source), std::move(options)};
@@ -285,19 +303,16 @@ partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
 
 // What the last radix pass writes (kernels/sort.cl, FINAL_*): keys (and positions) for what
 // follows, or the result itself when it is laid out in the sort's order.
-enum class radix_out : cl_uint { keys, values, indices, positions, bits };
+enum class radix_out : cl_uint { keys, values, indices, positions };
 
 // The radix sort of the keys of an input view, with their positions when they travel: the
 // sorted keys (and positions) end in keys[cur] (pos[cur]), unless the last pass wrote the result.
-// flags[0]: whether positions travel (set on the host, or by the first upsweep for floats the
-// keys cannot give back).
 struct radix_state {
-    std::shared_ptr<allocation> keys[2], pos[2], hist, totals, flags;
+    std::shared_ptr<allocation> keys[2], pos[2], hist, totals;
     int cur = 0;
     partition part{};
     std::size_t n = 0;
-    bool first = true;     // the next pass reads the input and makes the positions
-    cl_uint gen_first = 1; // what the first pass makes travel: 1 indices, 2 float32 bits
+    bool first = true; // the next pass reads the input and makes the positions
     allocation* in = nullptr;
     sort_layout L{};
 };
@@ -308,26 +323,25 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
                 radix_out out_kind = radix_out::keys, allocation* out = nullptr) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
     const cl_uint groups = static_cast<cl_uint>(s.part.groups);
-    const cl_uint gen = s.first ? s.gen_first : mode == 2, from_input = s.first;
+    const cl_uint gen = s.first || mode == 2, from_input = s.first;
     const cl_uint kind = static_cast<cl_uint>(out_kind);
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
-    allocation *h = s.hist.get(), *tot = s.totals.get(), *f = s.flags.get();
+    allocation *h = s.hist.get(), *tot = s.totals.get();
     if (!out) out = k_out; // not written: stands in for the result
     o.grouped(sk::upsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
-               o.mem(f, access::read_write), o.mem(s.in, access::read), value_of(s.L), value_of(n),
-               value_of(chunk), value_of(mode), value_of(shift), value_of(row_len),
-               value_of(from_input)});
+               o.mem(s.in, access::read), value_of(s.L), value_of(n), value_of(chunk),
+               value_of(mode), value_of(shift), value_of(row_len), value_of(from_input)});
     o.grouped(sk::scan, 256,
               {o.mem(h, access::read_write), value_of(groups), o.mem(tot, access::write)});
     o.grouped(sk::downsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
                o.mem(p_out, access::write), o.mem(h, access::read), o.mem(tot, access::read),
-               o.mem(f, access::read), o.mem(s.in, access::read), value_of(s.L),
-               o.mem(out, access::write), o.mem(out, access::write), value_of(n), value_of(chunk),
-               value_of(mode), value_of(shift), value_of(row_len), value_of(gen),
-               value_of(from_input), value_of(kind)});
+               o.mem(s.in, access::read), value_of(s.L), o.mem(out, access::write),
+               o.mem(out, access::write), value_of(n), value_of(chunk), value_of(mode),
+               value_of(shift), value_of(row_len), value_of(gen), value_of(from_input),
+               value_of(kind)});
     s.cur = 1 - s.cur;
     s.first = false;
 }
@@ -350,23 +364,21 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
     const cl_uint passes = key_bits(o.t) / radix_bits;
     const cl_uint tiles = static_cast<cl_uint>((s.n + tile - 1) / tile);
     const cl_ulong n = s.n;
-    auto totals = o.temp(passes * 256 * 4);
-    auto status = o.temp(std::size_t(tiles) * 256 * 4); // zeroed before each pass
-    auto counter = o.temp(passes * 4);
+    // The scratch words of kernels/sort.cl (SCRATCH_COUNTERS): totals, counters, two status
+    // areas; one fill zeroes all but the second area, which the first pass zeroes.
+    const std::size_t area = std::size_t(tiles) * 256, head = passes * 256 + 64;
+    auto scratch = o.temp((head + (passes > 1 ? 2 : 1) * area) * 4);
     const cl_uint zero = 0;
-    totals->fill(o.q, &zero, 4, 0, passes * 256 * 4);
-    counter->fill(o.q, &zero, 4, 0, passes * 4);
-    allocation* f = s.flags.get();
+    scratch->fill(o.q, &zero, 4, 0, (head + area) * 4);
     const std::size_t hist_groups =
         std::min<std::size_t>(tiles, std::max<std::size_t>(1, 4 * dev.compute_units()));
     o.grouped(sk::histograms, hist_groups,
-              {o.mem(s.in, access::read), value_of(s.L), o.mem(totals.get(), access::read_write),
-               o.mem(f, access::read_write), value_of(passes)});
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(scratch.get(), access::read_write),
+               value_of(passes)});
     for (cl_uint p = 0; p < passes; ++p) {
         const bool last = p + 1 == passes;
         const cl_uint shift = p * radix_bits, from_input = p == 0;
-        const cl_uint gen = from_input ? s.gen_first : 0;
-        status->fill(o.q, &zero, 4, 0, std::size_t(tiles) * 256 * 4);
+        const cl_uint gen = from_input;
         const cl_uint kind = static_cast<cl_uint>(last ? out_kind : radix_out::keys);
         allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
         allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
@@ -374,11 +386,10 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
         o.grouped(sk::onesweep, tiles,
                   {o.mem(k_in, access::read), o.mem(p_in, access::read),
                    o.mem(k_out, access::write), o.mem(p_out, access::write),
-                   o.mem(totals.get(), access::read), o.mem(status.get(), access::read_write),
-                   o.mem(counter.get(), access::read_write), o.mem(f, access::read),
-                   o.mem(s.in, access::read), value_of(s.L), o.mem(dst, access::write),
-                   o.mem(dst, access::write), value_of(n), value_of(shift), value_of(from_input),
-                   value_of(kind), value_of(p), value_of(gen)});
+                   o.mem(scratch.get(), access::read_write), o.mem(s.in, access::read),
+                   value_of(s.L), o.mem(dst, access::write), o.mem(dst, access::write), value_of(n),
+                   value_of(shift), value_of(from_input), value_of(kind), value_of(p),
+                   value_of(passes), value_of(tiles), value_of(gen)});
         s.cur = 1 - s.cur;
     }
     s.first = false;
@@ -397,30 +408,21 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     s.in = in;
     s.L = L;
     o.wide = s.n > (std::size_t(1) << 31);
-    // float32 values carry their bits where the key cannot give them back (no gather after).
-    if (out_kind == radix_out::values && o.t == dtype::float32 && !o.wide && s.n == row_len) {
-        s.gen_first = 2;
-        out_kind = radix_out::bits;
-    }
     const device& dev = o.q.context().device();
     const std::size_t ps = o.wide ? 8 : 4;
-    const std::size_t tile = radix_group(dev) * radix_items(dev, key_size(o.t), ps);
-    s.part = radix_partition(dev, s.n, tile);
-    const std::size_t ks = key_size(o.t);
     const std::size_t rows = s.n / row_len;
     positions = positions || rows > 1;
-    const bool maybe = positions || dtype_kind_of(o.t) == dtype_kind::floating;
-    o.keys_only = !maybe;
+    o.keys_only = !positions; // the keys give the values back (kernels/sort.cl, to_key)
+    const std::size_t ks = key_size(o.t);
+    const std::size_t tile = radix_group(dev) * radix_items(dev, ks, ps, o.keys_only);
+    s.part = radix_partition(dev, s.n, tile);
     for (int b = 0; b < 2; ++b) {
         s.keys[b] = o.temp(s.n * ks);
         // Sorts that never move positions pass the keys in their place (not read).
-        s.pos[b] = maybe ? o.temp(s.n * ps) : s.keys[b];
+        s.pos[b] = positions ? o.temp(s.n * ps) : s.keys[b];
     }
     s.hist = o.temp(256 * s.part.groups * ps);
     s.totals = o.temp(256 * ps);
-    s.flags = o.temp(4);
-    const cl_uint flag = positions;
-    s.flags->fill(o.q, &flag, 4, 0, 4);
     const cl_ulong rl = row_len;
     if (rows == 1 && s.n < (std::size_t(1) << 30) && onesweep_wanted(dev)) {
         onesweep_sort(o, s, tile, out_kind, out);
@@ -491,9 +493,8 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
                 value_of(rl)});
     } else {
         o.each(sk::values, n,
-               {o.mem(s.keys[s.cur].get(), access::read), o.mem(pos, access::read),
-                o.mem(s.flags.get(), access::read), o.mem(a.alloc, access::read), value_of(L),
-                o.mem(result.get(), access::write), value_of(O)});
+               {o.mem(s.keys[s.cur].get(), access::read), o.mem(result.get(), access::write),
+                value_of(O)});
     }
     return result;
 }

@@ -112,6 +112,10 @@ public:
         // NVIDIA devices of compute capability 7.0 and later. The radix sort can rank its tiles
         // by warps with them (CLARRAY_SORT_RANK=warp, docs/sorting.md).
         bool ptx_warp_match = false;
+        // The build option that caps the registers of a work-item, followed by the number
+        // (NVIDIA's -cl-nv-maxrregcount=, cl_nv_compiler_options), or null: the radix sort's
+        // kernels trade registers for work-groups resident on a compute unit.
+        const char* register_cap_option = nullptr;
     };
     // The workarounds this device's platform needs.
     const quirks_t& quirks() const noexcept;
