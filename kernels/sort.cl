@@ -202,11 +202,12 @@ inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global 
     }
 }
 
-// The local arrays of a downsweep (declared in the kernels, passed to the helpers below).
-#define TILE_LOCALS                                                                                \
+// The local arrays of a tile (declared in the kernels, passed to the helpers below); digits: the
+// length of sd, the tile's digits in its order (1 where nothing reads them).
+#define TILE_LOCALS(digits)                                                                        \
     local K sk[TILE];                                                                              \
     local P sp[SORT_KEYS_ONLY ? 1 : TILE];                                                         \
-    local uchar sd[TILE];                                                                          \
+    local uchar sd[digits];                                                                        \
     local uint cnt[CNT(8 * WG)];                                                                   \
     local P tmp[2 * WG];                                                                           \
     local P base[RADIX];                                                                           \
@@ -274,7 +275,7 @@ inline uint lb_lookback(volatile global uint* status, uint t, uint d, uint own) 
 // [ts[d], te[d]) (empty runs: ts[d] == te[d]). Given onesweep's status (publish, else null), it
 // publishes tile t's count of each digit (lb_publish; base: the starts). rank_tile below (by
 // warps) keeps the same contract, publishing as soon as its warps have counted, before the tile
-// is placed.
+// is placed; it leaves the digits out of sd when sd is null (this ranking needs them itself).
 WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
                                    const sort_layout* L, uint from_input, bool move, uint gen_pos,
                                    P tile, uint count, uint mode, uint shift, ulong row_len,
@@ -467,7 +468,7 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
         if (first + i * 32 < count) {
             const uint d = dg[i], r = ts[d] + mine[d] + rank[i];
             sk[r] = k[i];
-            sd[r] = (uchar)d;
+            if (sd) sd[r] = (uchar)d;
             if (move) sp[r] = p[i];
         }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -475,15 +476,6 @@ WITH_BARRIERS void rank_tile(global const K* keys, global const P* pos, global c
 #else
 #define rank_tile rank_tile_split
 #endif
-
-// Writes the ranked tile: element j of digit d's run to base[d] + (j - ts[d]), consecutive
-// work-items to consecutive addresses of a run.
-#define WRITE_TILE                                                                                 \
-    for (uint j = l; j < count; j += WG) {                                                         \
-        const uint d = sd[j];                                                                      \
-        emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, base[d] + (j - ts[d]),      \
-             sk[j], move ? sp[j] : 0);                                                             \
-    }
 
 // A pass in which one digit holds every element keeps the order: a plain copy of [begin, end).
 #define COPY_RANGE                                                                                 \
@@ -501,7 +493,7 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
                             global const T* in, sort_layout L, global T* out_v, global long* out_i,
                             ulong n_, ulong chunk_, uint mode, uint shift, ulong row_len,
                             uint gen_pos, uint from_input, uint out_kind) {
-    TILE_LOCALS
+    TILE_LOCALS(TILE)
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const P n = (P)n_, chunk = (P)chunk_;
     const bool move = !SORT_KEYS_ONLY;
@@ -515,7 +507,13 @@ kernel void radix_downsweep(global const K* keys, global const P* pos, global K*
         const uint count = (uint)min((P)TILE, end - tile);
         rank_tile(keys, pos, in, &L, from_input, move, gen_pos, tile, count, mode, shift, row_len,
                   TILE_ARGS, 0, 0, base);
-        WRITE_TILE
+        // Element j of digit d's run to base[d] + (j - ts[d]): consecutive work-items to
+        // consecutive addresses of a run.
+        for (uint j = l; j < count; j += WG) {
+            const uint d = sd[j];
+            emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, base[d] + (j - ts[d]),
+                 sk[j], move ? sp[j] : 0);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint d = l; d < RADIX; d += WG)
             base[d] += te[d] - ts[d];
@@ -564,7 +562,7 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
                            sort_layout L, global T* out_v, global long* out_i, ulong n_, uint shift,
                            uint from_input, uint out_kind, uint pass, uint passes, uint tiles,
                            uint gen_pos) {
-    TILE_LOCALS
+    TILE_LOCALS(SORT_RANK_WARP ? 1 : TILE) // the warp ranking leaves sd alone (null below)
     local uint tile_id;
     const uint l = get_local_id(0);
     const P n = (P)n_;
@@ -600,13 +598,23 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
         return;
     }
     const uint count = (uint)(end - begin);
-    rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len,
-              TILE_ARGS, status, t, base);
-    if (t > 0)
-        for (uint d = l; d < RADIX; d += WG)
-            base[d] += lb_lookback(status, t, d, te[d] - ts[d]);
+    rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len, sk,
+              sp, SORT_RANK_WARP ? 0 : sd, cnt, tmp, ts, te, status, t, base);
+    // base[d]: where the tile's run of digit d goes in the output, less where it starts in the
+    // tile.
+    for (uint d = l; d < RADIX; d += WG) {
+        const P before = t > 0 ? lb_lookback(status, t, d, te[d] - ts[d]) : 0;
+        base[d] += before - ts[d];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    WRITE_TILE
+    // Element j to base[d] + j, its digit d taken from its key (no array of the tile's digits):
+    // consecutive work-items to consecutive addresses of a run.
+    for (uint j = l; j < count; j += WG) {
+        const K k = sk[j];
+        const uint d = (uint)(ordered(k) >> shift) & 255u;
+        emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, base[d] + j, k,
+             move ? sp[j] : 0);
+    }
 }
 #endif
 
