@@ -141,16 +141,18 @@ std::string register_cap(const device& dev) {
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions (counts) of
-// pos_bytes, keys_only: no positions array in the tile: CLARRAY_SORT_ITEMS, by default 16, or 12
-// where positions travel under a register cap (an item's key, position, digit and rank live in
-// registers until the tile is placed: on an H100 under the cap of 64, float32 argsort of 1.6e7
-// keys took 1.24 ms at 12 items against 1.51 ms at 15, while keys-only sorts were fastest at
-// 16); fewer where the tile's local arrays would not fit (kernels/sort.cl, TILE_LOCALS), and a
-// tile below 65536 elements (16-bit counters).
+// pos_bytes, keys_only: no positions array in the tile: CLARRAY_SORT_ITEMS, by default 16, and
+// under a register cap 14 for keys only and 12 where positions travel (an item's key, digit and
+// rank, and position, live in registers until the tile is placed: on an H100 under the cap of
+// 64, 1.6e7 keys, float32 / uint32 sorts took 0.886-0.891 / 0.939-0.949 ms at 14 items against
+// 0.907-0.951 / 0.970-0.989 ms at 16 and 0.944 / 1.059 ms at 12; float32 argsort 1.19-1.23 ms at
+// 12 against 1.28-1.30 ms at 14 and 1.49-1.53 ms at 15-16); fewer where the tile's local arrays
+// would not fit (kernels/sort.cl, TILE_LOCALS), and a tile below 65536 elements (16-bit
+// counters).
 std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes,
                         bool keys_only) {
     static const std::size_t asked = env_count("CLARRAY_SORT_ITEMS", 0, 1, 64);
-    const std::size_t wanted = asked ? asked : keys_only || register_cap(dev).empty() ? 16 : 12;
+    const std::size_t wanted = asked ? asked : register_cap(dev).empty() ? 16 : keys_only ? 14 : 12;
     const std::size_t wg = radix_group(dev);
     const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
     const std::size_t budget = local_budget(dev);
