@@ -2,10 +2,11 @@
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
 //   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
-// (SORT_WIDE: T is 8 bytes wide), -DSORT_KEYS_ONLY=0|1 (1: no positions ever travel with the
-// keys, for sorts of integers: the tile's positions array is left out of local memory) and,
-// where the device has the 64-bit atomics, -DSORT_ATOMICS
-// (and -DSORT_FP64 -DW=<weight type> for the double sums)
+// (SORT_WIDE: T is 8 bytes wide), -DSORT_WIDE_POS=0|1 (P is ulong), -DSORT_KEYS_ONLY=0|1 (1: no
+// positions travel with the keys, for 1-d sorts of values: the tile's positions array is left
+// out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
+// where the device has the 64-bit atomics, -DSORT_ATOMICS (and -DSORT_FP64 -DW=<weight type>
+// for the double sums); on NVIDIA also a register cap (src/sort/sort.cpp, register_cap).
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
 // P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
@@ -275,7 +276,7 @@ inline uint lb_lookback(volatile global uint* status, uint t, uint d, uint own) 
 // [ts[d], te[d]) (empty runs: ts[d] == te[d]). Given onesweep's status (publish, else null), it
 // publishes tile t's count of each digit (lb_publish; base: the starts). rank_tile below (by
 // warps) keeps the same contract, publishing as soon as its warps have counted, before the tile
-// is placed; it leaves the digits out of sd when sd is null (this ranking needs them itself).
+// is placed, and only it takes a null sd (the digits not kept; the split ranking needs them).
 WITH_BARRIERS void rank_tile_split(global const K* keys, global const P* pos, global const T* in,
                                    const sort_layout* L, uint from_input, bool move, uint gen_pos,
                                    P tile, uint count, uint mode, uint shift, ulong row_len,
@@ -601,7 +602,7 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     rank_tile(keys, pos, in, &L, from_input, move, gen_pos, begin, count, mode, shift, row_len, sk,
               sp, SORT_RANK_WARP ? 0 : sd, cnt, tmp, ts, te, status, t, base);
     // base[d]: where the tile's run of digit d goes in the output, less where it starts in the
-    // tile.
+    // tile (modulo 2^32: P is uint in onesweep, and base[d] + j below wraps back).
     for (uint d = l; d < RADIX; d += WG) {
         const P before = t > 0 ? lb_lookback(status, t, d, te[d] - ts[d]) : 0;
         base[d] += before - ts[d];

@@ -26,7 +26,7 @@ template <class T> bool same(T a, T b) {
     return !less(a, b) && !less(b, a);
 }
 
-// Host data with many repeats (stability), and for floats NaN, -0.0, +0.0 and infinities.
+// Host data with many repeats (stability), and for floats NaNs, -0.0, +0.0 and infinities.
 template <class T> std::vector<T> host_data(std::size_t n, unsigned seed, int distinct = 50) {
     std::mt19937_64 rng(seed);
     std::vector<T> v(n);
@@ -36,8 +36,8 @@ template <class T> std::vector<T> host_data(std::size_t n, unsigned seed, int di
             x = rng() & 1;
         } else if constexpr (std::is_floating_point_v<T>) {
             const unsigned r = rng() % 64;
-            if (r == 0)
-                x = std::numeric_limits<T>::quiet_NaN();
+            if (r == 0) // NaNs of both signs (their keys lie at both ends of the key range)
+                x = std::copysign(std::numeric_limits<T>::quiet_NaN(), (rng() & 1) ? T(-1) : T(1));
             else if (r == 1)
                 x = T(-0.0);
             else if (r == 2)

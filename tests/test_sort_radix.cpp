@@ -123,9 +123,9 @@ template <class T, class S> void check_1d(const std::vector<T>& v) {
 
 // Sizes around the tiles of every ITEMS the default work-group of 256 can get (the tile is
 // 256 * ITEMS; ITEMS depends on the key width and the device's local memory), and beyond.
-const std::vector<std::size_t> edge_sizes = {0,    1,    2,    255,  256,  257,   1279, 1280, 1281,
-                                             2559, 2560, 2561, 3071, 3072, 3073,  3839, 3840, 3841,
-                                             4095, 4096, 4097, 8191, 8193, 12289, 65537};
+const std::vector<std::size_t> edge_sizes = {
+    0,    1,    2,    255,  256,  257,  1279, 1280, 1281, 2559, 2560, 2561, 3071,  3072,
+    3073, 3583, 3584, 3585, 3839, 3840, 3841, 4095, 4096, 4097, 8191, 8193, 12289, 65537};
 
 template <class T, class S> void check_edges(data_kind kind) {
     for (std::size_t n : edge_sizes) {

@@ -113,7 +113,8 @@ device::device(cl_device_id id) : id_(id) {
     const bool nvidia = i->platform_name.find("NVIDIA") != std::string::npos;
     i->quirks.pending_svm_release = nvidia ? release::park_until_done : release::enqueue_free;
     if (nvidia) i->quirks.device_fence = "asm volatile(\"membar.gl;\" ::: \"memory\")";
-    if (nvidia) i->quirks.register_cap_option = "-cl-nv-maxrregcount=";
+    if (nvidia && i->extensions.find("cl_nv_compiler_options") != std::string::npos)
+        i->quirks.register_cap_option = "-cl-nv-maxrregcount=";
     if (nvidia && i->extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
         cl_uint major = 0; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
         if (clGetDeviceInfo(id, 0x4000, sizeof(major), &major, nullptr) == CL_SUCCESS)

@@ -135,7 +135,13 @@ int rank_mode(const device& dev) {
 // 0.91 / 0.97-0.99 ms capped at 64, 0.96 / 1.00 ms uncapped (the compiler's choice), 0.97 / 1.00
 // at 56 and 1.04 / 1.06 at 48.
 std::string register_cap(const device& dev) {
-    static const std::size_t cap = env_count("CLARRAY_SORT_REGISTERS", 64, 0, 255);
+    static const std::size_t cap = [] {
+        const std::size_t c = env_count("CLARRAY_SORT_REGISTERS", 64, 0, 255);
+        if (c > 0 && c < 16)
+            throw usage_error("CLARRAY_SORT_REGISTERS must be 0 (no cap) or 16 to 255, not " +
+                              std::to_string(c));
+        return c;
+    }();
     const char* option = dev.quirks().register_cap_option;
     return option && cap ? std::string(" ") + option + std::to_string(cap) : std::string();
 }
@@ -399,9 +405,9 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
 
 // Sorts the view L (element i of rows of row_len): by key within each row, then the rows by
 // their number (passes over the row bits of the original positions, which keep each row's
-// order): the stable sort of (row, key). Positions travel when `positions`, for several rows,
-// or for floats the keys cannot give back; the keys only otherwise. The last pass writes
-// `out_kind` into `out`.
+// order): the stable sort of (row, key). Positions travel when `positions` and for several rows;
+// the keys only otherwise (they give the values back). The last pass writes `out_kind` into
+// `out`.
 radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
                        bool positions, radix_out out_kind = radix_out::keys,
                        allocation* out = nullptr) {
@@ -477,7 +483,7 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const std::size_t row_len = shape[ax];
 
     // The result in the sort's order (a 1-d sort, or along the last axis): the last pass writes
-    // it; else it is gathered from the sorted keys and positions.
+    // it; else one more kernel writes it from the sorted keys (values) or positions (indices).
     const bool in_order = O.rank == 1 && O.strides[0] == 1 && O.offset == 0;
     if (in_order) {
         const radix_out kind = !indices       ? radix_out::values
