@@ -2,6 +2,7 @@
 // sort_layout (src/sort/sort.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
 //   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
+//   -DSCRATCH_COUNTERS=<count>
 // (SORT_WIDE: T is 8 bytes wide), -DSORT_WIDE_POS=0|1 (P is ulong), -DSORT_KEYS_ONLY=0|1 (1: no
 // positions travel with the keys, for 1-d sorts of values: the tile's positions array is left
 // out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
@@ -10,7 +11,8 @@
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
 // P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
-// LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums.
+// LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums;
+// SCRATCH_COUNTERS: the words of tile counters in onesweep's scratch (radix_onesweep).
 //
 // Keys: every value maps to an unsigned key K (to_key) that gives the value back bit for bit
 // (from_key) and whose unsigned order is NumPy's order of the values, but for floats' -0.0 and
@@ -554,7 +556,6 @@ kernel void radix_histograms(global const T* in, sort_layout L, global uint* tot
 // digit totals of every pass (RADIX a pass, from radix_histograms), SCRATCH_COUNTERS words of
 // tile counters (one a pass), then two status areas of RADIX words per tile: pass p looks back
 // in area p % 2 and zeroes its tile's row of the other for pass p + 1 (no fill between passes).
-#define SCRATCH_COUNTERS 64
 
 // Pass `pass` of `passes` over `tiles` tiles: tile t (from the pass's counter) ranks its
 // elements, looks back over the tiles before it for each digit, and writes.
@@ -612,7 +613,7 @@ kernel void radix_onesweep(global const K* keys, global const P* pos, global K* 
     // consecutive work-items to consecutive addresses of a run.
     for (uint j = l; j < count; j += WG) {
         const K k = sk[j];
-        const uint d = (uint)(ordered(k) >> shift) & 255u;
+        const uint d = digit_at(keys, k, 0, begin + j, mode, shift, row_len);
         emit(keys_out, pos_out, out_v, out_i, out_kind, move, row_len, base[d] + j, k,
              move ? sp[j] : 0);
     }

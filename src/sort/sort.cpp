@@ -96,6 +96,10 @@ constexpr unsigned radix_bits = 8;
 // LOCAL_BINS and LOCAL_SUMS); more bins take one global atomic per element.
 constexpr std::size_t local_bins = 4096, local_sums = 2048;
 
+// Words of tile counters in a onesweep sort's scratch (kernels/sort.cl, radix_onesweep): one a
+// pass, at most 8 passes, padded.
+constexpr std::size_t scratch_counters = 64;
+
 // The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
 // when smaller (a power of two: the scans halve it).
 std::size_t radix_group(const device& dev) {
@@ -133,8 +137,8 @@ int rank_mode(const device& dev) {
 // (device::quirks_t::register_cap_option): CLARRAY_SORT_REGISTERS (default 64; 0: no cap). Fewer
 // registers, more work-groups resident: on an H100, float32 / uint32 sorts of 1.6e7 keys took
 // 0.91 / 0.97-0.99 ms capped at 64, 0.96 / 1.00 ms uncapped (the compiler's choice), 0.97 / 1.00
-// at 56 and 1.04 / 1.06 at 48.
-std::string register_cap(const device& dev) {
+// at 56 and 1.04 / 1.06 at 48. 0 where the kernels are built without a cap.
+std::size_t register_cap(const device& dev) {
     static const std::size_t cap = [] {
         const std::size_t c = env_count("CLARRAY_SORT_REGISTERS", 64, 0, 255);
         if (c > 0 && c < 16)
@@ -142,8 +146,7 @@ std::string register_cap(const device& dev) {
                               std::to_string(c));
         return c;
     }();
-    const char* option = dev.quirks().register_cap_option;
-    return option && cap ? std::string(" ") + option + std::to_string(cap) : std::string();
+    return dev.quirks().register_cap_option ? cap : 0;
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions (counts) of
@@ -158,7 +161,7 @@ std::string register_cap(const device& dev) {
 std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes,
                         bool keys_only) {
     static const std::size_t asked = env_count("CLARRAY_SORT_ITEMS", 0, 1, 64);
-    const std::size_t wanted = asked ? asked : register_cap(dev).empty() ? 16 : keys_only ? 14 : 12;
+    const std::size_t wanted = asked ? asked : !register_cap(dev) ? 16 : keys_only ? 14 : 12;
     const std::size_t wg = radix_group(dev);
     const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
     const std::size_t budget = local_budget(dev);
@@ -225,10 +228,13 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                     " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
                     " -DSORT_KEYS_ONLY=" + (keys_only ? "1" : "0") +
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
-                    " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + cl_type_name(w) +
-                    " -DE=" + cl_type_name(w);
+                    " -DLOCAL_SUMS=" + std::to_string(local_sums) +
+                    " -DSCRATCH_COUNTERS=" + std::to_string(scratch_counters) +
+                    " -DW=" + cl_type_name(w) + " -DE=" + cl_type_name(w);
                 options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
-                options += register_cap(dev);
+                if (const std::size_t cap = register_cap(dev))
+                    options +=
+                        std::string(" ") + dev.quirks().register_cap_option + std::to_string(cap);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
                 return program_source{std::move(source), std::move(options)};
@@ -374,7 +380,7 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
     const cl_ulong n = s.n;
     // The scratch words of kernels/sort.cl (SCRATCH_COUNTERS): totals, counters, two status
     // areas; one fill zeroes all but the second area, which the first pass zeroes.
-    const std::size_t area = std::size_t(tiles) * 256, head = passes * 256 + 64;
+    const std::size_t area = std::size_t(tiles) * 256, head = passes * 256 + scratch_counters;
     auto scratch = o.temp((head + (passes > 1 ? 2 : 1) * area) * 4);
     const cl_uint zero = 0;
     scratch->fill(o.q, &zero, 4, 0, (head + area) * 4);
