@@ -2,6 +2,7 @@
 // axis selections, C / transposed / strided / broadcast inputs, NaN and infinity, accumulation
 // types, the float32 error bound, fusion (one pass, no temporary) and non-blocking launches.
 #include "reduce_reference.hpp"
+#include "sampling.hpp"
 #include "support.hpp"
 
 #include <cmath>
@@ -124,6 +125,10 @@ TEMPLATE_LIST_TEST_CASE("reductions match host loops over shapes, axes and layou
     using A = typename TestType::array;
     CLARRAY_REQUIRE_CFG(TestType);
     using SumT = ca::detail::sum_acc_t<T>;
+    // The default run takes every third (shape, layout, axes) case, each configuration from its
+    // own offset (tests/support.hpp: sampled).
+    constexpr std::size_t offset = test::index_in_v<TestType, test::dtype_matrix>;
+    std::size_t combo = 0;
     unsigned seed = 1;
     for (const auto& shape : shape_cases()) {
         const xt::xarray<T> host = values_for<T>(shape, seed++);
@@ -132,6 +137,7 @@ TEMPLATE_LIST_TEST_CASE("reductions match host loops over shapes, axes and layou
             if (l != input_layout::c && shape.size() < 2 && l == input_layout::transposed) continue;
             const A a = make_input<A>(host, l);
             for (const auto& ax : axis_cases(shape.size())) {
+                if (!test::sampled(combo++, offset, 3)) continue;
                 const std::vector<bool> mask = ax.mask(shape, "test");
                 std::size_t L = 1;
                 for (std::size_t k = 0; k < shape.size(); ++k)
@@ -379,6 +385,8 @@ TEMPLATE_LIST_TEST_CASE("mean, var, stddev and norms match host loops", "[reduce
     using A = typename TestType::array;
     CLARRAY_REQUIRE_CFG(TestType);
     using F = ca::detail::mean_t<T>;
+    constexpr std::size_t offset = test::index_in_v<TestType, test::dtype_matrix>;
+    std::size_t combo = 0; // every second axis case in the default run (support.hpp: sampled)
     if constexpr (std::is_same_v<T, bool>) {
         return; // (covered through the integer path; keeps this test's size down)
     } else {
@@ -388,6 +396,7 @@ TEMPLATE_LIST_TEST_CASE("mean, var, stddev and norms match host loops", "[reduce
             A a(test::q(), shape);
             a.set(host);
             for (const auto& ax : axis_cases(shape.size())) {
+                if (!test::sampled(combo++, offset, 2)) continue;
                 const auto mask = ax.mask(shape, "test");
                 const std::string what = ax.to_string() + " " + ca::shape_to_string(shape);
                 std::size_t L = 1;
