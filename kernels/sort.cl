@@ -30,11 +30,12 @@
 // cl_khr_fp16); its keys are 16 bits wide in a 32-bit K, made from the bits as float keys are.
 #if SORT_KIND == 3
 #define KEY_BITS 16
+#define KEY_ALL ((K)0xFFFF)
 #else
 #define KEY_BITS (sizeof(K) * 8)
+#define KEY_ALL (~(K)0)
 #endif
 #define TOP ((K)1 << (KEY_BITS - 1))
-#define KEY_ALL (KEY_BITS == sizeof(K) * 8 ? ~(K)0 : (((K)1 << KEY_BITS) - 1))
 
 inline K to_key(T v) {
 #if SORT_KIND == 2 || SORT_KIND == 3
