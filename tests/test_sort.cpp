@@ -748,3 +748,53 @@ TEST_CASE("sort: every function takes expressions", "[sort]") {
         }
     });
 }
+
+TEST_CASE("sort: complex order with NaN parts equals NumPy's", "[sort]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<c64> v = {{2, 0},    {1, nan}, {nan, 0},   {nan, nan}, {1, 1},
+                                {nan, -1}, {0, nan}, {-0.0f, 5}, {0, -1}};
+    // numpy.argsort(a, kind="stable") of the same values (NumPy 2.4)
+    const std::vector<std::int64_t> numpy = {8, 7, 4, 0, 6, 1, 5, 2, 3};
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto d = test::device_array<c64, S>(test::q(), v);
+        CHECK(test::host_vector(ca::argsort(d)) == numpy);
+        const auto s = test::host_vector(ca::sort(d));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            CHECK(complex_identical(s[i], v[std::size_t(numpy[i])]));
+    });
+}
+
+TEST_CASE("sort: float16 sort, searchsorted and unique equal NumPy's", "[sort]") {
+    // numpy.float16 [nan, 1.5, -0.0, 0.0, -nan, -1.0, inf, 0.0, -0.0, -inf, 65504, 6e-8, 2.0, 1.5]
+    // as bits, and NumPy 2.4's results over them
+    const std::vector<std::uint16_t> bits = {32256, 15872, 32768, 0,     65024, 48128, 31744,
+                                             0,     32768, 64512, 31743, 1,     16384, 15872};
+    const std::vector<std::int64_t> argsort = {9, 5, 2, 3, 7, 8, 11, 1, 13, 12, 10, 6, 0, 4};
+    const std::vector<std::uint16_t> probe = {0, 32768, 15872, 32256, 31744, 50944}; // -7.0 last
+    const std::vector<std::int64_t> left = {2, 2, 7, 12, 11, 1}, right = {6, 6, 9, 14, 12, 1};
+    const std::vector<std::int64_t> counts = {1, 1, 4, 1, 2, 1, 1, 1, 2};
+    std::vector<ca::half> v, p;
+    for (auto b : bits)
+        v.push_back(ca::half::from_bits(b));
+    for (auto b : probe)
+        p.push_back(ca::half::from_bits(b));
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto d = test::device_array<ca::half, S>(test::q(), v);
+        CHECK(test::host_vector(ca::argsort(d)) == argsort);
+        const auto s = test::host_vector(ca::sort(d));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            CHECK(identical(s[i], v[std::size_t(argsort[i])]));
+        auto sorted = ca::sort(d);
+        auto dp = test::device_array<ca::half, S>(test::q(), p);
+        CHECK(test::host_vector(ca::searchsorted(sorted, dp)) == left);
+        CHECK(test::host_vector(ca::searchsorted(sorted, dp, "right")) == right);
+        auto u = ca::unique_counts(d);
+        CHECK(test::host_vector(u.counts) == counts);
+        const auto uv = test::host_vector(u.values);
+        REQUIRE(uv.size() == counts.size());
+        CHECK(uv[2].bits() == 32768); // -0.0: the first zero in sorted order
+        CHECK(std::isnan(float(uv.back())));
+    });
+}
