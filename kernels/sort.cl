@@ -682,6 +682,32 @@ kernel void sort_nan_class(global const T* in, sort_layout L, global const P* po
     out[i] = (uchar)((re == KEY_ALL ? 2 : 0) + (im == KEY_ALL ? 1 : 0));
 }
 
+// Complex unique: 0 where sorted element i (pos[i] of the real parts' view L, its imaginary
+// part the next element) starts a run of equal values, else 1. Equal: both parts equal (-0.0
+// equal to +0.0), or both values with a NaN part (NumPy's unique: all such values are one).
+kernel void sort_complex_starts(global const T* in, sort_layout L, global const P* pos,
+                                global uchar* out, ulong n) {
+    const ulong i = get_global_id(0);
+    if (i >= n) return;
+    if (i == 0) {
+        out[i] = 0;
+        return;
+    }
+    const long a = view_offset(&L, pos[i]), b = view_offset(&L, pos[i - 1]);
+    const K ar = ordered(to_key(in[a])), ai = ordered(to_key(in[a + 1]));
+    const K br = ordered(to_key(in[b])), bi = ordered(to_key(in[b + 1]));
+    const bool a_nan = ar == KEY_ALL || ai == KEY_ALL, b_nan = br == KEY_ALL || bi == KEY_ALL;
+    out[i] = (a_nan && b_nan) || (!a_nan && !b_nan && ar == br && ai == bi) ? 1 : 0;
+}
+// Complex unique: one part of each run's first value, values[view_offset(V, j)] = element
+// pos[start[j]] of the parts' view L.
+kernel void sort_unique_parts(global const T* in, sort_layout L, global const P* pos,
+                              global const P* start, global T* values, sort_layout V) {
+    const ulong j = get_global_id(0);
+    if (j >= V.n) return;
+    values[view_offset(&V, j)] = in[view_offset(&L, pos[start[j]])];
+}
+
 // unique: start[j] is where run j of equal keys starts in the sorted order (count runs);
 // values[j] = element pos[start[j]] of the view L, counts[j] = length of run j.
 kernel void sort_unique_values(global const T* in, sort_layout L, global const P* pos,

@@ -798,3 +798,59 @@ TEST_CASE("sort: float16 sort, searchsorted and unique equal NumPy's", "[sort]")
         CHECK(std::isnan(float(uv.back())));
     });
 }
+
+TEMPLATE_LIST_TEST_CASE("sort: complex unique with counts", "[sort]", complex_types) {
+    using C = TestType;
+    using F = typename C::value_type;
+    if (!test::dtype_available<F>()) return;
+    test::each_policy([](auto policy) {
+        using S = decltype(policy);
+        for (std::size_t n : {0ul, 1ul, 13ul, 5003ul}) {
+            // a reversed 2-d view (unique flattens in C order)
+            auto h = from_vector(complex_data<C>(2 * n, unsigned(n) + 4), {2, n});
+            auto d = ca::to_device<S>(test::q(), h)(ca::all(), ca::range(ca::none, ca::none, -1));
+            const xt::xarray<C> hv = d.get();
+            std::vector<C> s(hv.begin(), hv.end());
+            std::stable_sort(s.begin(), s.end(), complex_less<C>);
+            // NumPy's runs: equal parts, or a NaN part in both
+            const auto nan = [](const C& c) {
+                return c.real() != c.real() || c.imag() != c.imag();
+            };
+            std::vector<C> want_v;
+            std::vector<std::int64_t> want_c;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                const bool same_run = i > 0 && ((nan(s[i]) && nan(s[i - 1])) ||
+                                                (!nan(s[i]) && !nan(s[i - 1]) && s[i] == s[i - 1]));
+                if (!same_run) {
+                    want_v.push_back(s[i]);
+                    want_c.push_back(0);
+                }
+                ++want_c.back();
+            }
+            auto u = ca::unique_counts(d);
+            const auto gv = test::host_vector(u.values);
+            INFO("n " << n << " " << S::name);
+            REQUIRE(gv.size() == want_v.size());
+            CHECK(test::host_vector(u.counts) == want_c);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < gv.size(); ++i)
+                bad += !complex_identical(gv[i], want_v[i]);
+            CHECK(bad == 0);
+            CHECK(ca::unique(d).size() == want_v.size());
+        }
+    });
+    // NumPy 2.4: numpy.unique(a, return_counts=True) of complex64
+    // [2, 1+nanj, nan, nan+nanj, 1+1j, nan-1j, nanj, -0+5j, -1j, 2-0j, -1j]
+    const F nan = std::numeric_limits<F>::quiet_NaN();
+    const std::vector<C> v = {{2, 0},   {1, nan},   {nan, 0}, {nan, nan}, {1, 1}, {nan, -1},
+                              {0, nan}, {-0.0f, 5}, {0, -1},  {2, -0.0f}, {0, -1}};
+    const std::vector<C> numpy_v = {{0, -1}, {-0.0f, 5}, {1, 1}, {2, 0}, {0, nan}};
+    const std::vector<std::int64_t> numpy_c = {2, 1, 1, 2, 5};
+    auto d = test::device_array<C, ca::buffer>(test::q(), v);
+    auto u = ca::unique_counts(d);
+    CHECK(test::host_vector(u.counts) == numpy_c);
+    const auto gv = test::host_vector(u.values);
+    REQUIRE(gv.size() == numpy_v.size());
+    for (std::size_t i = 0; i < gv.size(); ++i)
+        CHECK(complex_identical(gv[i], numpy_v[i]));
+}

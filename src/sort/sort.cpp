@@ -70,7 +70,9 @@ enum class sk : unsigned {
     histograms,
     onesweep,
     gather,
-    nan_class
+    nan_class,
+    complex_starts,
+    unique_parts
 };
 const char* const kernel_names[] = {"radix_upsweep",
                                     "radix_scan",
@@ -91,7 +93,9 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "radix_histograms",
                                     "radix_onesweep",
                                     "sort_gather",
-                                    "sort_nan_class"};
+                                    "sort_nan_class",
+                                    "sort_complex_starts",
+                                    "sort_unique_parts"};
 
 constexpr unsigned radix_bits = 8;
 
@@ -483,34 +487,40 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
 // (finite parts < NaN imaginary part < NaN real part < both NaN). An LSD sort over stable
 // passes with the positions travelling: the imaginary parts' keys (read from the input), the
 // real parts' keys (gathered in that order), the NaN class (0-3: 2 * isnan(re) + isnan(im),
-// one pass), then the rows. Writes the sorted values or the indices into result through O.
-void complex_sort(const op& oc, allocation* in, const sort_layout& L, const sort_layout& O,
-                  std::size_t row_len, bool indices, allocation* result) {
+// one pass), then the rows. The sorted positions end in s.pos[s.cur]. o: the parts' dtype (its
+// kernels), ob: uint8's (the class pass and the rows'); Lr: L as a view of real parts.
+struct complex_parts {
+    op o, ob;
+    sort_layout Lr, Li;
+};
+complex_parts parts_of(const op& oc, const sort_layout& L) {
     const dtype part = oc.t == dtype::complex64 ? dtype::float32 : dtype::float64;
-    op o{oc.q, oc.kind, oc.like, part, part, oc.what};
+    complex_parts c{op{oc.q, oc.kind, oc.like, part, part, oc.what},
+                    op{oc.q, oc.kind, oc.like, dtype::uint8, dtype::uint8, oc.what}, L, L};
     // The parts as views of the part type: strides and offsets in parts, the imaginary part one
     // further.
-    const auto parts = [](sort_layout v) {
-        for (std::size_t k = 0; k < v.rank; ++k)
-            v.strides[k] *= 2;
-        v.offset *= 2;
-        return v;
-    };
-    const sort_layout Lr = parts(L), Or = parts(O);
-    sort_layout Li = Lr, Oi = Or;
-    Li.offset += 1;
-    Oi.offset += 1;
-    const std::size_t n = L.n, rows = n / row_len;
+    for (std::size_t k = 0; k < L.rank; ++k)
+        c.Lr.strides[k] *= 2;
+    c.Lr.offset *= 2;
+    c.Li = c.Lr;
+    c.Li.offset += 1;
+    return c;
+}
+radix_state complex_radix(complex_parts& c, allocation* in, std::size_t row_len) {
+    op& o = c.o;
+    const std::size_t n = c.Lr.n, rows = n / row_len;
     const cl_ulong rl = row_len, nn = n;
     std::size_t tile = 0;
-    radix_state s = radix_start(o, in, Li, true, tile);
-    const unsigned part_passes = key_bits(part) / radix_bits;
+    radix_state s = radix_start(o, in, c.Li, true, tile);
+    c.ob.wide = o.wide;
+    c.ob.keys_only = false;
+    const unsigned part_passes = key_bits(o.t) / radix_bits;
     for (unsigned p = 0; p < part_passes; ++p)
         radix_pass(o, s, 0, p * radix_bits, rl);
     const sort_layout flat = make_layout({n}, {1}, 0);
-    auto gathered = o.temp(n * dtype_size(part));
+    auto gathered = o.temp(n * dtype_size(o.t));
     o.each(sk::gather, n,
-           {o.mem(in, access::read), value_of(Lr), o.mem(s.pos[s.cur].get(), access::read),
+           {o.mem(in, access::read), value_of(c.Lr), o.mem(s.pos[s.cur].get(), access::read),
             o.mem(gathered.get(), access::write), value_of(flat)});
     s.in = gathered.get();
     s.L = flat;
@@ -520,27 +530,82 @@ void complex_sort(const op& oc, allocation* in, const sort_layout& L, const sort
     // The NaN class, sorted as uint8 keys (that program's kernels) with the positions.
     auto nan_class = o.temp(n);
     o.each(sk::nan_class, n,
-           {o.mem(in, access::read), value_of(Lr), o.mem(s.pos[s.cur].get(), access::read),
+           {o.mem(in, access::read), value_of(c.Lr), o.mem(s.pos[s.cur].get(), access::read),
             o.mem(nan_class.get(), access::write), value_of(nn)});
-    op ob{o.q, o.kind, o.like, dtype::uint8, dtype::uint8, o.what};
-    ob.wide = o.wide;
-    ob.keys_only = false;
     s.in = nan_class.get();
     s.reread = true;
-    radix_pass(ob, s, 0, 0, rl);
+    radix_pass(c.ob, s, 0, 0, rl);
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
-        radix_pass(ob, s, 1, shift, rl);
+        radix_pass(c.ob, s, 1, shift, rl);
+    return s;
+}
+
+// complex_radix, then the sorted values or the indices into result through O.
+void complex_sort(const op& oc, allocation* in, const sort_layout& L, const sort_layout& O,
+                  std::size_t row_len, bool indices, allocation* result) {
+    complex_parts c = parts_of(oc, L);
+    radix_state s = complex_radix(c, in, row_len);
+    const cl_ulong rl = row_len;
+    const std::size_t n = L.n;
     allocation* pos = s.pos[s.cur].get();
     if (indices) {
-        ob.each(
-            sk::indices, n,
-            {ob.mem(pos, access::read), ob.mem(result, access::write), value_of(O), value_of(rl)});
+        c.ob.each(sk::indices, n,
+                  {c.ob.mem(pos, access::read), c.ob.mem(result, access::write), value_of(O),
+                   value_of(rl)});
         return;
     }
+    const complex_parts out = parts_of(oc, O);
     for (int k = 0; k < 2; ++k)
-        o.each(sk::gather, n,
-               {o.mem(in, access::read), value_of(k ? Li : Lr), o.mem(pos, access::read),
-                o.mem(result, access::write), value_of(k ? Oi : Or)});
+        c.o.each(sk::gather, n,
+                 {c.o.mem(in, access::read), value_of(k ? c.Li : c.Lr), c.o.mem(pos, access::read),
+                  c.o.mem(result, access::write), value_of(k ? out.Li : out.Lr)});
+}
+
+// unique of a complex view (flattened): complex_radix, runs of equal values (NumPy's: -0.0
+// equal to +0.0, every value with a NaN part one value) marked 0 where one starts
+// (sort_complex_starts) and moved to the front with their indices by a stable pass over those
+// marks, then the first value of each run and the runs' lengths.
+unique_parts complex_unique(const op& oc, const array_ref& a, bool counts) {
+    unique_parts r;
+    const sort_layout L = layout_of(a);
+    const std::size_t n = L.n;
+    complex_parts c = parts_of(oc, L);
+    radix_state s = complex_radix(c, a.alloc, n);
+    allocation* sorted_pos = s.pos[s.cur].get();
+    auto marks = c.o.temp(n);
+    const cl_ulong nn = n;
+    c.o.each(sk::complex_starts, n,
+             {c.o.mem(a.alloc, access::read), value_of(c.Lr), c.o.mem(sorted_pos, access::read),
+              c.o.mem(marks.get(), access::write), value_of(nn)});
+    s.in = marks.get();
+    s.L = make_layout({n}, {1}, 0);
+    s.first = true; // the marks' pass scatters the sorted indices (made on the fly)
+    radix_pass(c.ob, s, 0, 0, nn);
+    allocation* start = s.pos[s.cur].get();
+    cl_ulong count = 0;
+    if (c.o.wide) {
+        s.totals->read(oc.q, 0, 8, &count);
+    } else {
+        cl_uint c32 = 0;
+        s.totals->read(oc.q, 0, 4, &c32);
+        count = c32;
+    }
+    r.count = count;
+    r.values = oc.alloc(count * dtype_size(oc.t));
+    for (int k = 0; k < 2; ++k) {
+        const sort_layout V = make_layout({count}, {2}, k);
+        c.o.each(sk::unique_parts, count,
+                 {c.o.mem(a.alloc, access::read), value_of(k ? c.Li : c.Lr),
+                  c.o.mem(sorted_pos, access::read), c.o.mem(start, access::read),
+                  c.o.mem(r.values.get(), access::write), value_of(V)});
+    }
+    if (counts) {
+        r.counts = oc.alloc(count * 8);
+        c.o.each(sk::unique_counts, count,
+                 {c.o.mem(start, access::read), c.o.mem(r.counts.get(), access::write),
+                  value_of(count), value_of(nn)});
+    }
+    return r;
 }
 
 } // namespace
@@ -640,6 +705,7 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
     const std::size_t n = checked_size(*a.shape);
     if (n == 0) return r;
     op o{q, a.kind, a.alloc, a.type, a.type, what};
+    if (is_complex(a.type)) return complex_unique(o, a, counts);
     const sort_layout L = layout_of(a); // flattened, C order
     radix_state s = radix_sort(o, a.alloc, L, n, true);
     allocation* sorted_pos = s.pos[s.cur].get();

@@ -21,8 +21,8 @@
 // kernel, expr/materialize.hpp), which the function then reads as an array.
 //
 // Complex arrays sort lexicographically, as NumPy's (real part, then imaginary part; values
-// with a NaN part last, NumPy's order of them); searchsorted, unique, bincount and histogram do
-// not take complex arrays (a compile-time error).
+// with a NaN part last, NumPy's order of them), and unique finds their distinct values;
+// searchsorted, bincount and histogram do not take complex arrays (a compile-time error).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -114,8 +114,6 @@ cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_ar
 // The sorted distinct values of a (flattened); NaNs count as one value, -0.0 and +0.0 as one
 // (the first in sorted order is kept). Blocks: the number of values is read back.
 template <class T, class S> cl_array<T, S> unique(const cl_array<T, S>& a) {
-    static_assert(!is_complex_v<T>, "clarray::unique: complex arrays are not supported; "
-                                    "sort them (clarray::sort) and compare neighbours instead");
     const queue& q = detail::queue_of(a, "unique");
     detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), false);
     return detail::wrap_result<T, S>(q, std::move(p.values), {p.count});
@@ -129,8 +127,6 @@ template <class T, class S> struct unique_result {
 };
 // The sorted distinct values of a and how often each occurs (NumPy's unique with return_counts).
 template <class T, class S> unique_result<T, S> unique_counts(const cl_array<T, S>& a) {
-    static_assert(!is_complex_v<T>, "clarray::unique_counts: complex arrays are not supported; "
-                                    "sort them (clarray::sort) and compare neighbours instead");
     const queue& q = detail::queue_of(a, "unique_counts");
     detail::unique_parts p = detail::unique_impl(detail::array_ref_of(a), true);
     return {detail::wrap_result<T, S>(q, std::move(p.values), {p.count}),
