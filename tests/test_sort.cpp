@@ -854,3 +854,24 @@ TEMPLATE_LIST_TEST_CASE("sort: complex unique with counts", "[sort]", complex_ty
     for (std::size_t i = 0; i < gv.size(); ++i)
         CHECK(complex_identical(gv[i], numpy_v[i]));
 }
+
+TEST_CASE("sort: bincount with float16 weights", "[sort]") {
+    if (!test::dtype_available<double>()) return;
+    std::mt19937 rng(12);
+    const std::size_t n = 1501;
+    std::vector<std::int32_t> x(n);
+    std::vector<ca::half> w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<std::int32_t>(rng() % 11);
+        w[i] = ca::half(static_cast<float>(rng() % 64) / 4.0f); // sums exact in double
+    }
+    std::vector<double> want(11, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        want[std::size_t(x[i])] += float(w[i]);
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto dx = test::device_array<std::int32_t, S>(test::q(), x);
+        auto dw = test::device_array<ca::half, S>(test::q(), w);
+        CHECK(test::host_vector(ca::bincount(dx, dw)) == want);
+    });
+}

@@ -482,13 +482,9 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     return s;
 }
 
-// The stable sort of the complex view L (rows of row_len) in NumPy's order: by real part, then
-// imaginary part, with the values that have a NaN part last, ordered as NumPy orders them
-// (finite parts < NaN imaginary part < NaN real part < both NaN). An LSD sort over stable
-// passes with the positions travelling: the imaginary parts' keys (read from the input), the
-// real parts' keys (gathered in that order), the NaN class (0-3: 2 * isnan(re) + isnan(im),
-// one pass), then the rows. The sorted positions end in s.pos[s.cur]. o: the parts' dtype (its
-// kernels), ob: uint8's (the class pass and the rows'); Lr: L as a view of real parts.
+// A complex sort's launches and views: o runs the kernels of the parts' dtype (float32 or
+// float64), ob uint8's (the NaN class pass and the rows'); Lr and Li: the complex view as views
+// of its real and imaginary parts.
 struct complex_parts {
     op o, ob;
     sort_layout Lr, Li;
@@ -506,6 +502,12 @@ complex_parts parts_of(const op& oc, const sort_layout& L) {
     c.Li.offset += 1;
     return c;
 }
+// The stable sort of the complex view c.Lr / c.Li (rows of row_len) in NumPy's order: by real
+// part, then imaginary part, with the values that have a NaN part last, ordered as NumPy orders
+// them (finite parts < NaN imaginary part < NaN real part < both NaN). An LSD sort over stable
+// passes with the positions travelling: the imaginary parts' keys (read from the input), the
+// real parts' keys (gathered in that order), the NaN class (0-3: 2 * isnan(re) + isnan(im),
+// one pass), then the rows. The sorted positions end in s.pos[s.cur].
 radix_state complex_radix(complex_parts& c, allocation* in, std::size_t row_len) {
     op& o = c.o;
     const std::size_t n = c.Lr.n, rows = n / row_len;
