@@ -8,7 +8,8 @@
 // out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
 // where the device has the 64-bit atomics, -DSORT_ATOMICS (and -DSORT_FP64 -DW=<weight type>
 // for the double sums); on NVIDIA also a register cap (src/sort/sort.cpp, register_cap).
-// SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating. WG: the work-group size of the radix
+// SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating, 3 float16 (T ushort, its bits; -DW_HALF=1
+// likewise for float16 weights, W ushort). WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
 // P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
 // LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums;
@@ -25,16 +26,27 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#define TOP ((K)1 << (sizeof(K) * 8 - 1))
+// SORT_KIND 3: float16, stored as its 16 bits (T and U ushort: no half values, which need
+// cl_khr_fp16); its keys are 16 bits wide in a 32-bit K, made from the bits as float keys are.
+#if SORT_KIND == 3
+#define KEY_BITS 16
+#define KEY_ALL ((K)0xFFFF)
+#else
+#define KEY_BITS (sizeof(K) * 8)
+#define KEY_ALL (~(K)0)
+#endif
+#define TOP ((K)1 << (KEY_BITS - 1))
 
 inline K to_key(T v) {
-#if SORT_KIND == 2
-#if SORT_WIDE
+#if SORT_KIND == 2 || SORT_KIND == 3
+#if SORT_KIND == 3
+    const K b = (K)v;
+#elif SORT_WIDE
     const K b = as_ulong(v);
 #else
     const K b = as_uint(v);
 #endif
-    return (b & TOP) ? ~b : (b | TOP);
+    return (b & TOP) ? (~b & KEY_ALL) : (b | TOP);
 #elif SORT_KIND == 1
     return (K)((U)v ^ (U)((U)1 << (sizeof(U) * 8 - 1)));
 #else
@@ -44,9 +56,11 @@ inline K to_key(T v) {
 
 // The element a key stands for: to_key's inverse, exact.
 inline T from_key(K k) {
-#if SORT_KIND == 2
-    const K b = (k & TOP) ? (k ^ TOP) : ~k;
-#if SORT_WIDE
+#if SORT_KIND == 2 || SORT_KIND == 3
+    const K b = (k & TOP) ? (k ^ TOP) : (~k & KEY_ALL);
+#if SORT_KIND == 3
+    return (T)b;
+#elif SORT_WIDE
     return as_double(b);
 #else
     return as_float(b);
@@ -61,14 +75,30 @@ inline T from_key(K k) {
 // The key's place in NumPy's order: -0.0's key (TOP - 1) becomes +0.0's (TOP); a NaN's (beyond
 // +inf's key, or below -inf's, its complement) the largest.
 inline K ordered(K k) {
-#if SORT_KIND == 2
+#if SORT_KIND == 2 || SORT_KIND == 3
+#if SORT_KIND == 3
+    const K inf = 0xFC00u; // to_key of float16 +inf (bits 0x7C00)
+#else
     const K inf = to_key((T)INFINITY);
-    if (k > inf || k < ~inf) return ~(K)0;
+#endif
+    if (k > inf || k < (~inf & KEY_ALL)) return KEY_ALL;
     return k == TOP - 1 ? TOP : k;
 #else
     return k;
 #endif
 }
+
+// Element `off` of a (T) or w (W) as a value of type X: float16 through vload_half.
+#if SORT_KIND == 3
+#define LOAD_T(X, p, off) ((X)vload_half((off), (global const half*)(p)))
+#else
+#define LOAD_T(X, p, off) ((X)(p)[off])
+#endif
+#if W_HALF
+#define LOAD_W(X, p, off) ((X)vload_half((off), (global const half*)(p)))
+#else
+#define LOAD_W(X, p, off) ((X)(p)[off])
+#endif
 
 // Element offset of flat C-order index i of the view L.
 inline long view_offset(const sort_layout* L, ulong i) {
@@ -633,6 +663,51 @@ kernel void radix_indices(global const P* pos, global long* out, sort_layout O, 
     out[view_offset(&O, i)] = (long)(pos[i] % row_len);
 }
 
+// Complex sorts (src/sort/sort.cpp, complex_sort; T is the parts' type): element pos[i] of the
+// view L to element i of the view O (a part of each complex value, in sorted order).
+kernel void sort_gather(global const T* in, sort_layout L, global const P* pos, global T* out,
+                        sort_layout O) {
+    const ulong i = get_global_id(0);
+    if (i >= O.n) return;
+    out[view_offset(&O, i)] = in[view_offset(&L, pos[i])];
+}
+// The NaN class of complex element pos[i] (real part in the view L, imaginary part the next
+// element): 2 * isnan(real) + isnan(imaginary), NumPy's order of complex values with NaN parts.
+kernel void sort_nan_class(global const T* in, sort_layout L, global const P* pos,
+                           global uchar* out, ulong n) {
+    const ulong i = get_global_id(0);
+    if (i >= n) return;
+    const long off = view_offset(&L, pos[i]);
+    const K re = ordered(to_key(in[off])), im = ordered(to_key(in[off + 1]));
+    out[i] = (uchar)((re == KEY_ALL ? 2 : 0) + (im == KEY_ALL ? 1 : 0));
+}
+
+// Complex unique: 0 where sorted element i (pos[i] of the real parts' view L, its imaginary
+// part the next element) starts a run of equal values, else 1. Equal: both parts equal (-0.0
+// equal to +0.0), or both values with a NaN part (NumPy's unique: all such values are one).
+kernel void sort_complex_starts(global const T* in, sort_layout L, global const P* pos,
+                                global uchar* out, ulong n) {
+    const ulong i = get_global_id(0);
+    if (i >= n) return;
+    if (i == 0) {
+        out[i] = 0;
+        return;
+    }
+    const long a = view_offset(&L, pos[i]), b = view_offset(&L, pos[i - 1]);
+    const K ar = ordered(to_key(in[a])), ai = ordered(to_key(in[a + 1]));
+    const K br = ordered(to_key(in[b])), bi = ordered(to_key(in[b + 1]));
+    const bool a_nan = ar == KEY_ALL || ai == KEY_ALL, b_nan = br == KEY_ALL || bi == KEY_ALL;
+    out[i] = (a_nan && b_nan) || (!a_nan && !b_nan && ar == br && ai == bi) ? 1 : 0;
+}
+// Complex unique: one part of each run's first value, values[view_offset(V, j)] = element
+// pos[start[j]] of the parts' view L.
+kernel void sort_unique_parts(global const T* in, sort_layout L, global const P* pos,
+                              global const P* start, global T* values, sort_layout V) {
+    const ulong j = get_global_id(0);
+    if (j >= V.n) return;
+    values[view_offset(&V, j)] = in[view_offset(&L, pos[start[j]])];
+}
+
 // unique: start[j] is where run j of equal keys starts in the sorted order (count runs);
 // values[j] = element pos[start[j]] of the view L, counts[j] = length of run j.
 kernel void sort_unique_values(global const T* in, sort_layout L, global const P* pos,
@@ -753,7 +828,7 @@ kernel void sort_bincount_weighted(global const T* x, sort_layout L, global cons
                                    sort_layout LW, global double* sums) {
     const ulong i = get_global_id(0);
     if (i >= L.n) return;
-    add_double(&sums[(long)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
+    add_double(&sums[(long)x[view_offset(&L, i)]], LOAD_W(double, w, view_offset(&LW, i)));
 }
 
 // The same privatised (at most LOCAL_SUMS bins): sums of group g's chunk in local memory, then
@@ -768,7 +843,8 @@ kernel void sort_bincount_weighted_local(global const T* x, sort_layout L, globa
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong begin = g * chunk, end = min(L.n, begin + chunk);
     for (ulong i = begin + l; i < end; i += WG)
-        add_double_local(&c[(uint)x[view_offset(&L, i)]], (double)w[view_offset(&LW, i)]);
+        add_double_local(&c[(uint)x[view_offset(&L, i)]],
+                         LOAD_W(double, w, view_offset(&LW, i)));
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = l; b < bins; b += WG)
         if (c[b] != 0) add_double(&sums[b], c[b]);
@@ -793,7 +869,7 @@ kernel void sort_histogram(global const T* a, sort_layout L, global long* counts
                            global const E* edges, E lo, E hi, E denom, long bins) {
     const ulong i = get_global_id(0);
     if (i >= L.n) return;
-    const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+    const long k = histogram_bin(LOAD_T(E, a, view_offset(&L, i)), edges, lo, hi, denom, bins);
     if (k >= 0) atom_inc(&counts[k]);
 }
 // The same privatised (at most LOCAL_BINS bins), as sort_bincount_local.
@@ -802,7 +878,7 @@ kernel void sort_histogram_local(global const T* a, sort_layout L, global long* 
                                  ulong chunk) {
     LOCAL_COUNTS_BEGIN
     for (ulong i = begin + l; i < end; i += WG) {
-        const long k = histogram_bin((E)a[view_offset(&L, i)], edges, lo, hi, denom, bins);
+        const long k = histogram_bin(LOAD_T(E, a, view_offset(&L, i)), edges, lo, hi, denom, bins);
         if (k >= 0) atomic_inc(&mine[k]);
     }
     LOCAL_COUNTS_END

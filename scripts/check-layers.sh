@@ -25,7 +25,7 @@ host      runtime storage memory array expr
 random    runtime storage memory array
 linalg    runtime storage memory array expr
 fft       runtime storage memory array
-sort      runtime storage memory array
+sort      runtime storage memory array codegen expr
 indexing  runtime storage memory array codegen expr reduce
 umbrella  *
 '

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -14,9 +15,15 @@
 
 namespace {
 
+// float, double and float16 (ca::half, compared through float).
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, ca::half>;
+
 // NumPy's order: NaN last, -0.0 == +0.0.
 template <class T> bool less(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, ca::half>) {
+        return less(float(a), float(b));
+    } else if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(a)) return false;
         if (std::isnan(b)) return true;
     }
@@ -34,6 +41,8 @@ template <class T> std::vector<T> host_data(std::size_t n, unsigned seed, int di
         T x{};
         if constexpr (std::is_same_v<T, bool>) {
             x = rng() & 1;
+        } else if constexpr (std::is_same_v<T, ca::half>) {
+            x = ca::half(host_data<float>(1, static_cast<unsigned>(rng()), distinct)[0]);
         } else if constexpr (std::is_floating_point_v<T>) {
             const unsigned r = rng() % 64;
             if (r == 0) // NaNs of both signs (their keys lie at both ends of the key range)
@@ -69,7 +78,10 @@ template <class T> std::vector<T> host_data(std::size_t n, unsigned seed, int di
 
 // Bitwise equality (keeps -0.0 apart from +0.0 and NaN payloads).
 template <class T> bool identical(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, ca::half>) {
+        if (std::isnan(float(a)) && std::isnan(float(b))) return true;
+        return a.bits() == b.bits();
+    } else if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(a) && std::isnan(b)) return true;
         return std::memcmp(&a, &b, sizeof(T)) == 0;
     } else {
@@ -133,7 +145,7 @@ template <class T, class S> void check_sort(const ca::cl_array<T, S>& d, long ax
 
 using sort_types =
     std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
-               std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+               std::uint32_t, std::int64_t, std::uint64_t, ca::half, float, double>;
 
 } // namespace
 
@@ -221,7 +233,7 @@ TEST_CASE("sort: errors", "[sort]") {
 }
 
 using search_types =
-    std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+    std::tuple<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, ca::half, float, double>;
 TEMPLATE_LIST_TEST_CASE("sort: searchsorted, both sides, against a host binary search", "[sort]",
                         search_types) {
     using T = TestType;
@@ -273,7 +285,8 @@ TEST_CASE("sort: searchsorted errors", "[sort]") {
     (void)i;
 }
 
-using unique_types = std::tuple<bool, std::int16_t, std::uint32_t, std::int64_t, float, double>;
+using unique_types =
+    std::tuple<bool, std::int16_t, std::uint32_t, std::int64_t, ca::half, float, double>;
 TEMPLATE_LIST_TEST_CASE("sort: unique with counts", "[sort]", unique_types) {
     using T = TestType;
     if (!test::dtype_available<T>()) return;
@@ -415,7 +428,7 @@ std::vector<std::int64_t> host_histogram(const std::vector<T>& a, std::size_t bi
 }
 } // namespace
 
-using histogram_types = std::tuple<std::int32_t, std::uint8_t, float, double>;
+using histogram_types = std::tuple<std::int32_t, std::uint8_t, ca::half, float, double>;
 TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[sort]",
                         histogram_types) {
     using T = TestType;
@@ -426,9 +439,9 @@ TEMPLATE_LIST_TEST_CASE("sort: histogram, NumPy's edges and closed last bin", "[
         if (!test::storage_available<S>()) return;
         for (std::size_t n : {1ul, 10ul, 4001ul}) {
             std::vector<T> v = host_data<T>(n, unsigned(n) + 3, 40);
-            if constexpr (std::is_floating_point_v<T>)
+            if constexpr (is_float_v<T>)
                 for (auto& x : v)
-                    if (!std::isfinite(x)) x = T(1.25); // auto range needs finite values
+                    if (!std::isfinite(double(x))) x = T(1.25); // auto range needs finite values
             auto d = ca::to_device<S>(test::q(), from_vector(v, {n}));
             for (std::size_t bins : {1ul, 3ul, 10ul, 64ul}) {
                 for (int ranged = 0; ranged < 2; ++ranged) {
@@ -500,4 +513,365 @@ TEST_CASE("sort: inputs written on another queue and results used on a third", "
     CHECK(counts(0) == std::count(w.begin(), w.end(), w[0]));
     CHECK(std::count(w.begin(), w.end(), -5) >= 100);
     CHECK(xt::sum(counts)() == std::int64_t(n));
+}
+
+// ---- bincount and histogram of every integer dtype (the extremes pre-pass), float16, complex
+// sorts and expression arguments.
+
+using integer_types = std::tuple<bool, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t,
+                                 std::int32_t, std::uint32_t, std::int64_t, std::uint64_t>;
+TEMPLATE_LIST_TEST_CASE("sort: bincount of every integer dtype, weights and minlength", "[sort]",
+                        integer_types) {
+    using T = TestType;
+    test::each_policy([](auto policy) {
+        using S = decltype(policy);
+        std::mt19937 rng(9);
+        const std::size_t n = 3001;
+        std::vector<T> x(n);
+        std::vector<float> w(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] = static_cast<T>(rng() % (std::is_same_v<T, bool> ? 2 : 37));
+            w[i] = static_cast<float>(rng() % 1000) / 8.0f;
+        }
+        auto dx = test::device_array<T, S>(test::q(), x);
+        auto dw = test::device_array<float, S>(test::q(), w);
+        for (std::size_t minlength : {0ul, 5ul, 60ul}) {
+            std::size_t len = minlength;
+            for (T v : x)
+                len = std::max<std::size_t>(len, std::size_t(v) + 1);
+            std::vector<std::int64_t> want(len, 0);
+            std::vector<double> want_w(len, 0.0);
+            for (std::size_t i = 0; i < n; ++i) {
+                ++want[std::size_t(x[i])];
+                want_w[std::size_t(x[i])] += w[i];
+            }
+            INFO("minlength " << minlength << " " << S::name);
+            CHECK(test::host_vector(ca::bincount(dx, minlength)) == want);
+            if (test::dtype_available<double>())
+                CHECK(test::host_vector(ca::bincount(dx, dw, minlength)) == want_w);
+        }
+    });
+}
+
+TEMPLATE_LIST_TEST_CASE("sort: bincount and histogram at the integer extremes", "[sort]",
+                        integer_types) {
+    using T = TestType;
+    using lim = std::numeric_limits<T>;
+    auto d = [](std::vector<T> v) { return test::device_array<T, ca::buffer>(test::q(), v); };
+    if constexpr (std::is_signed_v<T> && !std::is_same_v<T, bool>) {
+        // the message names the value exactly (int64 once read -1 as -1.8e19)
+        for (T neg : {T(-1), lim::min()}) {
+            INFO("negative " << std::int64_t(neg));
+            try {
+                ca::bincount(d({T(3), neg, T(1)}));
+                FAIL("no error");
+            } catch (const ca::usage_error& e) {
+                CHECK(std::string(e.what()).find("negative value " +
+                                                 std::to_string(std::int64_t(neg))) !=
+                      std::string::npos);
+            }
+        }
+    }
+    if constexpr (sizeof(T) == 8) {
+        // beyond any allocation: an error naming the value, not a wrapped length
+        try {
+            ca::bincount(d({T(1), lim::max()}));
+            FAIL("no error");
+        } catch (const ca::error& e) {
+            CHECK(std::string(e.what()).find(std::to_string(lim::max())) != std::string::npos);
+        }
+    }
+    // histogram over the whole range: the counts add up to n and equal the host's (bool input
+    // is a dtype_error, as NumPy's TypeError)
+    if constexpr (std::is_same_v<T, bool>) {
+        CHECK_THROWS_AS(ca::histogram(d({true, false})), ca::dtype_error);
+        return;
+    }
+    const std::size_t n = 4001;
+    std::vector<T> v = host_data<T>(n, 17, 40);
+    v[0] = lim::min();
+    v[1] = lim::max();
+    if constexpr (std::is_same_v<T, std::uint64_t>) v[2] = (T(1) << 63) + 12345; // above 2^63
+    auto dv = d(v);
+    for (std::size_t bins : {1ul, 7ul, 64ul}) {
+        std::vector<double> edges;
+        const double lo = double(*std::min_element(v.begin(), v.end()));
+        const double hi = double(*std::max_element(v.begin(), v.end()));
+        const auto want =
+            host_histogram<T, double>(v, bins, lo, hi, edges, test::ctx().device().has_fp64());
+        const auto got = test::host_vector(ca::histogram(dv, bins).counts);
+        INFO("bins " << bins);
+        CHECK(std::accumulate(got.begin(), got.end(), std::int64_t(0)) == std::int64_t(n));
+        CHECK(got == want);
+    }
+}
+
+namespace {
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+// NumPy's order of complex values: lexicographic, NaN parts last (CLT of npysort).
+template <class C> bool complex_less(const C& a, const C& b) {
+    const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (ar < br) return ai == ai || bi != bi;
+    if (ar > br) return bi != bi && ai == ai;
+    if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+    return br != br;
+}
+template <class C> bool complex_identical(const C& a, const C& b) {
+    return identical(a.real(), b.real()) && identical(a.imag(), b.imag());
+}
+template <class C> std::vector<C> complex_data(std::size_t n, unsigned seed) {
+    using F = typename C::value_type;
+    const std::vector<F> re = host_data<F>(n, seed, 9), im = host_data<F>(n, seed + 1, 7);
+    std::vector<C> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = C(re[i], im[i]);
+    return v;
+}
+} // namespace
+
+using complex_types = std::tuple<c64, c128>;
+TEMPLATE_LIST_TEST_CASE("sort: complex sort and argsort, NumPy's lexicographic order", "[sort]",
+                        complex_types) {
+    using C = TestType;
+    if (!test::dtype_available<typename C::value_type>()) return;
+    test::each_policy([](auto policy) {
+        using S = decltype(policy);
+        for (const ca::shape_type& shape :
+             {ca::shape_type{0}, ca::shape_type{1}, ca::shape_type{4099}, ca::shape_type{6, 37}}) {
+            const std::size_t n = ca::checked_size(shape);
+            auto h = from_vector(complex_data<C>(n, unsigned(n) + 2), shape);
+            auto d = ca::to_device<S>(test::q(), h);
+            for (long axis = 0; axis < long(shape.size()); ++axis) {
+                // a transposed view too (strided reads of both parts)
+                for (int t = 0; t < 2; ++t) {
+                    const ca::cl_array<C, S> dv = t ? d.transpose() : d;
+                    const xt::xarray<C> hv = dv.get();
+                    const auto& sh = hv.shape();
+                    std::size_t inner = 1;
+                    for (std::size_t k = std::size_t(axis) + 1; k < sh.size(); ++k)
+                        inner *= sh[k];
+                    const std::size_t len = sh[std::size_t(axis)];
+                    const xt::xarray<std::int64_t> gi = ca::argsort(dv, axis).get();
+                    const xt::xarray<C> gs = ca::sort(dv, axis).get();
+                    std::size_t bad = 0;
+                    std::vector<std::int64_t> idx(len);
+                    for (std::size_t o = 0; o < n / std::max<std::size_t>(len, 1) / inner; ++o)
+                        for (std::size_t in = 0; in < inner; ++in) {
+                            auto at = [&](std::size_t j) { return (o * len + j) * inner + in; };
+                            std::iota(idx.begin(), idx.end(), 0);
+                            std::stable_sort(idx.begin(), idx.end(), [&](auto x, auto y) {
+                                return complex_less(hv.data()[at(x)], hv.data()[at(y)]);
+                            });
+                            for (std::size_t j = 0; j < len; ++j) {
+                                bad += gi.data()[at(j)] != idx[j];
+                                bad += !complex_identical(gs.data()[at(j)],
+                                                          hv.data()[at(std::size_t(idx[j]))]);
+                            }
+                        }
+                    INFO("n " << n << " axis " << axis << " transposed " << t << " " << S::name);
+                    CHECK(bad == 0);
+                }
+            }
+        }
+    });
+}
+
+namespace {
+// f(expression) equals f(the evaluated expression), for every storage policy.
+template <class A, class B> void check_same(const A& got, const B& want) {
+    const auto g = test::host_vector(got), w = test::host_vector(want);
+    REQUIRE(g.size() == w.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < g.size(); ++i)
+        bad += !identical(g[i], w[i]);
+    CHECK(bad == 0);
+}
+} // namespace
+
+TEST_CASE("sort: every function takes expressions", "[sort]") {
+    test::each_policy([](auto policy) {
+        using S = decltype(policy);
+        INFO(S::name);
+        const std::size_t n = 2003;
+        auto x = test::device_array<float, S>(test::q(), host_data<float>(n, 4, 40));
+        std::vector<std::int32_t> lab(n);
+        std::vector<float> w(n);
+        std::mt19937 rng(5);
+        for (std::size_t i = 0; i < n; ++i) {
+            lab[i] = static_cast<std::int32_t>(rng() % 23);
+            w[i] = static_cast<float>(rng() % 100) / 4.0f;
+        }
+        auto labels = test::device_array<std::int32_t, S>(test::q(), lab);
+        auto dw = test::device_array<float, S>(test::q(), w);
+
+        auto s = ca::sort(x * 2);
+        static_assert(std::is_same_v<decltype(s), ca::cl_array<float, S>>);
+        check_same(s, ca::sort(ca::eval(x * 2)));
+        check_same(ca::argsort(x + 1), ca::argsort(ca::eval(x + 1)));
+        auto m = ca::eval(x.reshape(ca::shape_type{n, 1}) - 1.0f); // 2-d, axis 0
+        check_same(ca::sort(x.reshape(ca::shape_type{n, 1}) - 1.0f, 0), ca::sort(m, 0));
+        check_same(ca::unique(labels + 1), ca::unique(ca::eval(labels + 1)));
+        auto uc = ca::unique_counts(labels * 3);
+        check_same(uc.counts, ca::unique_counts(ca::eval(labels * 3)).counts);
+        check_same(ca::bincount(labels + 1, 30), ca::bincount(ca::eval(labels + 1), 30));
+        auto h = ca::histogram(x * 3, 12, std::make_pair(-20.0, 20.0));
+        auto hw = ca::histogram(ca::eval(x * 3), 12, std::make_pair(-20.0, 20.0));
+        check_same(h.counts, hw.counts);
+        check_same(h.edges, hw.edges);
+        if (test::dtype_available<double>()) {
+            check_same(ca::bincount(labels + 1, dw * 2),
+                       ca::bincount(ca::eval(labels + 1), ca::eval(dw * 2)));
+            check_same(ca::bincount(labels, dw * 2, 40),
+                       ca::bincount(labels, ca::eval(dw * 2), 40));
+        }
+        // searchsorted: a sorted expression and values as an expression
+        auto sorted = ca::sort(x);
+        check_same(ca::searchsorted(sorted * 2, x + 1, ca::side::right),
+                   ca::searchsorted(ca::eval(sorted * 2), ca::eval(x + 1), ca::side::right));
+        check_same(ca::searchsorted(sorted, x - 1, "left"),
+                   ca::searchsorted(sorted, ca::eval(x - 1), "left"));
+        if (test::dtype_available<double>()) {
+            // int32 sorted, float32 values: both compared as float64, as NumPy's promotion
+            std::vector<std::int32_t> sl = lab;
+            std::sort(sl.begin(), sl.end());
+            auto ds = test::device_array<std::int32_t, S>(test::q(), sl);
+            std::vector<float> v = {-1.0f, 0.0f, 0.5f, 3.0f, 3.25f, 22.0f, 22.5f, 100.0f};
+            auto dv = test::device_array<float, S>(test::q(), v);
+            auto got = test::host_vector(ca::searchsorted(ds, dv));
+            std::vector<std::int64_t> want;
+            for (float f : v)
+                want.push_back(std::lower_bound(sl.begin(), sl.end(), double(f),
+                                                [](std::int32_t a, double b) { return a < b; }) -
+                               sl.begin());
+            CHECK(got == want);
+        }
+    });
+}
+
+TEST_CASE("sort: complex order with NaN parts equals NumPy's", "[sort]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<c64> v = {{2, 0},    {1, nan}, {nan, 0},   {nan, nan}, {1, 1},
+                                {nan, -1}, {0, nan}, {-0.0f, 5}, {0, -1}};
+    // numpy.argsort(a, kind="stable") of the same values (NumPy 2.4)
+    const std::vector<std::int64_t> numpy = {8, 7, 4, 0, 6, 1, 5, 2, 3};
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto d = test::device_array<c64, S>(test::q(), v);
+        CHECK(test::host_vector(ca::argsort(d)) == numpy);
+        const auto s = test::host_vector(ca::sort(d));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            CHECK(complex_identical(s[i], v[std::size_t(numpy[i])]));
+    });
+}
+
+TEST_CASE("sort: float16 sort, searchsorted and unique equal NumPy's", "[sort]") {
+    // numpy.float16 [nan, 1.5, -0.0, 0.0, -nan, -1.0, inf, 0.0, -0.0, -inf, 65504, 6e-8, 2.0, 1.5]
+    // as bits, and NumPy 2.4's results over them
+    const std::vector<std::uint16_t> bits = {32256, 15872, 32768, 0,     65024, 48128, 31744,
+                                             0,     32768, 64512, 31743, 1,     16384, 15872};
+    const std::vector<std::int64_t> argsort = {9, 5, 2, 3, 7, 8, 11, 1, 13, 12, 10, 6, 0, 4};
+    const std::vector<std::uint16_t> probe = {0, 32768, 15872, 32256, 31744, 50944}; // -7.0 last
+    const std::vector<std::int64_t> left = {2, 2, 7, 12, 11, 1}, right = {6, 6, 9, 14, 12, 1};
+    const std::vector<std::int64_t> counts = {1, 1, 4, 1, 2, 1, 1, 1, 2};
+    std::vector<ca::half> v, p;
+    for (auto b : bits)
+        v.push_back(ca::half::from_bits(b));
+    for (auto b : probe)
+        p.push_back(ca::half::from_bits(b));
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto d = test::device_array<ca::half, S>(test::q(), v);
+        CHECK(test::host_vector(ca::argsort(d)) == argsort);
+        const auto s = test::host_vector(ca::sort(d));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            CHECK(identical(s[i], v[std::size_t(argsort[i])]));
+        auto sorted = ca::sort(d);
+        auto dp = test::device_array<ca::half, S>(test::q(), p);
+        CHECK(test::host_vector(ca::searchsorted(sorted, dp)) == left);
+        CHECK(test::host_vector(ca::searchsorted(sorted, dp, "right")) == right);
+        auto u = ca::unique_counts(d);
+        CHECK(test::host_vector(u.counts) == counts);
+        const auto uv = test::host_vector(u.values);
+        REQUIRE(uv.size() == counts.size());
+        CHECK(uv[2].bits() == 32768); // -0.0: the first zero in sorted order
+        CHECK(std::isnan(float(uv.back())));
+    });
+}
+
+TEMPLATE_LIST_TEST_CASE("sort: complex unique with counts", "[sort]", complex_types) {
+    using C = TestType;
+    using F = typename C::value_type;
+    if (!test::dtype_available<F>()) return;
+    test::each_policy([](auto policy) {
+        using S = decltype(policy);
+        for (std::size_t n : {0ul, 1ul, 13ul, 5003ul}) {
+            // a reversed 2-d view (unique flattens in C order)
+            auto h = from_vector(complex_data<C>(2 * n, unsigned(n) + 4), {2, n});
+            auto d = ca::to_device<S>(test::q(), h)(ca::all(), ca::range(ca::none, ca::none, -1));
+            const xt::xarray<C> hv = d.get();
+            std::vector<C> s(hv.begin(), hv.end());
+            std::stable_sort(s.begin(), s.end(), complex_less<C>);
+            // NumPy's runs: equal parts, or a NaN part in both
+            const auto nan = [](const C& c) {
+                return c.real() != c.real() || c.imag() != c.imag();
+            };
+            std::vector<C> want_v;
+            std::vector<std::int64_t> want_c;
+            for (std::size_t i = 0; i < s.size(); ++i) {
+                const bool same_run = i > 0 && ((nan(s[i]) && nan(s[i - 1])) ||
+                                                (!nan(s[i]) && !nan(s[i - 1]) && s[i] == s[i - 1]));
+                if (!same_run) {
+                    want_v.push_back(s[i]);
+                    want_c.push_back(0);
+                }
+                ++want_c.back();
+            }
+            auto u = ca::unique_counts(d);
+            const auto gv = test::host_vector(u.values);
+            INFO("n " << n << " " << S::name);
+            REQUIRE(gv.size() == want_v.size());
+            CHECK(test::host_vector(u.counts) == want_c);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < gv.size(); ++i)
+                bad += !complex_identical(gv[i], want_v[i]);
+            CHECK(bad == 0);
+            CHECK(ca::unique(d).size() == want_v.size());
+        }
+    });
+    // NumPy 2.4: numpy.unique(a, return_counts=True) of complex64
+    // [2, 1+nanj, nan, nan+nanj, 1+1j, nan-1j, nanj, -0+5j, -1j, 2-0j, -1j]
+    const F nan = std::numeric_limits<F>::quiet_NaN();
+    const std::vector<C> v = {{2, 0},   {1, nan},   {nan, 0}, {nan, nan}, {1, 1}, {nan, -1},
+                              {0, nan}, {-0.0f, 5}, {0, -1},  {2, -0.0f}, {0, -1}};
+    const std::vector<C> numpy_v = {{0, -1}, {-0.0f, 5}, {1, 1}, {2, 0}, {0, nan}};
+    const std::vector<std::int64_t> numpy_c = {2, 1, 1, 2, 5};
+    auto d = test::device_array<C, ca::buffer>(test::q(), v);
+    auto u = ca::unique_counts(d);
+    CHECK(test::host_vector(u.counts) == numpy_c);
+    const auto gv = test::host_vector(u.values);
+    REQUIRE(gv.size() == numpy_v.size());
+    for (std::size_t i = 0; i < gv.size(); ++i)
+        CHECK(complex_identical(gv[i], numpy_v[i]));
+}
+
+TEST_CASE("sort: bincount with float16 weights", "[sort]") {
+    if (!test::dtype_available<double>()) return;
+    std::mt19937 rng(12);
+    const std::size_t n = 1501;
+    std::vector<std::int32_t> x(n);
+    std::vector<ca::half> w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<std::int32_t>(rng() % 11);
+        w[i] = ca::half(static_cast<float>(rng() % 64) / 4.0f); // sums exact in double
+    }
+    std::vector<double> want(11, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        want[std::size_t(x[i])] += float(w[i]);
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        auto dx = test::device_array<std::int32_t, S>(test::q(), x);
+        auto dw = test::device_array<ca::half, S>(test::q(), w);
+        CHECK(test::host_vector(ca::bincount(dx, dw)) == want);
+    });
 }

@@ -68,7 +68,11 @@ enum class sk : unsigned {
     bincount_weighted_local,
     histogram_local,
     histograms,
-    onesweep
+    onesweep,
+    gather,
+    nan_class,
+    complex_starts,
+    unique_parts
 };
 const char* const kernel_names[] = {"radix_upsweep",
                                     "radix_scan",
@@ -87,7 +91,11 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "sort_bincount_weighted_local",
                                     "sort_histogram_local",
                                     "radix_histograms",
-                                    "radix_onesweep"};
+                                    "radix_onesweep",
+                                    "sort_gather",
+                                    "sort_nan_class",
+                                    "sort_complex_starts",
+                                    "sort_unique_parts"};
 
 constexpr unsigned radix_bits = 8;
 
@@ -215,11 +223,16 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                                 : size == 4 ? "uint"
                                             : "ulong";
                 const dtype_kind kind = dtype_kind_of(t);
-                const int sort_kind = kind == dtype_kind::floating         ? 2
+                const int sort_kind = is_half_storage(t)                   ? 3
+                                      : kind == dtype_kind::floating       ? 2
                                       : kind == dtype_kind::signed_integer ? 1
                                                                            : 0;
+                // float16 travels as its bits (ushort): no half values without cl_khr_fp16.
+                const auto stored = [](dtype d) {
+                    return is_half_storage(d) ? "ushort" : cl_type_name(d);
+                };
                 std::string options =
-                    std::string("-DT=") + cl_type_name(t) + " -DU=" + u +
+                    std::string("-DT=") + stored(t) + " -DU=" + u +
                     " -DK=" + (size == 8 ? "ulong" : "uint") +
                     " -DSORT_KIND=" + std::to_string(sort_kind) +
                     " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
@@ -230,7 +243,8 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) +
                     " -DSCRATCH_COUNTERS=" + std::to_string(scratch_counters) +
-                    " -DW=" + cl_type_name(w) + " -DE=" + cl_type_name(w);
+                    " -DW=" + stored(w) + " -DE=" + stored(w) +
+                    " -DW_HALF=" + (is_half_storage(w) ? "1" : "0");
                 options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
                 if (const std::size_t cap = register_cap(dev))
                     options +=
@@ -326,7 +340,8 @@ struct radix_state {
     int cur = 0;
     partition part{};
     std::size_t n = 0;
-    bool first = true; // the next pass reads the input and makes the positions
+    bool first = true;   // the next pass reads the input and makes the positions
+    bool reread = false; // the next pass reads the input (in sorted order), positions travel
     allocation* in = nullptr;
     sort_layout L{};
 };
@@ -337,7 +352,7 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
                 radix_out out_kind = radix_out::keys, allocation* out = nullptr) {
     const cl_ulong n = s.n, chunk = s.part.chunk;
     const cl_uint groups = static_cast<cl_uint>(s.part.groups);
-    const cl_uint gen = s.first || mode == 2, from_input = s.first;
+    const cl_uint gen = s.first || mode == 2, from_input = s.first || s.reread;
     const cl_uint kind = static_cast<cl_uint>(out_kind);
     allocation *k_in = s.keys[s.cur].get(), *p_in = s.pos[s.cur].get();
     allocation *k_out = s.keys[1 - s.cur].get(), *p_out = s.pos[1 - s.cur].get();
@@ -358,6 +373,7 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
                value_of(kind)});
     s.cur = 1 - s.cur;
     s.first = false;
+    s.reread = false;
 }
 
 // Whether 1-d sorts below 2^30 elements take the onesweep kernels: on GPUs (H100, 1.6e7 keys:
@@ -414,9 +430,10 @@ void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_
 // order): the stable sort of (row, key). Positions travel when `positions` and for several rows;
 // the keys only otherwise (they give the values back). The last pass writes `out_kind` into
 // `out`.
-radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
-                       bool positions, radix_out out_kind = radix_out::keys,
-                       allocation* out = nullptr) {
+// The state of a radix sort of the view L of `in` (o.t) before its first pass: its grid and
+// scratch (keys of o.t's size, positions when they travel).
+radix_state radix_start(op& o, allocation* in, const sort_layout& L, bool positions,
+                        std::size_t& tile) {
     radix_state s;
     s.n = L.n;
     s.in = in;
@@ -424,11 +441,9 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     o.wide = s.n > (std::size_t(1) << 31);
     const device& dev = o.q.context().device();
     const std::size_t ps = o.wide ? 8 : 4;
-    const std::size_t rows = s.n / row_len;
-    positions = positions || rows > 1;
     o.keys_only = !positions; // the keys give the values back (kernels/sort.cl, to_key)
     const std::size_t ks = key_size(o.t);
-    const std::size_t tile = radix_group(dev) * radix_items(dev, ks, ps, o.keys_only);
+    tile = radix_group(dev) * radix_items(dev, ks, ps, o.keys_only);
     s.part = radix_partition(dev, s.n, tile);
     for (int b = 0; b < 2; ++b) {
         s.keys[b] = o.temp(s.n * ks);
@@ -437,6 +452,16 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
     }
     s.hist = o.temp(256 * s.part.groups * ps);
     s.totals = o.temp(256 * ps);
+    return s;
+}
+
+radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
+                       bool positions, radix_out out_kind = radix_out::keys,
+                       allocation* out = nullptr) {
+    const std::size_t rows = L.n / row_len;
+    std::size_t tile = 0;
+    radix_state s = radix_start(o, in, L, positions || rows > 1, tile);
+    const device& dev = o.q.context().device();
     const cl_ulong rl = row_len;
     if (rows == 1 && s.n < (std::size_t(1) << 30) && onesweep_wanted(dev)) {
         onesweep_sort(o, s, tile, out_kind, out);
@@ -455,6 +480,134 @@ radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t 
             radix_pass(o, s, key_pass ? 0 : 1, shift, rl, out_kind, out);
     }
     return s;
+}
+
+// A complex sort's launches and views: o runs the kernels of the parts' dtype (float32 or
+// float64), ob uint8's (the NaN class pass and the rows'); Lr and Li: the complex view as views
+// of its real and imaginary parts.
+struct complex_parts {
+    op o, ob;
+    sort_layout Lr, Li;
+};
+complex_parts parts_of(const op& oc, const sort_layout& L) {
+    const dtype part = oc.t == dtype::complex64 ? dtype::float32 : dtype::float64;
+    complex_parts c{op{oc.q, oc.kind, oc.like, part, part, oc.what},
+                    op{oc.q, oc.kind, oc.like, dtype::uint8, dtype::uint8, oc.what}, L, L};
+    // The parts as views of the part type: strides and offsets in parts, the imaginary part one
+    // further.
+    for (std::size_t k = 0; k < L.rank; ++k)
+        c.Lr.strides[k] *= 2;
+    c.Lr.offset *= 2;
+    c.Li = c.Lr;
+    c.Li.offset += 1;
+    return c;
+}
+// The stable sort of the complex view c.Lr / c.Li (rows of row_len) in NumPy's order: by real
+// part, then imaginary part, with the values that have a NaN part last, ordered as NumPy orders
+// them (finite parts < NaN imaginary part < NaN real part < both NaN). An LSD sort over stable
+// passes with the positions travelling: the imaginary parts' keys (read from the input), the
+// real parts' keys (gathered in that order), the NaN class (0-3: 2 * isnan(re) + isnan(im),
+// one pass), then the rows. The sorted positions end in s.pos[s.cur].
+radix_state complex_radix(complex_parts& c, allocation* in, std::size_t row_len) {
+    op& o = c.o;
+    const std::size_t n = c.Lr.n, rows = n / row_len;
+    const cl_ulong rl = row_len, nn = n;
+    std::size_t tile = 0;
+    radix_state s = radix_start(o, in, c.Li, true, tile);
+    c.ob.wide = o.wide;
+    c.ob.keys_only = false;
+    const unsigned part_passes = key_bits(o.t) / radix_bits;
+    for (unsigned p = 0; p < part_passes; ++p)
+        radix_pass(o, s, 0, p * radix_bits, rl);
+    const sort_layout flat = make_layout({n}, {1}, 0);
+    auto gathered = o.temp(n * dtype_size(o.t));
+    o.each(sk::gather, n,
+           {o.mem(in, access::read), value_of(c.Lr), o.mem(s.pos[s.cur].get(), access::read),
+            o.mem(gathered.get(), access::write), value_of(flat)});
+    s.in = gathered.get();
+    s.L = flat;
+    s.reread = true;
+    for (unsigned p = 0; p < part_passes; ++p)
+        radix_pass(o, s, 0, p * radix_bits, rl);
+    // The NaN class, sorted as uint8 keys (that program's kernels) with the positions.
+    auto nan_class = o.temp(n);
+    o.each(sk::nan_class, n,
+           {o.mem(in, access::read), value_of(c.Lr), o.mem(s.pos[s.cur].get(), access::read),
+            o.mem(nan_class.get(), access::write), value_of(nn)});
+    s.in = nan_class.get();
+    s.reread = true;
+    radix_pass(c.ob, s, 0, 0, rl);
+    for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
+        radix_pass(c.ob, s, 1, shift, rl);
+    return s;
+}
+
+// complex_radix, then the sorted values or the indices into result through O.
+void complex_sort(const op& oc, allocation* in, const sort_layout& L, const sort_layout& O,
+                  std::size_t row_len, bool indices, allocation* result) {
+    complex_parts c = parts_of(oc, L);
+    radix_state s = complex_radix(c, in, row_len);
+    const cl_ulong rl = row_len;
+    const std::size_t n = L.n;
+    allocation* pos = s.pos[s.cur].get();
+    if (indices) {
+        c.ob.each(sk::indices, n,
+                  {c.ob.mem(pos, access::read), c.ob.mem(result, access::write), value_of(O),
+                   value_of(rl)});
+        return;
+    }
+    const complex_parts out = parts_of(oc, O);
+    for (int k = 0; k < 2; ++k)
+        c.o.each(sk::gather, n,
+                 {c.o.mem(in, access::read), value_of(k ? c.Li : c.Lr), c.o.mem(pos, access::read),
+                  c.o.mem(result, access::write), value_of(k ? out.Li : out.Lr)});
+}
+
+// unique of a complex view (flattened): complex_radix, runs of equal values (NumPy's: -0.0
+// equal to +0.0, every value with a NaN part one value) marked 0 where one starts
+// (sort_complex_starts) and moved to the front with their indices by a stable pass over those
+// marks, then the first value of each run and the runs' lengths.
+unique_parts complex_unique(const op& oc, const array_ref& a, bool counts) {
+    unique_parts r;
+    const sort_layout L = layout_of(a);
+    const std::size_t n = L.n;
+    complex_parts c = parts_of(oc, L);
+    radix_state s = complex_radix(c, a.alloc, n);
+    allocation* sorted_pos = s.pos[s.cur].get();
+    auto marks = c.o.temp(n);
+    const cl_ulong nn = n;
+    c.o.each(sk::complex_starts, n,
+             {c.o.mem(a.alloc, access::read), value_of(c.Lr), c.o.mem(sorted_pos, access::read),
+              c.o.mem(marks.get(), access::write), value_of(nn)});
+    s.in = marks.get();
+    s.L = make_layout({n}, {1}, 0);
+    s.first = true; // the marks' pass scatters the sorted indices (made on the fly)
+    radix_pass(c.ob, s, 0, 0, nn);
+    allocation* start = s.pos[s.cur].get();
+    cl_ulong count = 0;
+    if (c.o.wide) {
+        s.totals->read(oc.q, 0, 8, &count);
+    } else {
+        cl_uint c32 = 0;
+        s.totals->read(oc.q, 0, 4, &c32);
+        count = c32;
+    }
+    r.count = count;
+    r.values = oc.alloc(count * dtype_size(oc.t));
+    for (int k = 0; k < 2; ++k) {
+        const sort_layout V = make_layout({count}, {2}, k);
+        c.o.each(sk::unique_parts, count,
+                 {c.o.mem(a.alloc, access::read), value_of(k ? c.Li : c.Lr),
+                  c.o.mem(sorted_pos, access::read), c.o.mem(start, access::read),
+                  c.o.mem(r.values.get(), access::write), value_of(V)});
+    }
+    if (counts) {
+        r.counts = oc.alloc(count * 8);
+        c.o.each(sk::unique_counts, count,
+                 {c.o.mem(start, access::read), c.o.mem(r.counts.get(), access::write),
+                  value_of(count), value_of(nn)});
+    }
+    return r;
 }
 
 } // namespace
@@ -487,6 +640,10 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const sort_layout L = make_layout(ps, pin, a.offset);
     const sort_layout O = make_layout(ps, pout, 0);
     const std::size_t row_len = shape[ax];
+    if (is_complex(a.type)) {
+        complex_sort(o, a.alloc, L, O, row_len, indices, result.get());
+        return result;
+    }
 
     // The result in the sort's order (a 1-d sort, or along the last axis): the last pass writes
     // it; else one more kernel writes it from the sorted keys (values) or positions (indices).
@@ -550,6 +707,7 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
     const std::size_t n = checked_size(*a.shape);
     if (n == 0) return r;
     op o{q, a.kind, a.alloc, a.type, a.type, what};
+    if (is_complex(a.type)) return complex_unique(o, a, counts);
     const sort_layout L = layout_of(a); // flattened, C order
     radix_state s = radix_sort(o, a.alloc, L, n, true);
     allocation* sorted_pos = s.pos[s.cur].get();
@@ -585,11 +743,68 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
 
 namespace {
 
+// A value of the input's dtype, exactly: integers as their sign and magnitude (every int64 and
+// uint64 value), floats as a double.
+struct number {
+    bool integer = false;
+    bool negative = false; // integer < 0
+    std::uint64_t mag = 0; // integer: |value|
+    double d = 0;          // the value as a double (rounded for integers beyond 2^53)
+    std::string text() const {
+        if (!integer) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.17g", d);
+            return buf;
+        }
+        return (negative ? "-" : "") + std::to_string(mag);
+    }
+};
+
 // The smallest and largest element of a (n > 0) as sort keys, turned back into values.
 struct extremes {
-    long double lo, hi; // exact for every integer dtype and for float and double
+    number lo, hi;
     bool nan = false;
 };
+
+// The value of an ordered key k (kernels/sort.cl, ordered(to_key(v))) of dtype t: to_key's
+// inverse. Signed integers: the key is the value with its sign bit flipped, as an unsigned number
+// of the dtype's width; floats: the sign bit of non-negatives flipped, every bit of negatives;
+// float16 keys are 16 bits wide (in a 32-bit word).
+number key_value(dtype t, std::uint64_t k) {
+    number r;
+    const unsigned bits = key_bits(t);
+    const std::uint64_t sign = std::uint64_t(1) << (bits - 1);
+    const std::uint64_t all = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+    switch (dtype_kind_of(t)) {
+    case dtype_kind::floating: {
+        const std::uint64_t b = (k & sign) ? (k ^ sign) : (~k & all);
+        if (bits == 64) {
+            std::memcpy(&r.d, &b, 8);
+        } else if (bits == 32) {
+            const std::uint32_t b32 = static_cast<std::uint32_t>(b);
+            float f;
+            std::memcpy(&f, &b32, 4);
+            r.d = f;
+        } else {
+            r.d = half::from_bits(static_cast<std::uint16_t>(b));
+        }
+        return r;
+    }
+    case dtype_kind::signed_integer:
+        // k >= sign: the value k - sign >= 0; else the value is -(sign - k).
+        r.integer = true;
+        r.negative = k < sign;
+        r.mag = r.negative ? sign - k : k - sign;
+        break;
+    default:
+        r.integer = true;
+        r.mag = k;
+        break;
+    }
+    r.d = r.negative ? -static_cast<double>(r.mag) : static_cast<double>(r.mag);
+    return r;
+}
+
 extremes minmax(const op& o, const array_ref& a) {
     const sort_layout L = layout_of(a);
     const partition p = partition_of(o.q.context().device(), L.n);
@@ -618,33 +833,9 @@ extremes minmax(const op& o, const array_ref& a) {
                 hi = std::max(hi, k);
         }
     const unsigned bits = key_bits(a.type);
-    const unsigned kbits = static_cast<unsigned>(8 * ks);
-    const std::uint64_t top = std::uint64_t(1) << (kbits - 1);
-    const std::uint64_t all = kbits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << kbits) - 1;
-    // The inverse of kernels/sort.cl's to_key.
-    auto value = [&](std::uint64_t k) -> long double {
-        switch (dtype_kind_of(a.type)) {
-        case dtype_kind::floating: {
-            const std::uint64_t b = (k & top) ? (k ^ top) : (~k & all);
-            if (ks == 8) {
-                double d;
-                std::memcpy(&d, &b, 8);
-                return d;
-            }
-            const std::uint32_t b32 = static_cast<std::uint32_t>(b);
-            float f;
-            std::memcpy(&f, &b32, 4);
-            return f;
-        }
-        case dtype_kind::signed_integer:
-            return static_cast<long double>(static_cast<std::int64_t>(k)) -
-                   static_cast<long double>(std::uint64_t(1) << (bits - 1));
-        default:
-            return static_cast<long double>(k);
-        }
-    };
-    extremes e{value(lo), value(hi)};
-    e.nan = dtype_kind_of(a.type) == dtype_kind::floating && hi == all;
+    const std::uint64_t all = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+    extremes e{key_value(a.type, lo), key_value(a.type, hi)};
+    e.nan = dtype_kind_of(a.type) == dtype_kind::floating && hi == all; // ordered: NaN's key
     return e;
 }
 
@@ -659,9 +850,9 @@ void check_atomics(const queue& q, const char* what) {
                           ": the device lacks cl_khr_int64_base_atomics (64-bit global atomics)");
 }
 
-std::string text(long double v) {
+std::string text(double v) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17Lg", v);
+    std::snprintf(buf, sizeof buf, "%.17g", v);
     return buf;
 }
 
@@ -694,10 +885,11 @@ std::shared_ptr<allocation> bincount_impl(const array_ref& x, const array_ref* w
     std::size_t top = 0;
     if (n) {
         const extremes e = minmax(o, x);
-        if (e.lo < 0) throw usage_error("bincount: negative value " + text(e.lo) + " in the input");
-        if (e.hi >= static_cast<long double>(std::numeric_limits<std::int64_t>::max()))
-            throw out_of_memory("bincount: largest value " + text(e.hi) + " needs too many bins");
-        top = static_cast<std::size_t>(e.hi) + 1;
+        if (e.lo.negative)
+            throw usage_error("bincount: negative value " + e.lo.text() + " in the input");
+        if (e.hi.mag >= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            throw out_of_memory("bincount: largest value " + e.hi.text() + " needs too many bins");
+        top = static_cast<std::size_t>(e.hi.mag) + 1;
     }
     length = std::max(top, minlength);
     if (length == 0) return nullptr;
@@ -753,11 +945,11 @@ void histogram_impl(const array_ref& a, std::size_t bins, const double* range, d
                               ") is not finite");
     } else if (n) {
         const extremes e = minmax(o, a);
-        lo = static_cast<double>(e.lo);
-        hi = static_cast<double>(e.hi);
+        lo = e.lo.d;
+        hi = e.hi.d;
         if (e.nan || !std::isfinite(lo) || !std::isfinite(hi))
-            throw usage_error("histogram: autodetected range of [" + text(lo) + ", " +
-                              (e.nan ? std::string("nan") : text(hi)) + "] is not finite");
+            throw usage_error("histogram: autodetected range of [" + e.lo.text() + ", " +
+                              (e.nan ? std::string("nan") : e.hi.text()) + "] is not finite");
     }
     if (lo == hi) {
         lo -= 0.5;

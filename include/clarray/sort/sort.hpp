@@ -15,6 +15,14 @@
 // (its pool). sort, argsort and searchsorted are enqueued and never block; unique, bincount and
 // histogram without a range read a few values back (the size or range of their result depends
 // on the data), which waits for the work before them.
+//
+// Every function also takes expressions (`sort(a * 2)`, `bincount(labels + 1, k)`): an
+// expression is evaluated once into a temporary of its value type and storage policy (one
+// kernel, expr/materialize.hpp), which the function then reads as an array.
+//
+// Complex arrays sort lexicographically, as NumPy's (real part, then imaginary part; values
+// with a NaN part last, NumPy's order of them), and unique finds their distinct values;
+// searchsorted, bincount and histogram do not take complex arrays (a compile-time error).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,6 +34,9 @@
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
 #include "clarray/array/layout.hpp"
+#include "clarray/expr/materialize.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/expr/promotion.hpp"
 
 namespace clarray {
 
@@ -83,6 +94,8 @@ cl_array<std::int64_t, S> argsort(const cl_array<T, S>& a, long axis = -1) {
 template <class T, class S>
 cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_array<T, S>& values,
                                        side s = side::left) {
+    static_assert(!is_complex_v<T>, "clarray::searchsorted: complex arrays are not supported; "
+                                    "search their real parts (clarray::real) instead");
     detail::queue_of(sorted, "searchsorted");
     const queue& q = detail::queue_of(values, "searchsorted");
     return detail::wrap_result<std::int64_t, S>(
@@ -124,6 +137,8 @@ template <class T, class S> unique_result<T, S> unique_counts(const cl_array<T, 
 // max(max(x) + 1, minlength). Negative values throw usage_error. Blocks: the length is read back.
 template <class T, class S>
 cl_array<std::int64_t, S> bincount(const cl_array<T, S>& x, std::size_t minlength = 0) {
+    static_assert(!is_complex_v<T>, "clarray::bincount: the values must be integers or bool, "
+                                    "not complex");
     const queue& q = detail::queue_of(x, "bincount");
     std::size_t length = 0;
     auto alloc = detail::bincount_impl(detail::array_ref_of(x), nullptr, minlength, length);
@@ -134,6 +149,11 @@ cl_array<std::int64_t, S> bincount(const cl_array<T, S>& x, std::size_t minlengt
 template <class T, class S, class W>
 cl_array<double, S> bincount(const cl_array<T, S>& x, const cl_array<W, S>& weights,
                              std::size_t minlength = 0) {
+    static_assert(!is_complex_v<T>, "clarray::bincount: the values must be integers or bool, "
+                                    "not complex");
+    static_assert(!is_complex_v<W>, "clarray::bincount: complex weights are not supported; "
+                                    "count their real and imaginary parts (clarray::real, "
+                                    "clarray::imag) separately");
     const queue& q = detail::queue_of(x, "bincount");
     detail::queue_of(weights, "bincount");
     std::size_t length = 0;
@@ -160,6 +180,9 @@ template <class T, class S> struct histogram_result {
 template <class T, class S>
 histogram_result<T, S> histogram(const cl_array<T, S>& a, std::size_t bins = 10,
                                  std::optional<std::pair<double, double>> range = std::nullopt) {
+    static_assert(!is_complex_v<T>, "clarray::histogram: complex arrays are not supported; "
+                                    "take their real parts (clarray::real) or magnitudes "
+                                    "(clarray::abs) first");
     const queue& q = detail::queue_of(a, "histogram");
     std::shared_ptr<allocation> counts, edges;
     const double r[2] = {range ? range->first : 0.0, range ? range->second : 0.0};
@@ -167,6 +190,88 @@ histogram_result<T, S> histogram(const cl_array<T, S>& a, std::size_t bins = 10,
                            dtype_traits<histogram_edge_t<T>>::id, counts, edges);
     return {detail::wrap_result<std::int64_t, S>(q, std::move(counts), {bins}),
             detail::wrap_result<histogram_edge_t<T>, S>(q, std::move(edges), {bins + 1})};
+}
+
+// ---- The same functions over expressions: evaluated once (detail::materialize), then as above.
+// sort of an expression (its value type and storage policy).
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+auto sort(const E& e, long axis = -1) {
+    return sort(detail::materialize(e), axis);
+}
+// argsort of an expression.
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+auto argsort(const E& e, long axis = -1) {
+    return argsort(detail::materialize(e), axis);
+}
+// unique of an expression.
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>> auto unique(const E& e) {
+    return unique(detail::materialize(e));
+}
+// unique_counts of an expression.
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+auto unique_counts(const E& e) {
+    return unique_counts(detail::materialize(e));
+}
+// bincount of an expression.
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+auto bincount(const E& x, std::size_t minlength = 0) {
+    return bincount(detail::materialize(x), minlength);
+}
+// Weighted bincount where the values or the weights (or both) are expressions.
+template <class E, class F,
+          class = std::enable_if_t<is_expression_v<E> && is_expression_v<F> &&
+                                   (detail::is_unevaluated_v<E> || detail::is_unevaluated_v<F>)>>
+auto bincount(const E& x, const F& weights, std::size_t minlength = 0) {
+    return bincount(detail::materialize(x), detail::materialize(weights), minlength);
+}
+// histogram of an expression.
+template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+auto histogram(const E& a, std::size_t bins = 10,
+               std::optional<std::pair<double, double>> range = std::nullopt) {
+    return histogram(detail::materialize(a), bins, range);
+}
+
+namespace detail {
+// Trait: both are arrays of one element type and storage (the overload above takes them).
+template <class A, class B> struct same_array : std::false_type {};
+template <class T, class S> struct same_array<cl_array<T, S>, cl_array<T, S>> : std::true_type {};
+// x as an array of element type R: itself (an array of R), or converted (one kernel).
+template <class R, class E> decltype(auto) materialize_as(const E& e) {
+    using V = typename std::decay_t<node_t<const E&>>::value_type;
+    if constexpr (std::is_same_v<canonical_t<V>, canonical_t<R>>)
+        return materialize(e);
+    else
+        return eval(astype<R>(e));
+}
+} // namespace detail
+// searchsorted where either argument is an expression or the two differ in element type: both
+// are converted to their NumPy promotion (sorted int32, values float32: both float64) first.
+template <class A, class B,
+          class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
+                                   !detail::same_array<std::decay_t<A>, std::decay_t<B>>::value>>
+auto searchsorted(const A& sorted, const B& values, side s = side::left) {
+    using TA = typename std::decay_t<detail::node_t<const A&>>::value_type;
+    using TB = typename std::decay_t<detail::node_t<const B&>>::value_type;
+    using R = promote_t<TA, TB>;
+    static_assert(std::is_same_v<detail::first_storage_t<detail::node_t<const A&>>,
+                                 detail::first_storage_t<detail::node_t<const B&>>>,
+                  "clarray::searchsorted: the sorted array and the values must have one storage "
+                  "policy");
+    return searchsorted(detail::materialize_as<R>(sorted), detail::materialize_as<R>(values), s);
+}
+// The same with the side spelled "left" or "right".
+template <class A, class B,
+          class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
+                                   !detail::same_array<std::decay_t<A>, std::decay_t<B>>::value>>
+auto searchsorted(const A& sorted, const B& values, const std::string& s) {
+    using TA = typename std::decay_t<detail::node_t<const A&>>::value_type;
+    using TB = typename std::decay_t<detail::node_t<const B&>>::value_type;
+    using R = promote_t<TA, TB>;
+    static_assert(std::is_same_v<detail::first_storage_t<detail::node_t<const A&>>,
+                                 detail::first_storage_t<detail::node_t<const B&>>>,
+                  "clarray::searchsorted: the sorted array and the values must have one storage "
+                  "policy");
+    return searchsorted(detail::materialize_as<R>(sorted), detail::materialize_as<R>(values), s);
 }
 
 } // namespace clarray
