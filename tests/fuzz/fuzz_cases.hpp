@@ -55,6 +55,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -1010,7 +1011,13 @@ leaf<T, S> make_leaf(rng_t& r, const std::vector<size_t>& V, bool allow_newaxis 
 }
 
 // Element of a host view at output multi-index idx (the view broadcast to the output's rank).
+// The view must not have more axes than idx (it would index far outside its base): a harness
+// error, thrown rather than read.
 template <class T> T at(const xt::xarray<T>& base, const hdesc& d, const std::vector<size_t>& idx) {
+    if (d.shape.size() > idx.size())
+        throw std::logic_error("fuzz harness: a rank-" + std::to_string(d.shape.size()) +
+                               " view read at a rank-" + std::to_string(idx.size()) +
+                               " position");
     long off = d.offset;
     const size_t lead = idx.size() - d.shape.size();
     for (size_t k = 0; k < d.shape.size(); ++k)
@@ -1203,8 +1210,12 @@ template <class Tree, class Combo> void elementwise_case(case_ctx& c, bool into_
         if (!want.empty()) {
             size_t k = 0;
             do {
+                // A new array of a tree without c has the shape of x and y broadcast, which c's
+                // shape (drawn for the first output shape) need not broadcast to: c is read
+                // only by the trees that use it.
+                const A cv = Tree::uses_c ? at(cl.host, cl.d, idx) : A{};
                 want[k++] = Tree::f(exact<A>(at(x.host, x.d, idx)), exact<B>(at(y.host, y.d, idx)),
-                                    exact<A>(at(cl.host, cl.d, idx)), s);
+                                    exact<A>(cv), s);
             } while (next_index(idx, O));
         }
         tally t;
