@@ -3,7 +3,6 @@
 #include "fuzz/breadth_cases.hpp"
 #include "fuzz/fuzz_cases.hpp"
 
-
 namespace fz {
 // Runs expression case n of the seed (a failure is a failed CHECK naming seed and case).
 inline void run_expression_case(uint64_t seed, uint64_t n, fuzz_stats& stats, bool fp64) {
@@ -40,8 +39,7 @@ inline void run_expression_case(uint64_t seed, uint64_t n, fuzz_stats& stats, bo
 
 // The loop both fuzz tests share: cases [CLARRAY_FUZZ_FIRST, CLARRAY_FUZZ_CASES) or the one
 // CLARRAY_FUZZ_CASE, until CLARRAY_FUZZ_SECONDS have passed; prints the summary.
-template <class Run>
-void fuzz_loop(const char* what, uint64_t default_cases, const Run& run_case) {
+template <class Run> void fuzz_loop(const char* what, uint64_t default_cases, const Run& run_case) {
     const uint64_t seed = env_u64("CLARRAY_FUZZ_SEED", 20261204);
     const bool timed = std::getenv("CLARRAY_FUZZ_SECONDS") != nullptr;
     const uint64_t seconds = env_u64("CLARRAY_FUZZ_SECONDS", 0);
@@ -291,4 +289,3 @@ TEST_CASE("fuzz finding: the reference reads only the operands a tree uses", "[f
     CHECK(stats.failed_cases == 0);
     CHECK(stats.compared + stats.skipped + stats.skipped_cases > 0);
 }
-

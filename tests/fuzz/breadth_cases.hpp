@@ -161,8 +161,8 @@ template <class T, class S> void cut_view(case_ctx& c, state<T, S>& st) {
         d = transposed(d, perm);
     }
     st.host = materialize(st.host, d);
-    c.text += "  view " + spec_text(sp) + (perm.empty() ? "" : ".T" + shape_text(perm)) +
-              " -> " + shape_text(shape_of(st.host)) + "\n";
+    c.text += "  view " + spec_text(sp) + (perm.empty() ? "" : ".T" + shape_text(perm)) + " -> " +
+              shape_text(shape_of(st.host)) + "\n";
 }
 
 // ---- comparisons ----
@@ -246,8 +246,8 @@ template <class T, class S> void stage_pad(case_ctx& c, state<T, S>& st) {
     } else {
         for (size_t k = 0; k < sh.size(); ++k) {
             w.emplace_back(below(c.r, 3), below(c.r, 3));
-            wt += "(" + std::to_string(w.back().first) + "," + std::to_string(w.back().second) +
-                  ")";
+            wt +=
+                "(" + std::to_string(w.back().first) + "," + std::to_string(w.back().second) + ")";
         }
         st.set(ca::pad(st.dev, w, v));
     }
@@ -285,7 +285,7 @@ template <class T, class S> void stage_concatenate(case_ctx& c, state<T, S>& st)
     if (!first) list.push_back(st.dev), hl.push_back(&st.host);
     const bool negative = coin(c.r, 0.3);
     st.set(ca::concatenate(list, negative ? std::ptrdiff_t(ax) - std::ptrdiff_t(sh.size())
-                                            : std::ptrdiff_t(ax)));
+                                          : std::ptrdiff_t(ax)));
     c.text += std::string("  concatenate(") + (first ? "a, parts" : "parts, a") + ", axis " +
               std::to_string(ax) + ")\n";
     std::vector<size_t> os = sh;
@@ -320,8 +320,7 @@ inline void for_each_line(const std::vector<size_t>& sh, size_t ax,
     } while (next_index(idx, outer));
 }
 // The stable sorting permutation of each line (host argsort).
-template <class T>
-std::vector<int64_t> host_argsort(const harr<T>& a, size_t ax) {
+template <class T> std::vector<int64_t> host_argsort(const harr<T>& a, size_t ax) {
     const std::vector<size_t> sh = shape_of(a);
     std::vector<int64_t> out(a.size());
     for_each_line(sh, ax, [&](const std::vector<size_t>& pos) {
@@ -364,7 +363,7 @@ template <class I, class S> state<I, S> index_array(case_ctx& c, const std::vect
     b.set(base);
     state<I, S> st;
     st.set(rev ? b(ca::range(ca::none, ca::none, -1))
-                 : (step2 ? b(ca::range(ca::none, ca::none, 2)) : b));
+               : (step2 ? b(ca::range(ca::none, ca::none, 2)) : b));
     st.host = new_host<I>({v.size()});
     std::copy(v.begin(), v.end(), st.host.begin());
     c.text += std::string("  index ") + type_name<I>() + (rev ? " (reversed view)" : "") +
@@ -387,15 +386,19 @@ template <class T, class S, class I> void stage_take(case_ctx& c, state<T, S>& s
     const long n = long(flat ? st.host.size() : sh[ax]);
     if (n == 0) return;
     const size_t mi = below(r, 3);
-    const ca::index_mode mode = mi == 0 ? ca::index_mode::raise
-                                        : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
+    const ca::index_mode mode =
+        mi == 0 ? ca::index_mode::raise : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
     const size_t m = below(r, 7);
     std::vector<I> iv(m);
     for (I& i : iv)
         i = I(mi == 0 ? long(below(r, size_t(2 * n))) - n : long(below(r, size_t(6 * n))) - 3 * n);
     auto idx = index_array<I, S>(c, iv);
     c.text += std::string("  take(a, idx, ") + (flat ? "flat" : "axis " + std::to_string(ax)) +
-              ", " + (mi == 0 ? "raise" : mi == 1 ? "wrap" : "clip") + ")\n";
+              ", " +
+              (mi == 0   ? "raise"
+               : mi == 1 ? "wrap"
+                         : "clip") +
+              ")\n";
     auto resolve = [&](long i) {
         if (mi == 0) return i < 0 ? i + n : i;
         if (mi == 1) return py_mod(i, n);
@@ -410,8 +413,8 @@ template <class T, class S, class I> void stage_take(case_ctx& c, state<T, S>& s
     } else {
         const bool negative = coin(r, 0.3);
         st.set(ca::cl_array<T, S>(ca::take(
-            st.dev, idx.dev, negative ? std::ptrdiff_t(ax) - std::ptrdiff_t(sh.size()) : std::ptrdiff_t(ax),
-            mode)));
+            st.dev, idx.dev,
+            negative ? std::ptrdiff_t(ax) - std::ptrdiff_t(sh.size()) : std::ptrdiff_t(ax), mode)));
         std::vector<size_t> os = sh;
         os[ax] = m;
         harr<T> out = new_host<T>(os);
@@ -429,8 +432,8 @@ template <class T, class S, class I> void stage_put(case_ctx& c, state<T, S>& st
     const long n = long(st.host.size());
     if (n == 0) return;
     const size_t mi = below(r, 3);
-    const ca::index_mode mode = mi == 0 ? ca::index_mode::raise
-                                        : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
+    const ca::index_mode mode =
+        mi == 0 ? ca::index_mode::raise : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
     std::vector<long> pos(static_cast<size_t>(n));
     std::iota(pos.begin(), pos.end(), 0L);
     std::shuffle(pos.begin(), pos.end(), r);
@@ -448,7 +451,10 @@ template <class T, class S, class I> void stage_put(case_ctx& c, state<T, S>& st
     for (T& v : vals)
         v = value<T>(r);
     c.text += std::string("  put(a, idx, ") + (scalar ? "scalar " : "values of ") +
-              std::to_string(vals.size()) + ", " + (mi == 0 ? "raise" : mi == 1 ? "wrap" : "clip") +
+              std::to_string(vals.size()) + ", " +
+              (mi == 0   ? "raise"
+               : mi == 1 ? "wrap"
+                         : "clip") +
               ")\n";
     if (scalar) {
         ca::put(st.dev, idx.dev, vals[0], mode);
@@ -476,7 +482,8 @@ void stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
         i = I(long(below(r, size_t(2 * n))) - n);
     auto idx = index_array<I, S>(c, iv);
     std::vector<size_t> rest(sh.begin() + 1, sh.end());
-    const size_t vk = below(r, 3); // 0: values of idx.shape + rest, 1: of rest (broadcast), 2: scalar
+    const size_t vk =
+        below(r, 3); // 0: values of idx.shape + rest, 1: of rest (broadcast), 2: scalar
     std::vector<size_t> vs = rest;
     if (vk == 0) vs.insert(vs.begin(), m);
     auto small = [](rng_t& g) {
@@ -486,7 +493,10 @@ void stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
             return value<T>(g);
     };
     c.text += std::string("  add_at(a, idx, ") +
-              (vk == 0 ? "values" : vk == 1 ? "values broadcast" : "scalar") + ")\n";
+              (vk == 0   ? "values"
+               : vk == 1 ? "values broadcast"
+                         : "scalar") +
+              ")\n";
     harr<T> vals;
     if (vk == 2) {
         const T v = small(r);
@@ -527,7 +537,8 @@ void stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
                 const ld b = ld(m + 1) * ld(std::numeric_limits<T>::epsilon()) * mag[k] +
                              ld(std::numeric_limits<T>::min());
                 st.host.data()[k] = T(sum[k]);
-                if (std::isfinite(sum[k]) && std::fabs(sum[k]) + b <= ld(std::numeric_limits<T>::max()))
+                if (std::isfinite(sum[k]) &&
+                    std::fabs(sum[k]) + b <= ld(std::numeric_limits<T>::max()))
                     bound[k] = std::max(bound[k], b);
                 else if (std::isfinite(sum[k]))
                     bound[k] = std::numeric_limits<ld>::infinity(); // may overflow
@@ -600,8 +611,8 @@ void stage_matmul(case_ctx& c, state<T, S>& st, std::vector<ld>& bound, std::vec
             out.data()[i * n + j] = T(s);
             // docs/testing.md (linear algebra): 2 (k + 1) eps sum|a b|
             bound[i * n + j] = 2 * ld(k + 1) * eps * mag + ld(std::numeric_limits<T>::min());
-            unk[i * n + j] = !finite || std::fabs(s) + bound[i * n + j] >
-                                            ld(std::numeric_limits<T>::max());
+            unk[i * n + j] =
+                !finite || std::fabs(s) + bound[i * n + j] > ld(std::numeric_limits<T>::max());
         }
     st.host = out;
 }
@@ -682,8 +693,7 @@ template <class T, class S> void end_unique_counts(case_ctx& c, const state<T, S
 }
 
 // bincount of a fresh 1-d view of small non-negative values (integers only), maybe weighted.
-template <class T, class S>
-void end_bincount(case_ctx& c, tally& t, bool fp64) {
+template <class T, class S> void end_bincount(case_ctx& c, tally& t, bool fp64) {
     rng_t& r = c.r;
     const size_t n = coin(r, 0.15) ? 500 + below(r, 3000) : below(r, 30);
     const size_t top = coin(r, 0.1) ? 5000 : 40;
@@ -719,7 +729,8 @@ void end_bincount(case_ctx& c, tally& t, bool fp64) {
         }
         for (size_t b = 0; b < len; ++b)
             compare_close<double>(t, got.data()[b], sum[b],
-                                  ld(cnt[b] + 1) * ld(std::numeric_limits<double>::epsilon()) * mag[b],
+                                  ld(cnt[b] + 1) * ld(std::numeric_limits<double>::epsilon()) *
+                                      mag[b],
                                   "bincount bin " + std::to_string(b));
     }
 }
@@ -732,7 +743,8 @@ template <class T, class S> void end_histogram(case_ctx& c, const state<T, S>& s
     std::optional<std::pair<double, double>> range;
     if (coin(r, 0.4)) {
         // ends exactly representable in the edge type: no question which side of an end is in
-        double lo = double(long(below(r, 241)) - 120) / 2, hi = double(long(below(r, 241)) - 120) / 2;
+        double lo = double(long(below(r, 241)) - 120) / 2,
+               hi = double(long(below(r, 241)) - 120) / 2;
         if (lo > hi) std::swap(lo, hi);
         range.emplace(lo, hi);
     }
@@ -797,9 +809,19 @@ template <class T, class S> void end_histogram(case_ctx& c, const state<T, S>& s
 }
 
 // fft along an axis (n: the extent, or padded / truncated to 6, 8 or 16) against a naive DFT in
-// long double, then ifft back to the padded input. Finite float / double input only.
-template <class T, class S> void end_fft(case_ctx& c, const state<T, S>& st, tally& t) {
+// long double, then ifft back to the padded input. Float and double input.
+template <class T, class S> void end_fft(case_ctx& c, state<T, S> st, tally& t) {
     rng_t& r = c.r;
+    bool finite = true;
+    for (const T& v : st.host)
+        finite = finite && std::isfinite(v);
+    if (!finite) {
+        // NaN and inf spread over a whole line: the transform of where(isfinite(a), a, 0)
+        c.text += "  a = where(isfinite(a), a, 0)\n";
+        st.set(ca::cl_array<T, S>(ca::where(ca::isfinite(st.dev), st.dev, T(0))));
+        for (T& v : st.host)
+            v = std::isfinite(v) ? v : T(0);
+    }
     using C = std::complex<T>;
     const std::vector<size_t> sh = shape_of(st.host);
     const size_t ax = below(r, sh.size());
@@ -815,8 +837,8 @@ template <class T, class S> void end_fft(case_ctx& c, const state<T, S>& st, tal
     os[ax] = N;
     if (shape_of(gx) != os || shape_of(gy) != os) {
         ++t.bad;
-        t.first_bad += "  fft: shape " + shape_text(shape_of(gx)) + " instead of " +
-                       shape_text(os) + "\n";
+        t.first_bad +=
+            "  fft: shape " + shape_text(shape_of(gx)) + " instead of " + shape_text(os) + "\n";
         return;
     }
     const ld eps = std::numeric_limits<T>::epsilon(), pi = std::acos(ld(-1));
@@ -883,15 +905,23 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
         const size_t op = below(r, 12);
         // stages that move values need exact ones (the bounds are per element)
         if (inexact() && op != 4) break;
-        static const char* const names[] = {"flip",   "roll",    "pad",      "concatenate",
-                                            "put",    "take",    "sort",     "add_at",
+        static const char* const names[] = {"flip",     "roll",   "pad",    "concatenate",
+                                            "put",      "take",   "sort",   "add_at",
                                             "compress", "unique", "matmul", "take"};
         c.stats->kinds[std::string("stage ") + names[op]]++;
         switch (op) {
-        case 0: stage_flip(c, st); break;
-        case 1: stage_roll(c, st); break;
-        case 2: stage_pad(c, st); break;
-        case 3: stage_concatenate(c, st); break;
+        case 0:
+            stage_flip(c, st);
+            break;
+        case 1:
+            stage_roll(c, st);
+            break;
+        case 2:
+            stage_pad(c, st);
+            break;
+        case 3:
+            stage_concatenate(c, st);
+            break;
         case 4:
             if (inexact()) break;
             coin(r, 0.5) ? stage_put<T, S, int64_t>(c, st) : stage_put<T, S, int32_t>(c, st);
@@ -900,15 +930,21 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
         case 11:
             coin(r, 0.5) ? stage_take<T, S, int64_t>(c, st) : stage_take<T, S, int32_t>(c, st);
             break;
-        case 6: stage_sort(c, st); break;
+        case 6:
+            stage_sort(c, st);
+            break;
         case 7:
             if constexpr (atomics) {
                 coin(r, 0.5) ? stage_add_at<T, S, int64_t>(c, st, bound)
                              : stage_add_at<T, S, int32_t>(c, st, bound);
             }
             break;
-        case 8: stage_compress(c, st); break;
-        case 9: stage_unique(c, st); break;
+        case 8:
+            stage_compress(c, st);
+            break;
+        case 9:
+            stage_unique(c, st);
+            break;
         case 10:
             if constexpr (floating) {
                 if (st.host.dimension() == 2) stage_matmul(c, st, bound, unk);
@@ -920,17 +956,12 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
     tally t;
     size_t end = below(r, 8);
     if (inexact()) end = 0;
-    bool finite = true;
-    if constexpr (floating)
-        for (const T& v : st.host)
-            finite = finite && std::isfinite(v);
     if (end == 5 && (!std::is_integral_v<T> ||
                      (pending_fixes::int64_bincount_histogram && std::is_same_v<T, int64_t>)))
         end = 1;
     if (end == 6 && pending_fixes::int64_bincount_histogram && std::is_same_v<T, int64_t>) end = 0;
-    if (end == 7 && (!floating || !finite || st.host.size() == 0 || st.host.size() > 4000))
-        end = 0;
-    static const char* const ends[] = {"compare", "argsort",   "nonzero",   "searchsorted",
+    if (end == 7 && (!floating || st.host.size() == 0 || st.host.size() > 4000)) end = 0;
+    static const char* const ends[] = {"compare",       "argsort",  "nonzero",   "searchsorted",
                                        "unique_counts", "bincount", "histogram", "fft round trip"};
     c.stats->kinds[std::string("end ") + ends[end]]++;
     switch (end) {
@@ -952,14 +983,24 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
         }
         break;
     }
-    case 1: end_argsort(c, st, t); break;
-    case 2: end_nonzero(c, st, t); break;
-    case 3: end_searchsorted(c, st, t); break;
-    case 4: end_unique_counts(c, st, t); break;
+    case 1:
+        end_argsort(c, st, t);
+        break;
+    case 2:
+        end_nonzero(c, st, t);
+        break;
+    case 3:
+        end_searchsorted(c, st, t);
+        break;
+    case 4:
+        end_unique_counts(c, st, t);
+        break;
     case 5:
         if constexpr (std::is_integral_v<T>) end_bincount<T, S>(c, t, fp64);
         break;
-    case 6: end_histogram(c, st, t); break;
+    case 6:
+        end_histogram(c, st, t);
+        break;
     case 7:
         if constexpr (floating) end_fft(c, st, t);
         break;
@@ -1001,8 +1042,7 @@ inline void run_breadth_case(uint64_t seed, uint64_t n, fuzz_stats& stats, bool 
     const size_t ci = below(c.r, breadth_combo_count);
     dispatch<breadth_combo_count>(ci, [&](auto i) {
         using B = std::tuple_element_t<decltype(i)::value, breadth_combos>;
-        if (!storage_present<typename B::S>() ||
-            (!fp64 && std::is_same_v<typename B::T, double>)) {
+        if (!storage_present<typename B::S>() || (!fp64 && std::is_same_v<typename B::T, double>)) {
             ++stats.skipped_cases;
             return;
         }
