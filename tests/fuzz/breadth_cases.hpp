@@ -378,13 +378,13 @@ inline long py_mod(long a, long n) {
     return ((a % n) + n) % n;
 }
 
-template <class T, class S, class I> void stage_take(case_ctx& c, state<T, S>& st) {
+template <class T, class S, class I> bool stage_take(case_ctx& c, state<T, S>& st) {
     rng_t& r = c.r;
     const std::vector<size_t> sh = shape_of(st.host);
     const bool flat = coin(r, 0.35);
     const size_t ax = below(r, sh.size());
     const long n = long(flat ? st.host.size() : sh[ax]);
-    if (n == 0) return;
+    if (n == 0) return false; // nothing to index
     const size_t mi = below(r, 3);
     const ca::index_mode mode =
         mi == 0 ? ca::index_mode::raise : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
@@ -424,13 +424,14 @@ template <class T, class S, class I> void stage_take(case_ctx& c, state<T, S>& s
         });
         st.host = out;
     }
+    return true;
 }
 
 // put at distinct flat positions (a duplicate's winner is unspecified), values repeating.
-template <class T, class S, class I> void stage_put(case_ctx& c, state<T, S>& st) {
+template <class T, class S, class I> bool stage_put(case_ctx& c, state<T, S>& st) {
     rng_t& r = c.r;
     const long n = long(st.host.size());
-    if (n == 0) return;
+    if (n == 0) return false; // nothing to index
     const size_t mi = below(r, 3);
     const ca::index_mode mode =
         mi == 0 ? ca::index_mode::raise : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
@@ -467,15 +468,16 @@ template <class T, class S, class I> void stage_put(case_ctx& c, state<T, S>& st
     }
     for (size_t k = 0; k < pos.size(); ++k)
         st.host.data()[pos[k]] = vals[k % vals.size()];
+    return true;
 }
 
 // add_at along axis 0 with duplicate indices; returns the bound of each element's float error.
 template <class T, class S, class I>
-void stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
+bool stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
     rng_t& r = c.r;
     const std::vector<size_t> sh = shape_of(st.host);
     const long n = long(sh[0]);
-    if (n == 0) return;
+    if (n == 0) return false; // nothing to index
     const size_t m = below(r, 7);
     std::vector<I> iv(m);
     for (I& i : iv)
@@ -544,6 +546,7 @@ void stage_add_at(case_ctx& c, state<T, S>& st, std::vector<ld>& bound) {
                     bound[k] = std::numeric_limits<ld>::infinity(); // may overflow
             }
     }
+    return true;
 }
 
 template <class T, class S> void stage_compress(case_ctx& c, state<T, S>& st) {
@@ -903,12 +906,8 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
             exact_now();
         }
         const size_t op = below(r, 12);
-        // stages that move values need exact ones (the bounds are per element)
-        if (inexact() && op != 4) break;
-        static const char* const names[] = {"flip",     "roll",   "pad",    "concatenate",
-                                            "put",      "take",   "sort",   "add_at",
-                                            "compress", "unique", "matmul", "take"};
-        c.stats->kinds[std::string("stage ") + names[op]]++;
+        if (inexact()) break; // the bounds are per element: compare before moving values
+        bool ran = true;
         switch (op) {
         case 0:
             stage_flip(c, st);
@@ -923,21 +922,22 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
             stage_concatenate(c, st);
             break;
         case 4:
-            if (inexact()) break;
-            coin(r, 0.5) ? stage_put<T, S, int64_t>(c, st) : stage_put<T, S, int32_t>(c, st);
+            ran = coin(r, 0.5) ? stage_put<T, S, int64_t>(c, st) : stage_put<T, S, int32_t>(c, st);
             break;
         case 5:
         case 11:
-            coin(r, 0.5) ? stage_take<T, S, int64_t>(c, st) : stage_take<T, S, int32_t>(c, st);
+            ran =
+                coin(r, 0.5) ? stage_take<T, S, int64_t>(c, st) : stage_take<T, S, int32_t>(c, st);
             break;
         case 6:
             stage_sort(c, st);
             break;
         case 7:
-            if constexpr (atomics) {
-                coin(r, 0.5) ? stage_add_at<T, S, int64_t>(c, st, bound)
-                             : stage_add_at<T, S, int32_t>(c, st, bound);
-            }
+            if constexpr (atomics)
+                ran = coin(r, 0.5) ? stage_add_at<T, S, int64_t>(c, st, bound)
+                                   : stage_add_at<T, S, int32_t>(c, st, bound);
+            else
+                ran = false;
             break;
         case 8:
             stage_compress(c, st);
@@ -947,10 +947,30 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
             break;
         case 10:
             if constexpr (floating) {
-                if (st.host.dimension() == 2) stage_matmul(c, st, bound, unk);
+                // a matrix from a vector (a new first axis) or from a stack (its first matrix)
+                const std::vector<size_t> sh = shape_of(st.host);
+                if (sh.size() == 1) {
+                    st.set(ca::expand_dims(st.dev, 0));
+                    st.host.reshape(std::vector<size_t>{1, sh[0]});
+                    c.text += "  expand_dims(a, 0)\n";
+                } else if (sh.size() == 3 && sh[0] > 0) {
+                    st.set(st.dev(std::ptrdiff_t(0)));
+                    harr<T> m = new_host<T>({sh[1], sh[2]});
+                    std::copy(st.host.begin(), st.host.begin() + long(m.size()), m.begin());
+                    st.host = m;
+                    c.text += "  a[0]\n";
+                }
+                ran = st.host.dimension() == 2;
+                if (ran) stage_matmul(c, st, bound, unk);
+            } else {
+                ran = false;
             }
             break;
         }
+        static const char* const names[] = {"flip",     "roll",   "pad",    "concatenate",
+                                            "put",      "take",   "sort",   "add_at",
+                                            "compress", "unique", "matmul", "take"};
+        if (ran) c.stats->kinds[std::string("stage ") + names[op]]++;
         if (bound.size() != st.host.size()) exact_now();
     }
     tally t;
