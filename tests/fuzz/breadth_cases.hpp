@@ -378,6 +378,15 @@ inline long py_mod(long a, long n) {
     return ((a % n) + n) % n;
 }
 
+// NumPy's maximum: NaN if either is NaN.
+template <class T> T np_maximum(T a, T b) {
+    if constexpr (is_f<T>)
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+    return a < b ? b : a;
+}
+
+// take (flat or along an axis); sometimes two takes fused in one expression,
+// maximum(take(a, idx), take(a, idx2)).
 template <class T, class S, class I> bool stage_take(case_ctx& c, state<T, S>& st) {
     rng_t& r = c.r;
     const std::vector<size_t> sh = shape_of(st.host);
@@ -389,41 +398,50 @@ template <class T, class S, class I> bool stage_take(case_ctx& c, state<T, S>& s
     const ca::index_mode mode =
         mi == 0 ? ca::index_mode::raise : (mi == 1 ? ca::index_mode::wrap : ca::index_mode::clip);
     const size_t m = below(r, 7);
-    std::vector<I> iv(m);
-    for (I& i : iv)
-        i = I(mi == 0 ? long(below(r, size_t(2 * n))) - n : long(below(r, size_t(6 * n))) - 3 * n);
-    auto idx = index_array<I, S>(c, iv);
-    c.text += std::string("  take(a, idx, ") + (flat ? "flat" : "axis " + std::to_string(ax)) +
-              ", " +
-              (mi == 0   ? "raise"
-               : mi == 1 ? "wrap"
-                         : "clip") +
-              ")\n";
+    const bool fused = coin(r, 0.3);
+    auto draw = [&] {
+        std::vector<I> v(m);
+        for (I& i : v)
+            i = I(mi == 0 ? long(below(r, size_t(2 * n))) - n
+                          : long(below(r, size_t(6 * n))) - 3 * n);
+        return v;
+    };
+    const std::vector<I> iv = draw(), iv2 = fused ? draw() : std::vector<I>();
+    const auto idx = index_array<I, S>(c, iv);
+    const auto idx2 = fused ? index_array<I, S>(c, iv2) : idx;
+    const char* mode_name = mi == 0 ? "raise" : (mi == 1 ? "wrap" : "clip");
+    const std::string where = flat ? "flat" : "axis " + std::to_string(ax);
+    c.text += fused ? "  maximum(take(a, idx, " + where + ", " + mode_name + "), take(a, idx2, " +
+                          where + ", " + mode_name + "))\n"
+                    : "  take(a, idx, " + where + ", " + mode_name + ")\n";
     auto resolve = [&](long i) {
         if (mi == 0) return i < 0 ? i + n : i;
         if (mi == 1) return py_mod(i, n);
         return std::clamp(i, 0L, n - 1);
     };
-    if (flat) {
-        st.set(ca::cl_array<T, S>(ca::take(st.dev, idx.dev, std::nullopt, mode)));
-        harr<T> out = new_host<T>({m});
-        for (size_t k = 0; k < m; ++k)
-            out.data()[k] = st.host.data()[resolve(long(iv[k]))];
-        st.host = out;
-    } else {
-        const bool negative = coin(r, 0.3);
-        st.set(ca::cl_array<T, S>(ca::take(
-            st.dev, idx.dev,
-            negative ? std::ptrdiff_t(ax) - std::ptrdiff_t(sh.size()) : std::ptrdiff_t(ax), mode)));
-        std::vector<size_t> os = sh;
-        os[ax] = m;
-        harr<T> out = new_host<T>(os);
-        fill_by_index(out, [&](std::vector<size_t> i) {
-            i[ax] = size_t(resolve(long(iv[i[ax]])));
-            return host_at(st.host, i);
-        });
-        st.host = out;
-    }
+    const std::optional<std::ptrdiff_t> axis =
+        flat ? std::nullopt
+             : std::optional<std::ptrdiff_t>(coin(r, 0.3)
+                                                 ? std::ptrdiff_t(ax) - std::ptrdiff_t(sh.size())
+                                                 : std::ptrdiff_t(ax));
+    if (fused) c.stats->kinds["stage take: two fused in maximum"]++;
+    if (fused)
+        st.set(ca::cl_array<T, S>(ca::maximum(ca::take(st.dev, idx.dev, axis, mode),
+                                              ca::take(st.dev, idx2.dev, axis, mode))));
+    else
+        st.set(ca::cl_array<T, S>(ca::take(st.dev, idx.dev, axis, mode)));
+    std::vector<size_t> os = flat ? std::vector<size_t>{m} : sh;
+    if (!flat) os[ax] = m;
+    harr<T> out = new_host<T>(os);
+    auto gather = [&](const std::vector<I>& v, std::vector<size_t> i) {
+        if (flat) return st.host.data()[resolve(long(v[i[0]]))];
+        i[ax] = size_t(resolve(long(v[i[ax]])));
+        return host_at(st.host, i);
+    };
+    fill_by_index(out, [&](const std::vector<size_t>& i) {
+        return fused ? np_maximum(gather(iv, i), gather(iv2, i)) : gather(iv, i);
+    });
+    st.host = out;
     return true;
 }
 
