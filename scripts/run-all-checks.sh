@@ -8,7 +8,8 @@
 #   valgrind        memcheck leak check of the release-ordering and error tests
 #   fuzz            long differential fuzz (tests/test_fuzz.cpp) with a new random seed, printed
 #                   first (CLARRAY_FUZZ_SEED=<seed> replays it; CLARRAY_FUZZ_SECONDS, default 600,
-#                   bounds the fuzz, then 60 s of the multi-thread stress); not in the default set
+#                   bounds the fuzz: two thirds for the expression fuzz, one third for the breadth
+#                   functions' fuzz; then 60 s of the multi-thread stress); not in the default set
 # Usage: scripts/run-all-checks.sh [config ...]   (default: all of them)
 # Builds use cmake's default parallelism; on a shared machine limit it, e.g.
 #   nice -n 15 env CMAKE_BUILD_PARALLEL_LEVEL=2 scripts/run-all-checks.sh asan
@@ -56,7 +57,11 @@ for c in "${configs[@]}"; do
         -DCLARRAY_TEST_FILES=test_fuzz.cpp >/dev/null &&
       cmake --build build-fuzz --target clarray_tests &&
       run fuzz env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
-        CLARRAY_FUZZ_SECONDS=$secs build-fuzz/tests/clarray_tests "[fuzz]~[!mayfail]" &&
+        CLARRAY_FUZZ_SECONDS=$((secs * 2 / 3)) build-fuzz/tests/clarray_tests \
+        "[fuzz]~[fuzz_breadth]~[!mayfail]" &&
+      run fuzz-breadth env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
+        CLARRAY_FUZZ_SECONDS=$((secs - secs * 2 / 3)) build-fuzz/tests/clarray_tests \
+        "[fuzz_breadth]" &&
       run fuzz-stress env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
         CLARRAY_FUZZ_SECONDS=60 build-fuzz/tests/clarray_tests "[fuzz_stress]"
       echo "fuzz: CLARRAY_FUZZ_SEED=$seed" ;;

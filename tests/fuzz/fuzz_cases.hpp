@@ -31,9 +31,9 @@
 // the bound. docs/testing.md summarises this.
 //
 // Environment (docs/testing.md): CLARRAY_FUZZ_SEED (default 20261204), CLARRAY_FUZZ_CASES (default
-// 120), CLARRAY_FUZZ_SECONDS (run cases until this many seconds have passed, then stop),
-// CLARRAY_FUZZ_CASE (run only this case number: replays one failure). Every failure names its
-// seed and case number.
+// 120), CLARRAY_FUZZ_FIRST (first case number), CLARRAY_FUZZ_SECONDS (run cases until this
+// many seconds have passed, then stop), CLARRAY_FUZZ_CASE (run only this case number: replays
+// one failure). Every failure names its seed and case number.
 //
 // This header holds the reference and the case runners; each dtype combination is compiled in
 // one of tests/fuzz/combos_*.cpp (explicit instantiations of run_combo_at), so the combinations
@@ -55,6 +55,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -1010,7 +1011,12 @@ leaf<T, S> make_leaf(rng_t& r, const std::vector<size_t>& V, bool allow_newaxis 
 }
 
 // Element of a host view at output multi-index idx (the view broadcast to the output's rank).
+// The view must not have more axes than idx (it would index far outside its base): a harness
+// error, thrown rather than read.
 template <class T> T at(const xt::xarray<T>& base, const hdesc& d, const std::vector<size_t>& idx) {
+    if (d.shape.size() > idx.size())
+        throw std::logic_error("fuzz harness: a rank-" + std::to_string(d.shape.size()) +
+                               " view read at a rank-" + std::to_string(idx.size()) + " position");
     long off = d.offset;
     const size_t lead = idx.size() - d.shape.size();
     for (size_t k = 0; k < d.shape.size(); ++k)
@@ -1203,8 +1209,12 @@ template <class Tree, class Combo> void elementwise_case(case_ctx& c, bool into_
         if (!want.empty()) {
             size_t k = 0;
             do {
+                // A new array of a tree without c has the shape of x and y broadcast, which c's
+                // shape (drawn for the first output shape) need not broadcast to: c is read
+                // only by the trees that use it.
+                const A cv = Tree::uses_c ? at(cl.host, cl.d, idx) : A{};
                 want[k++] = Tree::f(exact<A>(at(x.host, x.d, idx)), exact<B>(at(y.host, y.d, idx)),
-                                    exact<A>(at(cl.host, cl.d, idx)), s);
+                                    exact<A>(cv), s);
             } while (next_index(idx, O));
         }
         tally t;
@@ -1683,7 +1693,6 @@ inline uint64_t env_u64(const char* name, uint64_t fallback) {
     return x;
 }
 
-
 // The case runner of combination I (one of `combos`).
 template <size_t I> void run_combo_at(case_ctx& c) {
     run_combo_case<std::tuple_element_t<I, combos>>(c);
@@ -1702,6 +1711,6 @@ FZ_COMBO_EXTERN(8)
 FZ_COMBO_EXTERN(9)
 #undef FZ_COMBO_EXTERN
 static_assert(combo_count == 10, "instantiate each combination in tests/fuzz/combos_*.cpp and "
-                                  "declare it extern above");
+                                 "declare it extern above");
 
 } // namespace fz
