@@ -18,15 +18,9 @@
 
 namespace fz {
 
-// ---- inputs excluded until the library's fixes for them are merged ----
-// Delete an entry (and its uses) once its fix is in: the fuzz then covers those inputs.
-namespace pending_fixes {
-// bincount and histogram of int64 input throw or count wrongly.
-inline constexpr bool int64_bincount_histogram = true;
-} // namespace pending_fixes
-// Not in the dtype list at all yet (the host references would need more than this file has):
-// float16 (its sort family does not build on pocl: pending), complex (sort order of complex
-// values: pending), bool; expressions as arguments of these functions (pending) are not drawn.
+// Not in the dtype list (the host references would need more than this file has): float16,
+// complex and bool; expressions as arguments of these functions are not drawn either. The
+// conformance matrix and the sort tests cover them.
 
 inline constexpr uint64_t breadth_default_cases = 60;
 
@@ -994,10 +988,7 @@ template <class T, class S> void breadth_case(case_ctx& c, bool fp64) {
     tally t;
     size_t end = below(r, 8);
     if (inexact()) end = 0;
-    if (end == 5 && (!std::is_integral_v<T> ||
-                     (pending_fixes::int64_bincount_histogram && std::is_same_v<T, int64_t>)))
-        end = 1;
-    if (end == 6 && pending_fixes::int64_bincount_histogram && std::is_same_v<T, int64_t>) end = 0;
+    if (end == 5 && !std::is_integral_v<T>) end = 1;
     if (end == 7 && (!floating || st.host.size() == 0 || st.host.size() > 4000)) end = 0;
     static const char* const ends[] = {"compare",       "argsort",  "nonzero",   "searchsorted",
                                        "unique_counts", "bincount", "histogram", "fft round trip"};
