@@ -242,11 +242,9 @@ TEMPLATE_LIST_TEST_CASE("npy: files built byte by byte from the format are read"
 
 // A complex number is two values: in a big-endian file each part is swapped on its own and the
 // real part stays first.
-using complex_configs =
-    std::tuple<test::cfg<std::complex<float>, ca::svm_coarse>,
-               test::cfg<std::complex<float>, ca::buffer>,
-               test::cfg<std::complex<double>, ca::svm_fine>,
-               test::cfg<std::complex<double>, ca::buffer>>;
+using complex_configs = std::tuple<
+    test::cfg<std::complex<float>, ca::svm_coarse>, test::cfg<std::complex<float>, ca::buffer>,
+    test::cfg<std::complex<double>, ca::svm_fine>, test::cfg<std::complex<double>, ca::buffer>>;
 TEMPLATE_LIST_TEST_CASE("npy: big-endian complex files keep their real and imaginary parts",
                         "[npy]", complex_configs) {
     using T = typename TestType::value_type;
@@ -274,8 +272,9 @@ TEMPLATE_LIST_TEST_CASE("npy: big-endian complex files keep their real and imagi
         CHECK(std::signbit(got.flat(i).real()) == std::signbit(values[i].real()));
     }
     // The same values little-endian read the same.
-    write_all(p, npy_file(1, "{'descr': '<c" + std::to_string(sizeof(T)) +
-                                 "', 'fortran_order': False, 'shape': (4,), }",
+    write_all(p, npy_file(1,
+                          "{'descr': '<c" + std::to_string(sizeof(T)) +
+                              "', 'fortran_order': False, 'shape': (4,), }",
                           little_endian(parts)));
     xt::xarray<T> le = ca::load_npy<T, S>(q, p).get();
     for (std::size_t i = 0; i < values.size(); ++i)
