@@ -258,7 +258,7 @@ using weak_scalar_t = scalar_terminal<weak_promote_t<value_type_of<Partner>, std
 // int of any value exactly (x_uint8 < -1 is false everywhere), where arithmetic refuses an int
 // its array's type cannot hold. So a C++ integer compared with an integer (or bool) array is an
 // int64 scalar (uint64 if its C++ type is unsigned), which holds its value, and the comparison
-// of the two types is exact (operators.hpp: mixed_sign_compare_v).
+// of the two types is exact (operators.hpp: is_mixed_sign_compare).
 template <class Op, class = void> struct op_compares : std::false_type {};
 template <class Op>
 struct op_compares<Op, std::void_t<decltype(Op::compares)>> : std::bool_constant<Op::compares> {};

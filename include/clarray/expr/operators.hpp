@@ -331,10 +331,12 @@ CLARRAY_MINMAX_OP(fmin_op, "min", false, : lanewise_op)
 
 // A signed integer with an unsigned one whose promotion is floating (uint64 with any signed
 // type: float64): NumPy 2 compares such values exactly, not through float64.
-template <class A, class B>
-inline constexpr bool mixed_sign_compare_v =
-    is_integer_v<A>&& is_integer_v<B>&& is_signed_integer_v<A> !=
-    is_signed_integer_v<B>&& is_floating_v<promote_t<A, B>>;
+template <class A, class B> constexpr bool is_mixed_sign_compare() {
+    if constexpr (is_integer_v<A> && is_integer_v<B>)
+        return is_signed_integer_v<A> != is_signed_integer_v<B> && is_floating_v<promote_t<A, B>>;
+    else
+        return false;
+}
 // The sign of s - u (-1, 0, 1) for a signed s and an unsigned u, exactly, as OpenCL text.
 inline std::string mixed_sign_compare(source_builder& g, const std::string& s,
                                       const std::string& u) {
@@ -345,7 +347,7 @@ inline std::string mixed_sign_compare(source_builder& g, const std::string& s,
 }
 
 // Comparisons: computed in the promoted type, bool result; a signed with an unsigned integer
-// exactly (mixed_sign_compare_v). Complex values compare equal when both parts do (COMPLEX:
+// exactly (is_mixed_sign_compare). Complex values compare equal when both parts do (COMPLEX:
 // "all" for ==, "any" for !=); complex numbers are not ordered.
 #define CLARRAY_COMPARE_OP(NAME, SYMBOL, COMPLEX)                                                  \
     struct NAME {                                                                                  \
@@ -359,9 +361,9 @@ inline std::string mixed_sign_compare(source_builder& g, const std::string& s,
             if constexpr (is_complex_v<C>)                                                         \
                 return std::string(COMPLEX "(") + convert<C, A>(g, a) + " " SYMBOL " " +           \
                        convert<C, B>(g, b) + ")";                                                  \
-            else if constexpr (mixed_sign_compare_v<A, B> && is_signed_integer_v<A>)               \
+            else if constexpr (is_mixed_sign_compare<A, B>() && is_signed_integer_v<A>)            \
                 return "(" + mixed_sign_compare(g, a, b) + " " SYMBOL " 0)";                       \
-            else if constexpr (mixed_sign_compare_v<A, B>)                                         \
+            else if constexpr (is_mixed_sign_compare<A, B>())                                      \
                 return "(0 " SYMBOL " " + mixed_sign_compare(g, b, a) + ")";                       \
             else                                                                                   \
                 return "(" + cast_to<C>(g, a) + " " SYMBOL " " + cast_to<C>(g, b) + ")";           \
