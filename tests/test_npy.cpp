@@ -2,6 +2,8 @@
 // checked byte by byte against those rules and read back, on every dtype, storage and view.
 #include "support.hpp"
 
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -236,6 +238,47 @@ TEMPLATE_LIST_TEST_CASE("npy: files built byte by byte from the format are read"
     CHECK(s.item() == 2.5f);
     write_all(p, npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 5), }", ""));
     CHECK(ca::load_npy<float, S>(q, p).shape() == ca::shape_type{0, 5});
+}
+
+// A complex number is two values: in a big-endian file each part is swapped on its own and the
+// real part stays first.
+using complex_configs = std::tuple<
+    test::cfg<std::complex<float>, ca::svm_coarse>, test::cfg<std::complex<float>, ca::buffer>,
+    test::cfg<std::complex<double>, ca::svm_fine>, test::cfg<std::complex<double>, ca::buffer>>;
+TEMPLATE_LIST_TEST_CASE("npy: big-endian complex files keep their real and imaginary parts",
+                        "[npy]", complex_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    using R = typename T::value_type;
+    CLARRAY_REQUIRE_CFG(TestType);
+    if (!test::dtype_available<R>()) return;
+    auto& q = test::q();
+    temp_dir dir("complex");
+    const std::string p = dir.file("z.npy");
+    const std::vector<T> values{{1.5, -2.25}, {-0.0, 3.0}, {1e30, -1e-30}, {0.1, 7.0}};
+    std::vector<R> parts; // the file's order: real, imaginary, real, ...
+    for (const T& z : values) {
+        parts.push_back(z.real());
+        parts.push_back(z.imag());
+    }
+    const std::string d = std::string(">c") + std::to_string(sizeof(T));
+    write_all(p, npy_file(1, "{'descr': '" + d + "', 'fortran_order': False, 'shape': (2, 2), }",
+                          big_endian(parts)));
+    xt::xarray<T> got = ca::load_npy<T, S>(q, p).get();
+    REQUIRE(got.shape() == std::vector<std::size_t>{2, 2});
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        CHECK(got.flat(i).real() == values[i].real());
+        CHECK(got.flat(i).imag() == values[i].imag());
+        CHECK(std::signbit(got.flat(i).real()) == std::signbit(values[i].real()));
+    }
+    // The same values little-endian read the same.
+    write_all(p, npy_file(1,
+                          "{'descr': '<c" + std::to_string(sizeof(T)) +
+                              "', 'fortran_order': False, 'shape': (4,), }",
+                          little_endian(parts)));
+    xt::xarray<T> le = ca::load_npy<T, S>(q, p).get();
+    for (std::size_t i = 0; i < values.size(); ++i)
+        CHECK(le(i) == values[i]);
 }
 
 TEST_CASE("npy: wrong dtype, bad and truncated files are typed errors naming the file",

@@ -212,6 +212,8 @@ private:
     std::size_t pos_ = 0;
 };
 
+// Reverses the bytes of each `item`-byte value (a complex number's parts are two values: its
+// real part stays first).
 void byte_swap(std::vector<unsigned char>& data, std::size_t item) {
     for (std::size_t i = 0; i + item <= data.size(); i += item)
         std::reverse(data.begin() + static_cast<std::ptrdiff_t>(i),
@@ -284,7 +286,7 @@ npy_header read_npy(const std::string& path, dtype expected, std::vector<unsigne
     if (bytes &&
         !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)))
         fail(path, "read error in the data");
-    if (swap) byte_swap(data, want.size);
+    if (swap) byte_swap(data, want.kind == dtype_kind::complex ? want.size / 2 : want.size);
     if (want.kind == dtype_kind::boolean)
         for (unsigned char& b : data)
             b = b != 0;

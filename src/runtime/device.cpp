@@ -22,7 +22,8 @@ struct device::info {
     cl_device_type type = 0;
     svm_capabilities svm;
     bool fp64 = false;
-    std::string extensions; // CL_DEVICE_EXTENSIONS, space separated
+    bool fp32_divide_sqrt = false; // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+    std::string extensions;        // CL_DEVICE_EXTENSIONS, space separated
     std::size_t max_param = 0;
     cl_ulong max_alloc = 0;
     cl_ulong global_mem = 0;
@@ -96,6 +97,8 @@ device::device(cl_device_id id) : id_(id) {
         i->svm.atomics = caps & CL_DEVICE_SVM_ATOMICS;
     }
     i->fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+    i->fp32_divide_sqrt = (device_value<cl_device_fp_config>(id, CL_DEVICE_SINGLE_FP_CONFIG) &
+                           CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     i->extensions = device_string(id, CL_DEVICE_EXTENSIONS);
     // Testing override: report fp64 absent, so that the errors of devices without cl_khr_fp64 can
     // be checked on devices that have it (pocl). Read when a device object is created.
@@ -132,6 +135,11 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.half_vector_width = detail::env_count(
         "CLARRAY_HALF_VECTOR_WIDTH", (i->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU)) ? 4 : 1,
         1, 16, true);
+    // NumPy's float32 division and sqrt are correctly rounded; OpenCL's need not be (NVIDIA's
+    // are off by up to 2.5-3 ulp without the option).
+    if (i->fp32_divide_sqrt &&
+        detail::env_choice("CLARRAY_FP32_DIVIDE_SQRT", {"correct", "fast"}, 0) == 0)
+        i->quirks.fp32_divide_sqrt_option = "-cl-fp32-correctly-rounded-divide-sqrt";
     if (const char* f = std::getenv("CLARRAY_DEVICE_FENCE")) { // "mem_fence" (testing)
         if (std::strcmp(f, "mem_fence") == 0)
             i->quirks.device_fence = "mem_fence(CLK_GLOBAL_MEM_FENCE)";
@@ -175,6 +183,9 @@ svm_capabilities device::svm_caps() const noexcept {
 }
 bool device::has_fp64() const noexcept {
     return info_->fp64;
+}
+bool device::correctly_rounded_divide_sqrt() const noexcept {
+    return info_->fp32_divide_sqrt;
 }
 bool device::has_extension(const std::string& name) const noexcept {
     const std::string& all = info_->extensions;

@@ -52,6 +52,7 @@ bool pinned_landing() {
 } // namespace
 
 std::string index_range_message(const index_check_site& site) {
+    if (site.value_message) return site.value_message;
     const std::string n = std::to_string(site.extent);
     return std::string(site.what) + ": an index is out of range for " +
            (site.axis >= 0 ? "axis " + std::to_string(site.axis) + " with size " + n
@@ -443,6 +444,7 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
 
 void index_checks::poll_slow(const context& ctx) {
     std::string message;
+    bool value_check = false;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         state& s = *s_;
@@ -460,14 +462,19 @@ void index_checks::poll_slow(const context& ctx) {
             }
         if (oldest) {
             message = index_range_message(oldest->site);
-            if (count > 1)
+            value_check = oldest->site.value_message != nullptr;
+            if (count > 1 && !value_check)
                 message += " (and " + std::to_string(count - 1) +
                            " later out-of-range indexing operation" + (count > 2 ? "s" : "") +
                            " of this thread)";
+            else if (count > 1)
+                message += " (and " + std::to_string(count - 1) + " later failed device check" +
+                           (count > 2 ? "s" : "") + " of this thread)";
             s.faults.erase(std::remove_if(s.faults.begin(), s.faults.end(), mine), s.faults.end());
         }
         pending_.store(s.armed + s.faults.size(), std::memory_order_release);
     }
+    if (!message.empty() && value_check) throw dtype_error(message);
     if (!message.empty()) throw index_error(message);
 }
 

@@ -43,7 +43,10 @@ std::string numbered_excerpt(const std::string& src) {
 } // namespace
 
 handle<cl_program> build_program(const context& ctx, const std::string& source,
-                                 const std::string& options) {
+                                 const std::string& user_options, bool library) {
+    std::string options = user_options;
+    if (const char* o = ctx.device().quirks().fp32_divide_sqrt_option; library && o)
+        options = options.empty() ? o : options + " " + o;
     if (const char* show = std::getenv("CLARRAY_SHOW_KERNELS"); show && *show && *show != '0')
         std::cerr << "---- clarray kernel source (options: " << options << ") ----\n"
                   << source << "\n----\n";
@@ -75,7 +78,7 @@ std::string with_arg_info(const std::string& options) {
 } // namespace
 
 program::program(const context& ctx, const std::string& source, const std::string& options)
-    : ctx_(ctx), prog_(detail::build_program(ctx, source, with_arg_info(options))) {}
+    : ctx_(ctx), prog_(detail::build_program(ctx, source, with_arg_info(options), false)) {}
 
 program::program(const context& ctx, cl_program built) : ctx_(ctx), prog_(built) {}
 

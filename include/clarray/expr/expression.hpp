@@ -254,6 +254,26 @@ template <class X> using value_type_of = typename std::decay_t<node_t<X>>::value
 template <class Partner, class W>
 using weak_scalar_t = scalar_terminal<weak_promote_t<value_type_of<Partner>, std::decay_t<W>>>;
 
+// A comparison op (`compares`): NumPy 2 answers a comparison of an integer array with a Python
+// int of any value exactly (x_uint8 < -1 is false everywhere), where arithmetic refuses an int
+// its array's type cannot hold. So a C++ integer compared with an integer (or bool) array is an
+// int64 scalar (uint64 if its C++ type is unsigned), which holds its value, and the comparison
+// of the two types is exact (operators.hpp: is_mixed_sign_compare).
+template <class Op, class = void> struct op_compares : std::false_type {};
+template <class Op>
+struct op_compares<Op, std::void_t<decltype(Op::compares)>> : std::bool_constant<Op::compares> {};
+template <class Op, class Partner, class W>
+inline constexpr bool exact_int_scalar_v =
+    op_compares<Op>::value&& std::is_integral_v<std::decay_t<W>> &&
+    !std::is_same_v<std::decay_t<W>, bool> && !is_inexact_v<value_type_of<Partner>>;
+// The scalar terminal of weak scalar W with operand Partner under Op.
+template <class Op, class Partner, class W>
+using weak_operand_t =
+    std::conditional_t<exact_int_scalar_v<Op, Partner, W>,
+                       scalar_terminal<std::conditional_t<std::is_signed_v<std::decay_t<W>>,
+                                                          std::int64_t, std::uint64_t>>,
+                       weak_scalar_t<Partner, W>>;
+
 template <class Op, class X> auto make_unary(X&& x) {
     return function_node<Op, child_t<X>>(as_node(std::forward<X>(x)));
 }
@@ -264,10 +284,10 @@ template <class Op, class X, class Y> auto make_binary(X&& x, Y&& y) {
         return function_node<Op, scalar_terminal<T>, scalar_terminal<T>>(scalar_terminal<T>(x),
                                                                          scalar_terminal<T>(y));
     } else if constexpr (is_scalar_v<X>) {
-        using ST = weak_scalar_t<Y, X>;
+        using ST = weak_operand_t<Op, Y, X>;
         return function_node<Op, ST, child_t<Y>>(ST(x), as_node(std::forward<Y>(y)));
     } else if constexpr (is_scalar_v<Y>) {
-        using ST = weak_scalar_t<X, Y>;
+        using ST = weak_operand_t<Op, X, Y>;
         return function_node<Op, child_t<X>, ST>(as_node(std::forward<X>(x)), ST(y));
     } else {
         return function_node<Op, child_t<X>, child_t<Y>>(as_node(std::forward<X>(x)),

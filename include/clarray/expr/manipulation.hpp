@@ -5,6 +5,7 @@
 // views, copies and fills are in array/manipulation.hpp (included).
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -45,11 +46,6 @@ template <class T, class S> diff_node_t<T, S> diff_once(const cl_array<T, S>& a,
         array_terminal<cl_array<T, S>>(axis_slice(a, axis, 0, n > 0 ? n - 1 : 0)));
 }
 
-template <class A, class... B> struct promote_all { using type = canonical_t<A>; };
-template <class A, class B, class... C> struct promote_all<A, B, C...> {
-    using type = typename promote_all<promote_t<A, B>, C...>::type;
-};
-
 // An expression's shape and queue, for functions that take arrays and expressions alike.
 template <class X> shape_type shape_of(const X& x) {
     if constexpr (is_cl_array<std::decay_t<X>>::value)
@@ -86,20 +82,51 @@ template <class Op, class X> auto triangle(X&& x, std::ptrdiff_t k, const char* 
 
 } // namespace detail
 
+namespace detail {
+// A bound of clip on an integer x given as a C++ integer: NumPy drops a lower bound at or below
+// the type's least value and an upper bound at or above its greatest (they bind nothing); here
+// they become that value, which gives the same result. A bound beyond the other end stays and is
+// refused as in arithmetic (a dtype_error).
+template <class V, bool Lower, class W> decltype(auto) clip_bound(W&& w) {
+    using D = std::decay_t<W>;
+    if constexpr (is_integer_v<V> && std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+        using lim = std::numeric_limits<V>;
+        if constexpr (Lower) {
+            if (std::is_signed_v<D> && static_cast<long long>(w) < 0 &&
+                (!std::is_signed_v<V> ||
+                 static_cast<long long>(w) < static_cast<long long>(lim::min())))
+                return static_cast<D>(lim::min());
+        } else {
+            if (!(std::is_signed_v<D> && static_cast<long long>(w) < 0) &&
+                static_cast<unsigned long long>(w) > static_cast<unsigned long long>(lim::max()))
+                return static_cast<D>(lim::max());
+        }
+        return static_cast<D>(w);
+    } else {
+        return std::forward<W>(w);
+    }
+}
+} // namespace detail
+
 // ---- clip: NumPy's clip(a, lo, hi) = minimum(maximum(a, lo), hi), an expression ----
 // lo and hi are arrays, expressions or scalars (weak, as in other expressions), or `none` for no
-// bound on that side. NaN in x stays NaN.
+// bound on that side. NaN in x stays NaN. On an integer x, a C++ integer bound outside x's type
+// that binds nothing (clip(x_uint8, -5, 300)) is no bound, as in NumPy 2; one that would bind
+// every element (clip(x_uint8, 300, 400)) is a dtype_error.
 template <class X, class L, class H, class = std::enable_if_t<is_expression_v<X>>>
 auto clip(X&& x, L&& lo, H&& hi) {
+    using V = detail::value_type_of<X>;
     constexpr bool no_lo = std::is_same_v<std::decay_t<L>, none_t>;
     constexpr bool no_hi = std::is_same_v<std::decay_t<H>, none_t>;
     static_assert(!(no_lo && no_hi), "clip: give at least one of lo and hi");
     if constexpr (no_lo)
-        return minimum(std::forward<X>(x), std::forward<H>(hi));
+        return minimum(std::forward<X>(x), detail::clip_bound<V, false>(std::forward<H>(hi)));
     else if constexpr (no_hi)
-        return maximum(std::forward<X>(x), std::forward<L>(lo));
+        return maximum(std::forward<X>(x), detail::clip_bound<V, true>(std::forward<L>(lo)));
     else
-        return minimum(maximum(std::forward<X>(x), std::forward<L>(lo)), std::forward<H>(hi));
+        return minimum(
+            maximum(std::forward<X>(x), detail::clip_bound<V, true>(std::forward<L>(lo))),
+            detail::clip_bound<V, false>(std::forward<H>(hi)));
 }
 
 // ---- diff: the n-th discrete difference along axis (NumPy's diff), an expression ----
@@ -137,7 +164,8 @@ auto tril(X&& x, std::ptrdiff_t k = 0) {
     return detail::triangle<detail::less_equal_op>(std::forward<X>(x), k, "tril");
 }
 
-// ---- concatenate/stack of different element types: the result type is promote_t of all ----
+// ---- concatenate/stack of different element types: the result type is NumPy's result_type of
+// all (promote_all_t: all at once, not pairwise) ----
 // Arrays of one storage policy, passed as a tuple: concatenate(std::tie(a, b), axis).
 template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrdiff_t axis = 0) {
     static_assert(sizeof...(A) > 0, "concatenate: need at least one array");
@@ -147,7 +175,7 @@ template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrd
     using S = typename First::storage_policy;
     static_assert((std::is_same_v<typename std::decay_t<A>::storage_policy, S> && ...),
                   "concatenate: the arrays must have one storage policy");
-    using R = typename detail::promote_all<typename std::decay_t<A>::value_type...>::type;
+    using R = detail::promote_all_t<typename std::decay_t<A>::value_type...>;
     std::vector<const shape_type*> list;
     std::apply([&](const auto&... a) { (list.push_back(&a.shape()), ...); }, arrays);
     std::size_t ax = 0;

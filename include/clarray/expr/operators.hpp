@@ -9,6 +9,7 @@
 
 #include "clarray/codegen/complex_helpers.hpp"
 #include "clarray/expr/expression.hpp"
+#include "clarray/expr/gather.hpp"
 
 namespace clarray {
 namespace detail {
@@ -75,10 +76,34 @@ CLARRAY_ARITH_OP(bit_or_op, "|",
                  static_assert(!is_inexact_v<R>, "| needs integer or bool operands"), )
 CLARRAY_ARITH_OP(bit_xor_op, "^",
                  static_assert(!is_inexact_v<R>, "^ needs integer or bool operands"), )
-CLARRAY_ARITH_OP(shift_left_op, "<<", static_assert(is_integer_v<R>, "<< needs integer operands"), )
-CLARRAY_ARITH_OP(shift_right_op, ">>",
-                 static_assert(is_integer_v<R>, ">> needs integer operands"), )
 #undef CLARRAY_ARITH_OP
+
+// Shifts as NumPy's: OpenCL takes the count modulo the (promoted) width, NumPy does not. A count
+// at least the width, or negative, shifts every bit out: a << n is 0, a >> n is 0 or, for a
+// negative signed a, -1. The count is compared as unsigned (a negative one is then too large).
+template <bool Left> struct shift_op {
+    template <class A, class B> using result_t = promote_t<A, B>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        static_assert(is_integer_v<R>, "<< and >> need integer operands");
+        const std::string t = cl_value_type_name(dtype_of<R>());
+        const std::string u = is_signed_integer_v<R> ? "u" + t : t;
+        const std::string bits = std::to_string(8 * sizeof(R));
+        const std::string f = std::string(Left ? "clarray_shl_" : "clarray_shr_") + t;
+        std::string body;
+        if (Left)
+            body = "(" + u + ")b < " + bits + " ? ($T)((" + u + ")a << b) : 0";
+        else if (is_signed_integer_v<R>)
+            body = "(" + u + ")b < " + bits + " ? a >> b : (a < 0 ? -1 : 0)";
+        else
+            body = "b < " + bits + " ? a >> b : 0";
+        g.helper(f, cl_helper(("inline $T $F($T a, $T b) { return " + body + "; }").c_str(), t, f));
+        return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+    }
+};
+using shift_left_op = shift_op<true>;
+using shift_right_op = shift_op<false>;
 
 // True division: integers divide as double (NumPy's true_divide).
 struct divides_op : lanewise_op {
@@ -164,8 +189,10 @@ struct modulus_op {
     }
 };
 
-// Integer powers by squaring (OpenCL has pow for floats only). Negative exponents give 0 except
-// for bases 1 and -1 (NumPy raises for them).
+// Integer powers by squaring (OpenCL has pow for floats only). A negative integer exponent is
+// an error, as NumPy's ValueError: pow() refuses a negative scalar exponent when the expression
+// is built, and an integer array exponent is checked on the device (checked_power_op); the
+// helper's own answer to one (0) is never a result.
 struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
     template <class A, class B> using result_t = promote_t<A, B>;
     template <class A, class B>
@@ -179,8 +206,7 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         } else {
             const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_ipow_" + t;
             std::string text = "inline $T $F($T b, $T e) {\n";
-            if constexpr (is_signed_integer_v<R>)
-                text += "    if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);\n";
+            if constexpr (is_signed_integer_v<R>) text += "    if (e < 0) return 0;\n";
             text += R"CLC(    $T r = 1;
     while (e) { if (e & 1) r *= b; b *= b; e >>= 1; }
     return r;
@@ -190,6 +216,90 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
         }
     }
 };
+
+// NumPy's ValueError for an integer power with a negative exponent, a dtype_error here.
+inline constexpr const char* negative_power_message =
+    "pow: integers to negative integer powers are not allowed (NumPy's power raises too); "
+    "convert the base or the exponent to a floating type first";
+
+// A device check's two kernel arguments (runtime/error_flag.hpp) as one child of a function
+// node: its text is "flag words, word index", for the op's helper to pass on. The check is
+// gather.hpp's (a flag word reserved when the arguments are bound, armed after the launch).
+class check_node {
+public:
+    using value_type = bool; // no value: see emit
+    check_node(const context& ctx, const index_check_site& site) : check_(ctx, site, true) {}
+    static std::string emit(source_builder& b) {
+        const std::string flag = b.flag_input();
+        return flag + ", " + b.scalar_input(dtype::uint32);
+    }
+    template <class F> void for_each_terminal(F&& f) const {
+        f(gather_flag_terminal{check_});
+        f(gather_word_terminal{check_});
+    }
+    template <class T> static constexpr bool lanewise_as = false;
+    static constexpr bool calls_function = false;
+
+private:
+    gather_check check_;
+};
+
+// power_op on integers whose exponent is an array of a signed type: a negative exponent sets the
+// check's flag word (the next host wait throws dtype_error) and gives 0.
+struct checked_power_op {
+    template <class A, class B, class C> using result_t = promote_t<A, B>;
+    template <class A, class B, class C>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b,
+                            const std::string& check) {
+        using R = result_t<A, B, C>;
+        static_assert(is_integer_v<R>, "checked_power_op: integer powers only");
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_ipow_checked_" + t;
+        const std::string power = power_op::emit<R, R>(g, "b", "e");
+        g.helper(f, cl_helper(("inline $T $F($T b, $T e, global uint* f, uint w) {\n"
+                               "    if (e < 0) { f[w] = 1u; return 0; }\n"
+                               "    return " +
+                               power + ";\n}")
+                                  .c_str(),
+                              t, f));
+        return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ", " + check + ")";
+    }
+};
+
+// Whether Y is an array operand of a signed integer type (a scalar is not).
+template <class Y> constexpr bool signed_integer_operand() {
+    if constexpr (is_scalar_v<Y>)
+        return false;
+    else
+        return is_signed_integer_v<value_type_of<Y>>;
+}
+
+// pow(x, y): NumPy's power; on integers a negative exponent is a dtype_error (see power_op).
+template <class X, class Y> auto make_power(X&& x, Y&& y) {
+    using plain = decltype(make_binary<power_op>(std::forward<X>(x), std::forward<Y>(y)));
+    using R = typename plain::value_type;
+    if constexpr (!is_integer_v<R> || !(is_scalar_v<Y> || signed_integer_operand<Y>())) {
+        return make_binary<power_op>(std::forward<X>(x), std::forward<Y>(y));
+    } else if constexpr (is_scalar_v<Y>) {
+        if constexpr (std::is_signed_v<std::decay_t<Y>>)
+            if (y < 0) throw dtype_error(negative_power_message);
+        return make_binary<power_op>(std::forward<X>(x), std::forward<Y>(y));
+    } else {
+        const context* ctx = nullptr;
+        as_node(y).for_each_terminal([&](const auto& t) {
+            if constexpr (std::decay_t<decltype(t)>::is_array)
+                if (!ctx) ctx = &t.array().get_context();
+        });
+        check_node check(*ctx, index_check_site{"pow", 0, -1, negative_power_message});
+        if constexpr (is_scalar_v<X>) {
+            using ST = weak_operand_t<power_op, Y, X>;
+            return function_node<checked_power_op, ST, child_t<Y>, check_node>(
+                ST(x), as_node(std::forward<Y>(y)), std::move(check));
+        } else {
+            return function_node<checked_power_op, child_t<X>, child_t<Y>, check_node>(
+                as_node(std::forward<X>(x)), as_node(std::forward<Y>(y)), std::move(check));
+        }
+    }
+}
 
 // maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it.
 #define CLARRAY_MINMAX_OP(NAME, FN, PROPAGATE_NAN, BASE)                                           \
@@ -219,10 +329,29 @@ CLARRAY_MINMAX_OP(fmax_op, "max", false, : lanewise_op)
 CLARRAY_MINMAX_OP(fmin_op, "min", false, : lanewise_op)
 #undef CLARRAY_MINMAX_OP
 
-// Comparisons: computed in the promoted type, bool result. Complex values compare equal when
-// both parts do (COMPLEX: "all" for ==, "any" for !=); complex numbers are not ordered.
+// A signed integer with an unsigned one whose promotion is floating (uint64 with any signed
+// type: float64): NumPy 2 compares such values exactly, not through float64.
+template <class A, class B> constexpr bool is_mixed_sign_compare() {
+    if constexpr (is_integer_v<A> && is_integer_v<B>)
+        return is_signed_integer_v<A> != is_signed_integer_v<B> && is_floating_v<promote_t<A, B>>;
+    else
+        return false;
+}
+// The sign of s - u (-1, 0, 1) for a signed s and an unsigned u, exactly, as OpenCL text.
+inline std::string mixed_sign_compare(source_builder& g, const std::string& s,
+                                      const std::string& u) {
+    g.helper("clarray_cmp_su", "inline int clarray_cmp_su(long s, ulong u) {\n"
+                               "    if (s < 0) return -1;\n"
+                               "    return (ulong)s < u ? -1 : ((ulong)s > u ? 1 : 0);\n}");
+    return "clarray_cmp_su((long)(" + s + "), (ulong)(" + u + "))";
+}
+
+// Comparisons: computed in the promoted type, bool result; a signed with an unsigned integer
+// exactly (is_mixed_sign_compare). Complex values compare equal when both parts do (COMPLEX:
+// "all" for ==, "any" for !=); complex numbers are not ordered.
 #define CLARRAY_COMPARE_OP(NAME, SYMBOL, COMPLEX)                                                  \
     struct NAME {                                                                                  \
+        static constexpr bool compares = true;                                                     \
         template <class A, class B> using result_t = bool;                                         \
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
@@ -232,6 +361,10 @@ CLARRAY_MINMAX_OP(fmin_op, "min", false, : lanewise_op)
             if constexpr (is_complex_v<C>)                                                         \
                 return std::string(COMPLEX "(") + convert<C, A>(g, a) + " " SYMBOL " " +           \
                        convert<C, B>(g, b) + ")";                                                  \
+            else if constexpr (is_mixed_sign_compare<A, B>() && is_signed_integer_v<A>)            \
+                return "(" + mixed_sign_compare(g, a, b) + " " SYMBOL " 0)";                       \
+            else if constexpr (is_mixed_sign_compare<A, B>())                                      \
+                return "(0 " SYMBOL " " + mixed_sign_compare(g, b, a) + ")";                       \
             else                                                                                   \
                 return "(" + cast_to<C>(g, a) + " " SYMBOL " " + cast_to<C>(g, b) + ")";           \
         }                                                                                          \
@@ -447,13 +580,36 @@ constexpr int complex_unary_function(const char* name) {
 #define CLARRAY_FLOAT_FUNCTIONS(X)                                                                 \
     X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(asinh) X(acosh)         \
     X(atanh) X(exp) X(exp2) X(exp10) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt)    \
-    X(cbrt) X(ceil) X(floor) X(trunc) X(round) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma)  \
-    X(sinpi) X(cospi) X(tanpi) X(logb)
+    X(cbrt) X(rint) X(fabs) X(erf) X(erfc) X(tgamma) X(lgamma) X(sinpi) X(cospi) X(tanpi) X(logb)
 // clang-format on
 #define CLARRAY_DEFINE_FLOAT_UNARY(F) CLARRAY_FLOAT_UNARY(F##_op, #F)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 #undef CLARRAY_DEFINE_FLOAT_UNARY
 #undef CLARRAY_FLOAT_UNARY
+
+// ceil, floor, trunc and round as NumPy 2.4: an integer keeps its type and value; bool stays
+// bool for ceil, floor and trunc, and round of bool is float16 (BOOL_RESULT); floats as the
+// math functions above. Not defined for complex numbers.
+#define CLARRAY_ROUNDING_OP(NAME, FN, BOOL_RESULT)                                                 \
+    struct NAME : lanewise_call_op {                                                               \
+        template <class A>                                                                         \
+        using result_t =                                                                           \
+            std::conditional_t<is_integer_v<A>, A,                                                 \
+                               std::conditional_t<is_boolean_v<A>, BOOL_RESULT, float_of_t<A>>>;   \
+        template <class A> static std::string emit(source_builder& g, const std::string& a) {      \
+            static_assert(!is_complex_v<A>, FN ": not defined for complex operands");              \
+            if constexpr (is_floating_v<A>)                                                        \
+                return std::string(FN "(") + cast_to<A>(g, a) + ")";                               \
+            else /* its own value */                                                               \
+                return cast_to<result_t<A>>(g, a);                                                 \
+        }                                                                                          \
+    };
+CLARRAY_ROUNDING_OP(ceil_op, "ceil", bool)
+CLARRAY_ROUNDING_OP(floor_op, "floor", bool)
+CLARRAY_ROUNDING_OP(trunc_op, "trunc", bool)
+CLARRAY_ROUNDING_OP(round_op, "round", half)
+#undef CLARRAY_ROUNDING_OP
+#define CLARRAY_ROUNDING_FUNCTIONS(X) X(ceil) X(floor) X(trunc) X(round)
 
 // Complex: NaN or infinite when either part is (COMPLEX "any"), finite when both are ("all").
 #define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE, COMPLEX)                                          \
@@ -545,7 +701,6 @@ CLARRAY_BINARY_OPERATOR(>=, greater_equal_op)
 ///@{
 CLARRAY_BINARY_FUNCTION(floor_divide, floor_divide_op)
 CLARRAY_BINARY_FUNCTION(mod, modulus_op)
-CLARRAY_BINARY_FUNCTION(pow, power_op)
 CLARRAY_BINARY_FUNCTION(maximum, maximum_op)
 CLARRAY_BINARY_FUNCTION(minimum, minimum_op)
 CLARRAY_BINARY_FUNCTION(fmax, fmax_op)
@@ -560,6 +715,13 @@ CLARRAY_BINARY_FUNCTION(logical_or, logical_or_op)
 CLARRAY_BINARY_FUNCTION(logical_xor, logical_xor_op)
 ///@}
 #undef CLARRAY_BINARY_FUNCTION
+/// NumPy's power, element-wise (lazy). On integers a negative exponent is a dtype_error: a
+/// scalar one here, an array one on the device, reported by the next host wait (as an index
+/// check's, docs/semantics.md).
+template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>
+auto pow(X&& x, Y&& y) {
+    return detail::make_power(std::forward<X>(x), std::forward<Y>(y));
+}
 
 #define CLARRAY_UNARY(NAME, OP)                                                                    \
     template <class X, class = std::enable_if_t<is_expression_v<X>>> auto NAME(X&& x) {            \
@@ -583,6 +745,7 @@ CLARRAY_UNARY(conj, conj_op)
 CLARRAY_UNARY(angle, angle_op)
 #define CLARRAY_DEFINE_FLOAT_FUNCTION(F) CLARRAY_UNARY(F, F##_op)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
+CLARRAY_ROUNDING_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
 ///@}
 #undef CLARRAY_DEFINE_FLOAT_FUNCTION
 #undef CLARRAY_UNARY

@@ -82,6 +82,43 @@ using promote_t =
     typename decltype(detail::promote2<detail::canonical_t<A>, detail::canonical_t<B>>())::type;
 
 namespace detail {
+// NumPy's rank of a type among its builtin types (its type number): the n-ary promotion below
+// starts from the type of highest rank, float16 being the highest.
+template <class T> constexpr int numpy_rank() {
+    using C = canonical_t<T>;
+    if constexpr (is_boolean_v<C>)
+        return 0;
+    else if constexpr (std::is_same_v<C, half>)
+        return 23;
+    else if constexpr (is_complex_v<C>)
+        return sizeof(C) == 8 ? 14 : 15;
+    else if constexpr (is_floating_v<C>)
+        return sizeof(C) == 4 ? 11 : 12;
+    else // int8 1, uint8 2, int16 3, ..., uint64 8
+        return 2 * static_cast<int>(sizeof(C) == 1   ? 0
+                                    : sizeof(C) == 2 ? 1
+                                    : sizeof(C) == 4 ? 2
+                                                     : 3) +
+               (is_signed_integer_v<C> ? 1 : 2);
+}
+template <class A, class B>
+using higher_rank_t = std::conditional_t<(numpy_rank<B>() > numpy_rank<A>()), B, A>;
+template <class A, class... B> struct highest_rank { using type = A; };
+template <class A, class B, class... C> struct highest_rank<A, B, C...> {
+    using type = typename highest_rank<higher_rank_t<A, B>, C...>::type;
+};
+template <class A, class... B> struct fold_promote { using type = canonical_t<A>; };
+template <class A, class B, class... C> struct fold_promote<A, B, C...> {
+    using type = typename fold_promote<promote_t<A, B>, C...>::type;
+};
+// NumPy's promotion of several types at once (result_type, concatenate): each type promoted with
+// the one of highest rank, M, and those results promoted in order. Pairwise promotion from the
+// left differs where it meets a signed and an unsigned integer before a float: int8, uint8 and
+// float16 give float16 (M = float16 takes each integer), not int16's float32.
+template <class... T>
+using promote_all_t =
+    typename fold_promote<promote_t<typename highest_rank<canonical_t<T>...>::type, T>...>::type;
+
 // An array of element type A with a weak complex scalar.
 template <class A>
 using weak_complex_t =

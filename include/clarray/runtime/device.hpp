@@ -54,6 +54,9 @@ public:
     svm_capabilities svm_caps() const noexcept;
     // Whether the device computes in double (float64 and complex128 kernels).
     bool has_fp64() const noexcept;
+    // Whether float32 division and sqrt can be correctly rounded: CL_DEVICE_SINGLE_FP_CONFIG has
+    // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT (OpenCL only requires 2.5 ulp for x / y, 3 for sqrt).
+    bool correctly_rounded_divide_sqrt() const noexcept;
     // Whether CL_DEVICE_EXTENSIONS lists `name` (e.g. "cl_khr_fp16").
     bool has_extension(const std::string& name) const noexcept;
     // Most bytes of arguments a kernel may take (CL_DEVICE_MAX_PARAMETER_SIZE).
@@ -116,6 +119,11 @@ public:
         // (NVIDIA's -cl-nv-maxrregcount=, cl_nv_compiler_options), or null: the radix sort's
         // kernels trade registers for work-groups resident on a compute unit.
         const char* register_cap_option = nullptr;
+        // The build option of the library's programs that makes float32 `/` and sqrt correctly
+        // rounded, as NumPy's (and the host's) are: -cl-fp32-correctly-rounded-divide-sqrt where
+        // the device reports the capability (correctly_rounded_divide_sqrt()), else null (the
+        // spec's 2.5 and 3 ulp). CLARRAY_FP32_DIVIDE_SQRT=fast leaves it out (measurements).
+        const char* fp32_divide_sqrt_option = nullptr;
     };
     // The workarounds this device's platform needs.
     const quirks_t& quirks() const noexcept;

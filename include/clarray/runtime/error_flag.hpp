@@ -1,6 +1,7 @@
 #pragma once
 // Index checks on the device without a host round trip (docs/indexing.md, "Out-of-range
-// indices"). A kernel that can meet a bad index gets two extra arguments, the context's flag
+// indices"); the same words report value checks (an integer power's negative exponent) as
+// dtype_error. A kernel that can meet a bad index gets two extra arguments, the context's flag
 // words (`global uint*`) and the word reserved for its launch; on a bad index it stores 1 there
 // and goes on with a safe value. After the launch the operation arms the word with the launch
 // event and where the check came from. Every host point that waits for device data (blocking
@@ -37,8 +38,12 @@ struct index_check_site {
     const char* what = "";    // a static string: "take", "put", "add_at"
     std::size_t extent = 0;   // the extent indices must fit (with negative ones from the end)
     std::ptrdiff_t axis = -1; // -1: a flat index
+    // A check of values rather than indices (an integer power's negative exponent): its whole
+    // message, a static string, reported as a dtype_error. Null for index checks.
+    const char* value_message = nullptr;
 };
-// "take: an index is out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
+// "take: an index is out of range for axis 0 with size 5 (indices must lie in [-5, 5))"; a
+// value check's value_message.
 std::string index_range_message(const index_check_site& site);
 
 // A context's registry of pending checks (one per context, in its context_state).

@@ -33,9 +33,12 @@ private:
 
 namespace detail {
 // Build source into a program handle (no kernels created), or load it from the on-disk program
-// cache (runtime/program_cache.hpp). Throws build_error with the log.
+// cache (runtime/program_cache.hpp). Throws build_error with the log. A library program
+// (`library`: all but clarray::program's) is built with the device's option for correctly
+// rounded float32 division and sqrt (device::quirks_t::fp32_divide_sqrt_option), which is then
+// part of the cache key as every option is.
 handle<cl_program> build_program(const context& ctx, const std::string& source,
-                                 const std::string& options);
+                                 const std::string& options, bool library = true);
 } // namespace detail
 
 } // namespace clarray
