@@ -148,10 +148,10 @@ template <class A, class B,
 auto dot(const A& a, const B& b) {
     const shape_type sa = detail::expression_shape(detail::as_node(a));
     const shape_type sb = detail::expression_shape(detail::as_node(b));
-    if (sa.size() != 1 || sb.size() != 1 || sa != sb)
-        throw shape_error("dot: expression operands must be 1-d of equal length (got shapes " +
-                          shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
-    return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    if (sa.size() == 1 && sb.size() == 1 && sa == sb)
+        return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    // Matrix operands (or a shape error): the expressions are evaluated first.
+    return dot(clarray::eval(a), clarray::eval(b));
 }
 // Dot product of the flattened arrays; a complex first argument is conjugated (NumPy's vdot).
 template <class TA, class SA, class TB, class SB>
@@ -164,6 +164,23 @@ auto vdot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
                                                   false);
     else
         return detail::reduce<detail::dot_sum_op>(a.ravel() * b.ravel(), reduce_axes(), false);
+}
+
+// vdot of expressions: of one shape, one fused pass (a complex first operand conjugated); of
+// different shapes but one size, evaluated first and flattened.
+template <class A, class B,
+          class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
+                                   !(is_cl_array<A>::value && is_cl_array<B>::value)>>
+auto vdot(const A& a, const B& b) {
+    const shape_type sa = detail::expression_shape(detail::as_node(a));
+    const shape_type sb = detail::expression_shape(detail::as_node(b));
+    if (sa == sb) {
+        if constexpr (is_complex_v<detail::value_type_of<const A&>>)
+            return detail::reduce<detail::dot_sum_op>(conj(a) * b, reduce_axes(), false);
+        else
+            return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    }
+    return vdot(clarray::eval(a), clarray::eval(b));
 }
 
 // Cumulative sum/product along `axis`, or over the flattened expression (C order) without one.
