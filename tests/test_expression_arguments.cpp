@@ -36,8 +36,7 @@ template <class A, class B> bool same_values(const A& a, const B& b) {
 template <class T> void require_close(const xt::xarray<T>& got, const xt::xarray<T>& want) {
     REQUIRE(got.shape() == want.shape());
     for (std::size_t i = 0; i < got.size(); ++i)
-        REQUIRE(std::abs(got.data()[i] - want.data()[i]) <=
-                1e-4 * (1 + std::abs(want.data()[i])));
+        REQUIRE(std::abs(got.data()[i] - want.data()[i]) <= 1e-4 * (1 + std::abs(want.data()[i])));
 }
 std::int64_t wrap_index(std::int64_t k, std::int64_t n) {
     return k < 0 ? k + n : k;
@@ -100,6 +99,13 @@ TEST_CASE("take reads an index expression in its kernel, flat and along every ax
                 for (std::size_t c = 0; c < 5; ++c)
                     REQUIRE(h2(i, j, c) == ha(static_cast<std::size_t>(kk), c));
             }
+
+        // a take inside the index expression, along axis 0 (its terminals restrided too)
+        const auto perm = device<std::int32_t, S>(xt::xarray<std::int32_t>{3, 0});
+        const ca::cl_array<float, S> nested = ca::take(a, ca::take(idx, perm) + 1, 0);
+        require_same(nested, ca::cl_array<float, S>(ca::take(a, ca::take(k, perm), 0)));
+        for (std::size_t c = 0; c < 5; ++c)
+            REQUIRE(nested.get()(1, c) == ha(static_cast<std::size_t>(hk(0)), c));
 
         // the gathered operand an expression (evaluated first)
         const ca::cl_array<float, S> ge = ca::take(a * 3.0f, idx, 1);
@@ -195,7 +201,7 @@ TEST_CASE("manipulation functions take expressions", "[expression_arguments]") {
         const xt::xarray<float> hy = test::random_array<float>({3, 4}, 8);
         const auto x = device<float, S>(hx);
         const auto y = device<float, S>(hy);
-        const auto e = x * 2.0f;  // the expression
+        const auto e = x * 2.0f;     // the expression
         const auto ev = ca::eval(e); // and its value
         const xt::xarray<float> he = hx * 2.0f;
 
@@ -220,7 +226,8 @@ TEST_CASE("manipulation functions take expressions", "[expression_arguments]") {
         require_same(ca::repeat(e, {1, 0, 2}, 0), ca::repeat(ev, {1, 0, 2}, 0));
         require_same(ca::tile(e, {2, 1}), ca::tile(ev, {2, 1}));
         require_same(ca::pad(e, 1, 5.0f), ca::pad(ev, 1, 5.0f));
-        REQUIRE(same_values(ca::pad(e, 1, 5.0f).get(), xt::pad(he, 1, xt::pad_mode::constant, 5.0f)));
+        REQUIRE(
+            same_values(ca::pad(e, 1, 5.0f).get(), xt::pad(he, 1, xt::pad_mode::constant, 5.0f)));
         require_same(ca::pad(e, {{1, 0}, {0, 2}}), ca::pad(ev, {{1, 0}, {0, 2}}));
         require_same(ca::diagonal(e, 1), ca::diagonal(ev, 1));
         require_same(ca::diag(e), ca::diag(ev));
@@ -233,6 +240,16 @@ TEST_CASE("manipulation functions take expressions", "[expression_arguments]") {
         require_same(parts[1], want_parts[1]);
         require_same(ca::array_split(e, 3, 1)[2], ca::array_split(ev, 3, 1)[2]);
 
+        // *_like: the expression's shape, type and storage, not evaluated
+        const auto z = ca::zeros_like(x > 0.0f);
+        static_assert(std::is_same_v<std::decay_t<decltype(z)>, ca::cl_array<bool, S>>);
+        REQUIRE(z.shape() == x.shape());
+        REQUIRE(host_vector(z) == std::vector<bool>(12, false));
+        const auto f = ca::full_like(e, 3.5f);
+        REQUIRE(host_vector(f) == std::vector<float>(12, 3.5f));
+        REQUIRE(host_vector(ca::ones_like(e)) == std::vector<float>(12, 1.0f));
+        REQUIRE(ca::empty_like(e).shape() == ca::shape_type{3, 4});
+
         // concatenate and stack of tuples: each expression is written into its place
         const auto cat = ca::concatenate(std::make_tuple(e, y, x + y), 1);
         REQUIRE(same_values(cat.get(), xt::concatenate(xt::xtuple(he, hy, hx + hy), 1)));
@@ -240,7 +257,8 @@ TEST_CASE("manipulation functions take expressions", "[expression_arguments]") {
         REQUIRE(same_values(st.get(), xt::stack(xt::xtuple(he, hy), 1)));
         require_same(st, ca::stack(std::make_tuple(ev, y), 1));
         // mixed types promote: int32 expression with float
-        const auto cat2 = ca::concatenate(std::make_tuple(x.template astype<std::int32_t>() + 1, y));
+        const auto cat2 =
+            ca::concatenate(std::make_tuple(x.template astype<std::int32_t>() + 1, y));
         static_assert(std::is_same_v<typename std::decay_t<decltype(cat2)>::value_type, double>);
         REQUIRE(cat2.shape() == ca::shape_type{6, 4});
     });
@@ -276,8 +294,9 @@ TEST_CASE("linalg products and reductions take expressions", "[expression_argume
         for (std::size_t i = 0; i < ha.size(); ++i)
             v += ha.data()[i] * 2 * ha.data()[i];
         require_close<float>(xt::xarray<float>(ca::vdot(a * 2.0f, a).get()), xt::xarray<float>(v));
-        require_close<float>(xt::xarray<float>(ca::vdot(a * 2.0f, ca::transpose(a)).get()),
-                             xt::xarray<float>(ca::vdot(ca::eval(a * 2.0f), ca::transpose(a)).get()));
+        require_close<float>(
+            xt::xarray<float>(ca::vdot(a * 2.0f, ca::transpose(a)).get()),
+            xt::xarray<float>(ca::vdot(ca::eval(a * 2.0f), ca::transpose(a)).get()));
         const xt::xarray<float> cs = ca::cumsum(a * 2.0f, 1).get();
         require_close<float>(cs, xt::xarray<float>(xt::cumsum(xt::xarray<float>(ha * 2.0f), 1)));
     });
@@ -308,7 +327,8 @@ TEST_CASE("fft transforms take expressions", "[expression_arguments]") {
         const auto x2 = x.reshape({4, 4});
         require_same(ca::fft::fft2(x2 + 1.0f), ca::fft::fft2(ca::eval(x2 + 1.0f)));
         require_same(ca::fft::ifft2(x2 + 1.0f), ca::fft::ifft2(ca::eval(x2 + 1.0f)));
-        require_same(ca::fft::fftn(x2 + 1.0f, {}, {0}), ca::fft::fftn(ca::eval(x2 + 1.0f), {}, {0}));
+        require_same(ca::fft::fftn(x2 + 1.0f, {}, {0}),
+                     ca::fft::fftn(ca::eval(x2 + 1.0f), {}, {0}));
         require_same(ca::fft::ifftn(x2 + 1.0f), ca::fft::ifftn(ca::eval(x2 + 1.0f)));
     });
 }

@@ -9,6 +9,10 @@
 // made an index by the mode; the axis extent and its stride are scalar arguments, the mode selects
 // the kernel (a kernel variant). So the plan (broadcasting, coalescing, layouts) sees nothing new,
 // and the source only needs an indexed access (source_builder::array_input_at).
+//
+// The indices may be an expression (of int32 or int64): its text is the index, and each of its
+// array terminals is viewed over the result shape with extent-1 axes after its own for a's axes
+// after `axis` (restrided_terminal); broadcasting adds the leading ones, as for an index array.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -247,9 +251,7 @@ private:
 };
 
 template <class T, class S> struct first_storage<gather_source<T, S>> { using type = S; };
-template <class T, class S, class X> struct first_storage<gather_node<T, S, X>> {
-    using type = S;
-};
+template <class T, class S, class X> struct first_storage<gather_node<T, S, X>> { using type = S; };
 
 } // namespace detail
 } // namespace clarray

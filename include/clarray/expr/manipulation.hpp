@@ -2,7 +2,9 @@
 // The manipulation functions that are expressions, so that they fuse into the kernel of the
 // expression around them: clip, diff, triu, tril; and concatenate/stack of arrays of different
 // element types, which promote as NumPy's (one conversion kernel per part). The ones that are
-// views, copies and fills are in array/manipulation.hpp (included).
+// views, copies and fills are in array/manipulation.hpp (included); their overloads for an
+// expression argument are here (the expression is evaluated first: expr/materialize.hpp), with
+// *_like of an expression.
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -134,18 +136,15 @@ auto expand_dims(const E& e, std::ptrdiff_t axis) {
     return expand_dims(detail::materialize(e), axis);
 }
 // atleast_1d of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto atleast_1d(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto atleast_1d(const E& e) {
     return atleast_1d(detail::materialize(e));
 }
 // atleast_2d of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto atleast_2d(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto atleast_2d(const E& e) {
     return atleast_2d(detail::materialize(e));
 }
 // atleast_3d of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto atleast_3d(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto atleast_3d(const E& e) {
     return atleast_3d(detail::materialize(e));
 }
 // swapaxes of an expression (evaluated first).
@@ -159,8 +158,7 @@ auto moveaxis(const E& e, std::ptrdiff_t source, std::ptrdiff_t destination) {
     return moveaxis(detail::materialize(e), source, destination);
 }
 // transpose of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto transpose(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto transpose(const E& e) {
     return transpose(detail::materialize(e));
 }
 // transpose of an expression (evaluated first).
@@ -204,23 +202,21 @@ auto flip(const E& e, std::ptrdiff_t axis) {
     return flip(detail::materialize(e), axis);
 }
 // flip of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto flip(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto flip(const E& e) {
     return flip(detail::materialize(e));
 }
 // flipud of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto flipud(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto flipud(const E& e) {
     return flipud(detail::materialize(e));
 }
 // fliplr of an expression (evaluated first).
-template <class E, class = detail::expression_argument_t<E>>
-auto fliplr(const E& e) {
+template <class E, class = detail::expression_argument_t<E>> auto fliplr(const E& e) {
     return fliplr(detail::materialize(e));
 }
 // roll of an expression (evaluated first).
 template <class E, class = detail::expression_argument_t<E>>
-auto roll(const E& e, const std::vector<std::ptrdiff_t>& shifts, const std::vector<std::ptrdiff_t>& axes) {
+auto roll(const E& e, const std::vector<std::ptrdiff_t>& shifts,
+          const std::vector<std::ptrdiff_t>& axes) {
     return roll(detail::materialize(e), shifts, axes);
 }
 // roll of an expression (evaluated first).
@@ -272,7 +268,8 @@ auto pad(const E& e, std::size_t width,
 }
 // diagonal of an expression (evaluated first).
 template <class E, class = detail::expression_argument_t<E>>
-auto diagonal(const E& e, std::ptrdiff_t k = 0, std::ptrdiff_t axis1 = 0, std::ptrdiff_t axis2 = 1) {
+auto diagonal(const E& e, std::ptrdiff_t k = 0, std::ptrdiff_t axis1 = 0,
+              std::ptrdiff_t axis2 = 1) {
     return diagonal(detail::materialize(e), k, axis1, axis2);
 }
 // diag of an expression (evaluated first).
@@ -284,6 +281,31 @@ auto diag(const E& e, std::ptrdiff_t k = 0) {
 template <class E, class = detail::expression_argument_t<E>>
 auto diff(const E& e, std::size_t n = 1, std::ptrdiff_t axis = -1) {
     return diff(detail::materialize(e), n, axis);
+}
+
+// ---- *_like of an expression: its shape, value type, storage policy and queue (C layout),
+// allocated like its first array operand; the expression is not evaluated.
+// A new uninitialised array shaped like the expression e.
+template <class E, class = detail::expression_argument_t<E>> auto empty_like(const E& e) {
+    detail::require_device_argument<E>();
+    using V = detail::value_type_of<const E&>;
+    return cl_array<V, detail::storage_of_t<E>>(detail::queue_of(e), detail::shape_of(e), layout::c,
+                                                detail::storage_like_of(e));
+}
+// A new array shaped like the expression e, filled with value.
+template <class E, class = detail::expression_argument_t<E>>
+auto full_like(const E& e, const detail::value_type_of<const E&>& value) {
+    auto r = empty_like(e);
+    r.fill(value);
+    return r;
+}
+// A new array shaped like the expression e, filled with zeros.
+template <class E, class = detail::expression_argument_t<E>> auto zeros_like(const E& e) {
+    return full_like(e, detail::value_type_of<const E&>(0));
+}
+// A new array shaped like the expression e, filled with ones.
+template <class E, class = detail::expression_argument_t<E>> auto ones_like(const E& e) {
+    return full_like(e, detail::value_type_of<const E&>(1));
 }
 
 // ---- concatenate/stack of different element types: the result type is promote_t of all ----
@@ -354,8 +376,7 @@ template <class... A> auto stack(const std::tuple<A...>& arrays, std::ptrdiff_t 
         // out[..., i, ...] along ax: the part's shape, a view.
         shape_type s = out.shape();
         strides_type st = out.strides();
-        const std::ptrdiff_t off =
-            out.offset() + static_cast<std::ptrdiff_t>(i++) * st[ax];
+        const std::ptrdiff_t off = out.offset() + static_cast<std::ptrdiff_t>(i++) * st[ax];
         s.erase(s.begin() + static_cast<std::ptrdiff_t>(ax));
         st.erase(st.begin() + static_cast<std::ptrdiff_t>(ax));
         const cl_array<R, S> dst = detail::view_of(out, std::move(s), std::move(st), off);

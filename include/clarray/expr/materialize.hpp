@@ -29,30 +29,31 @@ template <class E>
 struct is_host_data<E, std::void_t<typename E::expression_tag>> : std::true_type {};
 template <class T, class A> struct is_host_data<std::vector<T, A>, void> : std::true_type {};
 template <class E>
-inline constexpr bool is_host_data_v =
-    is_host_data<std::decay_t<E>>::value && !is_expression_v<E>;
+inline constexpr bool is_host_data_v = is_host_data<std::decay_t<E>>::value && !is_expression_v<E>;
 
 // A clarray expression that is not a cl_array (an expression node).
 template <class E>
 inline constexpr bool is_expression_only_v =
     is_expression_v<E> && !is_cl_array<std::decay_t<E>>::value;
 
+// An argument where an array is read: an array or an expression, or host data (refused by
+// require_device_argument with the fix); and one of those that is not a cl_array.
+template <class E>
+inline constexpr bool is_array_argument_v = is_expression_v<E> || is_host_data_v<E>;
+template <class E>
+inline constexpr bool is_non_array_argument_v = is_expression_only_v<E> || is_host_data_v<E>;
+
 // Enables the expression overload of a function that reads an array: expression nodes, and
 // host data so that materialize's static_assert says what to write instead.
-template <class E>
-using expression_argument_t = std::enable_if_t<is_expression_only_v<E> || is_host_data_v<E>>;
+template <class E> using expression_argument_t = std::enable_if_t<is_non_array_argument_v<E>>;
 
 // The expression overload of a function of two arrays: each an array or an expression, at least
-// one an expression (or host data).
+// one not an array.
 template <class A, class B>
 using expression_arguments_t =
-    std::enable_if_t<(is_expression_only_v<A> || is_host_data_v<A> || is_expression_only_v<B> ||
-                      is_host_data_v<B>)&&(is_expression_v<A> || is_host_data_v<A>)&&(
-                         is_expression_v<B> || is_host_data_v<B>)>;
+    std::enable_if_t<is_array_argument_v<A> && is_array_argument_v<B> &&
+                     (is_non_array_argument_v<A> || is_non_array_argument_v<B>)>;
 
-// e as an array: e itself when it is one (no copy, no kernel), else e evaluated (one kernel) into
-// a C-contiguous temporary of e's value type, on e's first array operand's queue, storage policy
-// and pool.
 // Refuses host data and other non-device arguments at compile time, naming the fix.
 template <class E> constexpr void require_device_argument() {
     static_assert(!is_host_data_v<E>,

@@ -178,7 +178,7 @@ ifft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 // ---- expression inputs: evaluated first into a temporary from their pool (VkFFT reads
 // arrays), e.g. rfft(x * window); the element type is the expression's value type.
 #define CLARRAY_FFT_EXPRESSION(NAME, SIZE, SIZE_DEFAULT, AXES, AXES_DEFAULT)                       \
-    template <class E, class = clarray::detail::expression_argument_t<E>>                         \
+    template <class E, class = clarray::detail::expression_argument_t<E>>                          \
     auto NAME(const E& a, SIZE n = SIZE_DEFAULT, AXES axis = AXES_DEFAULT,                         \
               std::string_view norm = "backward") {                                                \
         return NAME(clarray::detail::materialize(a), n, axis, norm);                               \
@@ -192,13 +192,17 @@ CLARRAY_FFT_EXPRESSION(rfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
 // irfft of an expression (evaluated first).
 CLARRAY_FFT_EXPRESSION(irfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
 // fftn of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(fftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{}, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
+CLARRAY_FFT_EXPRESSION(fftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
 // ifftn of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(ifftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{}, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
+CLARRAY_FFT_EXPRESSION(ifftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
 // fft2 of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(fft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{}, const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
+CLARRAY_FFT_EXPRESSION(fft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
 // ifft2 of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(ifft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{}, const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
+CLARRAY_FFT_EXPRESSION(ifft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
 #undef CLARRAY_FFT_EXPRESSION
 
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for

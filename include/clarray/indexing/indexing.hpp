@@ -16,6 +16,11 @@
 // flag an index out of range on the device, and the next host wait reports it
 // (runtime/error_flag.hpp). compress, extract and nonzero read the count of selected elements
 // (the result's size); count_nonzero reads its result. Everything else is enqueued.
+//
+// Every argument that is read may be an expression (docs/semantics.md): take's indices and the
+// conditions of compress, extract, nonzero and count_nonzero are read inside their kernels; the
+// gathered array, put's and add_at's indices and values and the array compress/extract select
+// from are evaluated first into a temporary (expr/materialize.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -104,9 +109,9 @@ template <class T, class S> cl_array<T, S> one_value(const queue& q, const T& v)
 // ravel).
 // a and idx may be expressions: a is evaluated first (a temporary); idx is read inside the
 // gather's kernel (`take(a, idx + 1)` adds no kernel of its own).
-template <class A, class X,
-          class = std::enable_if_t<(is_expression_v<A> || detail::is_host_data_v<A>)&&(
-              is_expression_v<X> || detail::is_host_data_v<X>)>>
+template <
+    class A, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
 auto take(const A& a_in, const X& idx, std::optional<std::ptrdiff_t> axis = std::nullopt,
           index_mode mode = index_mode::raise) {
     detail::require_device_argument<X>();
@@ -205,13 +210,11 @@ template <class T, class V> decltype(auto) values_as(const V& v) {
         return materialize(v);
 }
 template <class X, class V>
-inline constexpr bool scatter_expression_args_v =
-    (is_expression_only_v<X> || is_host_data_v<X> || is_expression_only_v<V> ||
-     is_host_data_v<V>)&&(is_expression_v<X> || is_host_data_v<X>)&&(is_expression_v<V> ||
-                                                                       is_host_data_v<V>);
+inline constexpr bool scatter_expression_args_v = is_array_argument_v<X>&& is_array_argument_v<V> &&
+                                                  (is_non_array_argument_v<X> ||
+                                                   is_non_array_argument_v<V>);
 template <class X, class W>
-inline constexpr bool scatter_scalar_args_v =
-    (is_expression_only_v<X> || is_host_data_v<X>)&&is_scalar_v<W>;
+inline constexpr bool scatter_scalar_args_v = is_non_array_argument_v<X>&& is_scalar_v<W>;
 } // namespace detail
 // put with an index or values expression (each evaluated first).
 template <class T, class S, class X, class V,
@@ -265,8 +268,7 @@ cl_array<T, S> compress_flat(const M& cond, std::size_t cond_size, const cl_arra
     return out;
 }
 template <class C, class A>
-inline constexpr bool mask_args_v = (is_expression_v<C> || is_host_data_v<C>)&&(
-    is_expression_v<A> || is_host_data_v<A>);
+inline constexpr bool mask_args_v = is_array_argument_v<C>&& is_array_argument_v<A>;
 } // namespace detail
 
 // The elements of a.flat at the positions where the 1-d cond is nonzero, in order (NumPy's
@@ -303,7 +305,7 @@ auto extract(const C& cond, const A& a_in) {
 // The indices of the nonzero elements, one int64 array per axis (C order), as NumPy's nonzero.
 // a may be an expression (read in the scan's kernel: `nonzero(x > 0)`); the results have its
 // storage policy.
-template <class E, class = std::enable_if_t<is_expression_v<E> || detail::is_host_data_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_array_argument_v<E>>>
 auto nonzero(const E& a) {
     detail::require_device_argument<E>();
     using S = detail::storage_of_t<E>;
@@ -323,8 +325,8 @@ auto nonzero(const E& a) {
     cl_array<std::int64_t, S> coords(q, shape_type{rank, count}, layout::c,
                                      detail::storage_like_of(a));
     if (count > 0)
-        detail::nonzero_coordinates(detail::array_ref_of(coords), shape,
-                                    detail::array_ref_of(pos), count);
+        detail::nonzero_coordinates(detail::array_ref_of(coords), shape, detail::array_ref_of(pos),
+                                    count);
     for (std::size_t k = 0; k < rank; ++k)
         result.push_back(coords(static_cast<std::ptrdiff_t>(k)));
     return result;
@@ -332,7 +334,7 @@ auto nonzero(const E& a) {
 
 // How many elements are nonzero (a an array or an expression, read in the sum's kernel); the host
 // waits for the count.
-template <class E, class = std::enable_if_t<is_expression_v<E> || detail::is_host_data_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_array_argument_v<E>>>
 std::int64_t count_nonzero(const E& a) {
     detail::require_device_argument<E>();
     if (checked_size(detail::shape_of(a)) == 0) return 0;

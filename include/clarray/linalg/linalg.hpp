@@ -150,7 +150,7 @@ cl_array<T, S> tensordot(const cl_array<T, S>& a, const cl_array<T, S>& b, std::
 // ---- expression operands: each evaluated first into a temporary from its pool (CLBlast reads
 // arrays); after evaluation the operands need one element type and storage policy, as arrays.
 #define CLARRAY_LINALG_EXPRESSION(NAME)                                                            \
-    template <class A, class B, class = clarray::detail::expression_arguments_t<A, B>>           \
+    template <class A, class B, class = clarray::detail::expression_arguments_t<A, B>>             \
     auto NAME(const A& a, const B& b) {                                                            \
         return NAME(clarray::detail::materialize(a), clarray::detail::materialize(b));             \
     }

@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 
+#include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/reduce/reducer.hpp"
 #include "clarray/reduce/scan.hpp"
@@ -151,7 +152,7 @@ auto dot(const A& a, const B& b) {
     if (sa.size() == 1 && sb.size() == 1 && sa == sb)
         return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
     // Matrix operands (or a shape error): the expressions are evaluated first.
-    return dot(clarray::eval(a), clarray::eval(b));
+    return dot(detail::materialize(a), detail::materialize(b));
 }
 // Dot product of the flattened arrays; a complex first argument is conjugated (NumPy's vdot).
 template <class TA, class SA, class TB, class SB>
@@ -180,7 +181,7 @@ auto vdot(const A& a, const B& b) {
         else
             return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
     }
-    return vdot(clarray::eval(a), clarray::eval(b));
+    return vdot(detail::materialize(a), detail::materialize(b));
 }
 
 // Cumulative sum/product along `axis`, or over the flattened expression (C order) without one.
