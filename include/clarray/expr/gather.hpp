@@ -51,6 +51,8 @@ public:
     // What the kernel may read: the gathered array as given (expr/assign.hpp's alias analysis).
     const shape_type& read_shape() const noexcept { return whole_.shape(); }
     const strides_type& read_strides() const noexcept { return whole_.strides(); }
+    // The gathered array as given (restrided_terminal keeps it).
+    const cl_array<T, S>& whole() const noexcept { return whole_; }
     launch_arg kernel_argument() const noexcept {
         return memory_arg<S>(view_.data().get(), access::read);
     }
