@@ -63,6 +63,10 @@ template <class E> constexpr void require_device_argument() {
                   "clarray: this argument must be a cl_array or a clarray expression");
 }
 
+// e as an array: e itself (a const reference: no copy, no kernel) when it is a cl_array, else e
+// evaluated (one kernel) into a new C-contiguous array of e's value type, on e's first array
+// operand's queue, storage policy and pool (clarray::eval). Host data fails to compile, naming
+// the fix.
 template <class E> decltype(auto) materialize(const E& e) {
     require_device_argument<E>();
     if constexpr (is_cl_array<std::decay_t<E>>::value)

@@ -149,9 +149,16 @@ template <class A, class B,
 auto dot(const A& a, const B& b) {
     const shape_type sa = detail::expression_shape(detail::as_node(a));
     const shape_type sb = detail::expression_shape(detail::as_node(b));
-    if (sa.size() == 1 && sb.size() == 1 && sa == sb)
+    if (sa.size() == 1 && sb.size() == 1) {
+        if (sa != sb)
+            throw shape_error("dot: expression operands must be 1-d of equal length (got shapes " +
+                              shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
         return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
-    // Matrix operands (or a shape error): the expressions are evaluated first.
+    }
+    if (sa.size() < 1 || sa.size() > 2 || sb.size() < 1 || sb.size() > 2)
+        throw shape_error("dot: operands must be 1-d or 2-d (got shapes " + shape_to_string(sa) +
+                          " and " + shape_to_string(sb) + ")");
+    // Matrix operands: the expressions are evaluated first.
     return dot(detail::materialize(a), detail::materialize(b));
 }
 // Dot product of the flattened arrays; a complex first argument is conjugated (NumPy's vdot).
