@@ -24,7 +24,7 @@ reduce    runtime storage memory array codegen expr
 host      runtime storage memory array expr
 random    runtime storage memory array
 linalg    runtime storage memory array expr
-fft       runtime storage memory array
+fft       runtime storage memory array expr
 sort      runtime storage memory array codegen expr
 indexing  runtime storage memory array codegen expr reduce
 umbrella  *

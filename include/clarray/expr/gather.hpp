@@ -9,9 +9,15 @@
 // made an index by the mode; the axis extent and its stride are scalar arguments, the mode selects
 // the kernel (a kernel variant). So the plan (broadcasting, coalescing, layouts) sees nothing new,
 // and the source only needs an indexed access (source_builder::array_input_at).
+//
+// The indices may be an expression (of int32 or int64): its text is the index, and each of its
+// array terminals is viewed over the result shape with extent-1 axes after its own for a's axes
+// after `axis` (restrided_terminal); broadcasting adds the leading ones, as for an index array.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "clarray/error.hpp"
 #include "clarray/expr/expression.hpp"
@@ -45,6 +51,8 @@ public:
     // What the kernel may read: the gathered array as given (expr/assign.hpp's alias analysis).
     const shape_type& read_shape() const noexcept { return whole_.shape(); }
     const strides_type& read_strides() const noexcept { return whole_.strides(); }
+    // The gathered array as given (restrided_terminal keeps it).
+    const cl_array<T, S>& whole() const noexcept { return whole_; }
     launch_arg kernel_argument() const noexcept {
         return memory_arg<S>(view_.data().get(), access::read);
     }
@@ -87,28 +95,73 @@ struct gather_word_terminal {
     launch_arg kernel_argument() const noexcept { return check.word_argument(); }
 };
 
-template <class T, class S, class I, class IS>
-class gather_node : public expression<gather_node<T, S, I, IS>> {
-    static_assert(is_index_type_v<I>, "take: index arrays must be int32 or int64");
+// The array terminals of an index expression seen over the gather's result shape
+// a.shape[:axis] + idx.shape + a.shape[axis+1:]: each terminal's view gets `trailing` extent-1
+// axes (stride 0) after its own, so that broadcasting (which adds leading axes) puts its axes
+// on idx's. The restrided terminal of a terminal type U:
+template <class U> struct restrided_terminal {
+    static_assert(sizeof(U) == 0, "take: unsupported operand kind in an index expression");
+};
+template <class A> struct restrided_terminal<array_terminal<A>> {
+    using array_type = std::decay_t<A>;
+    using type = array_terminal<array_type>;
+    static array_type view(const array_type& v, std::size_t trailing) {
+        shape_type s = v.shape();
+        strides_type st = v.strides();
+        for (std::size_t d = 0; d < trailing; ++d) {
+            s.push_back(1);
+            st.push_back(0);
+        }
+        return array_type(v.get_queue(), v.data(), std::move(s), std::move(st), v.offset());
+    }
+    static type make(const array_terminal<A>& t, std::size_t trailing) {
+        return type(view(t.array(), trailing));
+    }
+};
+template <class T, class S> struct restrided_terminal<gather_source<T, S>> {
+    using type = gather_source<T, S>;
+    static type make(const gather_source<T, S>& t, std::size_t trailing) {
+        return type(restrided_terminal<array_terminal<cl_array<T, S>>>::view(t.array(), trailing),
+                    t.whole());
+    }
+};
+
+// take(a, idx, axis) as an operand. X is the index operand's node: an array
+// (array_terminal<cl_array<I, IS>>) or an expression of type int32 or int64, read in the
+// gather's kernel (`take(a, idx + 1)` is one kernel).
+template <class T, class S, class X> class gather_node : public expression<gather_node<T, S, X>> {
+    using I = typename X::value_type;
+    static_assert(is_index_type_v<I>,
+                  "take: indices must be int32 or int64 (an index array or an expression of "
+                  "that type)");
 
 public:
     using value_type = canonical_t<T>;
 
-    // a: the gathered array; idx: the indices; axis < a.dimension(); a's extent along axis is
-    // not 0 unless idx is empty (the caller checks that). raise mode: an index outside [-n, n)
-    // sets a flag that the next host wait reports as index_error naming `site`.
-    gather_node(const cl_array<T, S>& a, const cl_array<I, IS>& idx, std::size_t axis,
+    // a: the gathered array; idx: the indices, of shape idx_shape; axis < a.dimension(); a's
+    // extent along axis is not 0 unless idx is empty (the caller checks that). raise mode: an
+    // index outside [-n, n) sets a flag that the next host wait reports as index_error naming
+    // `site`.
+    gather_node(const cl_array<T, S>& a, X idx, const shape_type& idx_shape, std::size_t axis,
                 index_mode mode, const index_check_site& site)
         : mode_{static_cast<std::uint32_t>(mode)}, len_(static_cast<cl_long>(a.shape()[axis])),
           stride_(static_cast<cl_long>(a.strides()[axis])),
-          check_(a.get_context(), site, mode == index_mode::raise), idx_(index_view(a, idx, axis)),
-          src_(source_view(a, idx, axis), a) {}
+          check_(a.get_context(), site, mode == index_mode::raise), idx_(std::move(idx)),
+          src_(source_view(a, idx_shape, axis), a) {
+        const std::size_t trailing = a.dimension() - 1 - axis;
+        idx_.for_each_terminal([&](const auto& t) {
+            using U = std::decay_t<decltype(t)>;
+            if constexpr (U::is_array)
+                terminals_.push_back(std::make_shared<const typename restrided_terminal<U>::type>(
+                    restrided_terminal<U>::make(t, trailing)));
+        });
+    }
 
     static std::string emit(source_builder& b) {
         // Visit order: the indices, the mode (a kernel variant: each mode has its own kernel,
         // with no branch on it), the extent, the stride, the check's flag words and word, the
         // gathered array.
-        const std::string k = b.array_input(dtype_of<I>());
+        const std::string k = "(" + X::emit(b) + ")";
         const auto mode = static_cast<index_mode>(b.variant_input());
         const std::string n = b.scalar_input(dtype::int64);
         const std::string st = b.scalar_input(dtype::int64);
@@ -140,7 +193,15 @@ public:
         return b.array_input_at(dtype_of<value_type>(), index + " * " + st);
     }
     template <class F> void for_each_terminal(F&& f) const {
-        f(idx_);
+        // The index operand's terminals, its arrays as viewed over the result shape.
+        std::size_t i = 0;
+        idx_.for_each_terminal([&](const auto& t) {
+            using U = std::decay_t<decltype(t)>;
+            if constexpr (U::is_array)
+                f(*static_cast<const typename restrided_terminal<U>::type*>(terminals_[i++].get()));
+            else
+                f(t);
+        });
         f(mode_);
         f(len_);
         f(stride_);
@@ -151,57 +212,48 @@ public:
     template <class U> static constexpr bool lanewise_as = false;
     static constexpr bool calls_function = false;
 
-private:
-    static shape_type result_shape(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
+    // The result's shape: a.shape[:axis] + idx_shape + a.shape[axis+1:].
+    static shape_type result_shape(const cl_array<T, S>& a, const shape_type& idx_shape,
                                    std::size_t axis) {
-        const std::size_t rank = a.dimension() - 1 + idx.dimension();
+        const std::size_t rank = a.dimension() - 1 + idx_shape.size();
         if (rank > max_dims)
             throw shape_error("take: the result would have " + std::to_string(rank) +
                               " dimensions, more than " + std::to_string(max_dims));
         shape_type s;
         for (std::size_t d = 0; d < axis; ++d)
             s.push_back(a.shape()[d]);
-        for (std::size_t e : idx.shape())
+        for (std::size_t e : idx_shape)
             s.push_back(e);
         for (std::size_t d = axis + 1; d < a.dimension(); ++d)
             s.push_back(a.shape()[d]);
         return s;
     }
-    static cl_array<I, IS> index_view(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
-                                      std::size_t axis) {
-        strides_type st;
-        for (std::size_t d = 0; d < axis; ++d)
-            st.push_back(0);
-        for (std::ptrdiff_t x : idx.strides())
-            st.push_back(x);
-        for (std::size_t d = axis + 1; d < a.dimension(); ++d)
-            st.push_back(0);
-        return cl_array<I, IS>(idx.get_queue(), idx.data(), result_shape(a, idx, axis), st,
-                               idx.offset());
-    }
-    static cl_array<T, S> source_view(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
+
+private:
+    static cl_array<T, S> source_view(const cl_array<T, S>& a, const shape_type& idx_shape,
                                       std::size_t axis) {
         strides_type st;
         for (std::size_t d = 0; d < axis; ++d)
             st.push_back(a.strides()[d]);
-        for (std::size_t d = 0; d < idx.dimension(); ++d)
+        for (std::size_t d = 0; d < idx_shape.size(); ++d)
             st.push_back(0);
         for (std::size_t d = axis + 1; d < a.dimension(); ++d)
             st.push_back(a.strides()[d]);
-        return cl_array<T, S>(a.get_queue(), a.data(), result_shape(a, idx, axis), st, a.offset());
+        return cl_array<T, S>(a.get_queue(), a.data(), result_shape(a, idx_shape, axis), st,
+                              a.offset());
     }
 
     variant_terminal<2> mode_;
     scalar_terminal<std::int64_t> len_, stride_;
     gather_check check_;
-    array_terminal<cl_array<I, IS>> idx_;
+    X idx_;
+    // idx_'s array terminals restrided (restrided_terminal), in visit order; shared by copies.
+    std::vector<std::shared_ptr<const void>> terminals_;
     gather_source<T, S> src_;
 };
 
 template <class T, class S> struct first_storage<gather_source<T, S>> { using type = S; };
-template <class T, class S, class I, class IS> struct first_storage<gather_node<T, S, I, IS>> {
-    using type = S;
-};
+template <class T, class S, class X> struct first_storage<gather_node<T, S, X>> { using type = S; };
 
 } // namespace detail
 } // namespace clarray

@@ -2,10 +2,16 @@
 // The manipulation functions that are expressions, so that they fuse into the kernel of the
 // expression around them: clip, diff, triu, tril; and concatenate/stack of arrays of different
 // element types, which promote as NumPy's (one conversion kernel per part). The ones that are
-// views, copies and fills are in array/manipulation.hpp (included).
+// views, copies and fills are in array/manipulation.hpp (included); their overloads for an
+// expression argument are here (the expression is evaluated first: expr/materialize.hpp), with
+// *_like of an expression.
 #include <cstddef>
 #include <cstdint>
+<<<<<<< HEAD
 #include <limits>
+=======
+#include <initializer_list>
+>>>>>>> exprargs
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -14,6 +20,7 @@
 
 #include "clarray/array/manipulation.hpp"
 #include "clarray/expr/assign.hpp"
+#include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 
 namespace clarray {
@@ -46,6 +53,7 @@ template <class T, class S> diff_node_t<T, S> diff_once(const cl_array<T, S>& a,
         array_terminal<cl_array<T, S>>(axis_slice(a, axis, 0, n > 0 ? n - 1 : 0)));
 }
 
+<<<<<<< HEAD
 // An expression's shape and queue, for functions that take arrays and expressions alike.
 template <class X> shape_type shape_of(const X& x) {
     if constexpr (is_cl_array<std::decay_t<X>>::value)
@@ -59,6 +67,12 @@ template <class X> const queue& queue_of(const X& x) {
     else
         return expression_queue(x);
 }
+=======
+template <class A, class... B> struct promote_all { using type = canonical_t<A>; };
+template <class A, class B, class... C> struct promote_all<A, B, C...> {
+    using type = typename promote_all<promote_t<A, B>, C...>::type;
+};
+>>>>>>> exprargs
 
 // where(col - row (>= or <=) k, x, 0) over the last two axes of x (a 1-d x of extent n is taken
 // as n x n rows, as NumPy's triu/tril do).
@@ -164,31 +178,227 @@ auto tril(X&& x, std::ptrdiff_t k = 0) {
     return detail::triangle<detail::less_equal_op>(std::forward<X>(x), k, "tril");
 }
 
+<<<<<<< HEAD
 // ---- concatenate/stack of different element types: the result type is NumPy's result_type of
 // all (promote_all_t: all at once, not pairwise) ----
 // Arrays of one storage policy, passed as a tuple: concatenate(std::tie(a, b), axis).
+=======
+// ---- the functions above and in array/manipulation.hpp with an expression argument: the
+// expression is evaluated first into a temporary from its pool (one kernel), then treated as
+// the array (views of it share the temporary, which lives as long as they do).
+// expand_dims of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto expand_dims(const E& e, std::ptrdiff_t axis) {
+    return expand_dims(detail::materialize(e), axis);
+}
+// atleast_1d of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto atleast_1d(const E& e) {
+    return atleast_1d(detail::materialize(e));
+}
+// atleast_2d of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto atleast_2d(const E& e) {
+    return atleast_2d(detail::materialize(e));
+}
+// atleast_3d of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto atleast_3d(const E& e) {
+    return atleast_3d(detail::materialize(e));
+}
+// swapaxes of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto swapaxes(const E& e, std::ptrdiff_t axis1, std::ptrdiff_t axis2) {
+    return swapaxes(detail::materialize(e), axis1, axis2);
+}
+// moveaxis of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto moveaxis(const E& e, std::ptrdiff_t source, std::ptrdiff_t destination) {
+    return moveaxis(detail::materialize(e), source, destination);
+}
+// transpose of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto transpose(const E& e) {
+    return transpose(detail::materialize(e));
+}
+// transpose of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto transpose(const E& e, const std::vector<std::size_t>& axes) {
+    return transpose(detail::materialize(e), axes);
+}
+// split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto split(const E& e, std::size_t sections, std::ptrdiff_t axis = 0) {
+    return split(detail::materialize(e), sections, axis);
+}
+// split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto split(const E& e, const std::vector<std::ptrdiff_t>& at, std::ptrdiff_t axis = 0) {
+    return split(detail::materialize(e), at, axis);
+}
+// split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto split(const E& e, std::initializer_list<std::ptrdiff_t> at, std::ptrdiff_t axis = 0) {
+    return split(detail::materialize(e), at, axis);
+}
+// array_split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto array_split(const E& e, std::size_t sections, std::ptrdiff_t axis = 0) {
+    return array_split(detail::materialize(e), sections, axis);
+}
+// array_split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto array_split(const E& e, const std::vector<std::ptrdiff_t>& at, std::ptrdiff_t axis = 0) {
+    return array_split(detail::materialize(e), at, axis);
+}
+// array_split of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto array_split(const E& e, std::initializer_list<std::ptrdiff_t> at, std::ptrdiff_t axis = 0) {
+    return array_split(detail::materialize(e), at, axis);
+}
+// flip of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto flip(const E& e, std::ptrdiff_t axis) {
+    return flip(detail::materialize(e), axis);
+}
+// flip of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto flip(const E& e) {
+    return flip(detail::materialize(e));
+}
+// flipud of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto flipud(const E& e) {
+    return flipud(detail::materialize(e));
+}
+// fliplr of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>> auto fliplr(const E& e) {
+    return fliplr(detail::materialize(e));
+}
+// roll of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto roll(const E& e, const std::vector<std::ptrdiff_t>& shifts,
+          const std::vector<std::ptrdiff_t>& axes) {
+    return roll(detail::materialize(e), shifts, axes);
+}
+// roll of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto roll(const E& e, std::ptrdiff_t shift, std::ptrdiff_t axis) {
+    return roll(detail::materialize(e), shift, axis);
+}
+// roll of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto roll(const E& e, std::ptrdiff_t shift) {
+    return roll(detail::materialize(e), shift);
+}
+// repeat of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto repeat(const E& e, const std::vector<std::size_t>& counts, std::ptrdiff_t axis) {
+    return repeat(detail::materialize(e), counts, axis);
+}
+// repeat of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto repeat(const E& e, std::size_t count, std::ptrdiff_t axis) {
+    return repeat(detail::materialize(e), count, axis);
+}
+// repeat of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto repeat(const E& e, std::size_t count) {
+    return repeat(detail::materialize(e), count);
+}
+// tile of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto tile(const E& e, const std::vector<std::size_t>& reps) {
+    return tile(detail::materialize(e), reps);
+}
+// tile of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto tile(const E& e, std::size_t reps) {
+    return tile(detail::materialize(e), reps);
+}
+// pad of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto pad(const E& e, const std::vector<pad_width>& widths,
+         const detail::value_type_of<const E&>& value = detail::value_type_of<const E&>(0)) {
+    return pad(detail::materialize(e), widths, value);
+}
+// pad of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto pad(const E& e, std::size_t width,
+         const detail::value_type_of<const E&>& value = detail::value_type_of<const E&>(0)) {
+    return pad(detail::materialize(e), width, value);
+}
+// diagonal of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto diagonal(const E& e, std::ptrdiff_t k = 0, std::ptrdiff_t axis1 = 0,
+              std::ptrdiff_t axis2 = 1) {
+    return diagonal(detail::materialize(e), k, axis1, axis2);
+}
+// diag of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto diag(const E& e, std::ptrdiff_t k = 0) {
+    return diag(detail::materialize(e), k);
+}
+// diff of an expression (evaluated first).
+template <class E, class = detail::expression_argument_t<E>>
+auto diff(const E& e, std::size_t n = 1, std::ptrdiff_t axis = -1) {
+    return diff(detail::materialize(e), n, axis);
+}
+
+// ---- *_like of an expression: its shape, value type, storage policy and queue (C layout),
+// allocated like its first array operand; the expression is not evaluated.
+// A new uninitialised array shaped like the expression e.
+template <class E, class = detail::expression_argument_t<E>> auto empty_like(const E& e) {
+    detail::require_device_argument<E>();
+    using V = detail::value_type_of<const E&>;
+    return cl_array<V, detail::storage_of_t<E>>(detail::queue_of(e), detail::shape_of(e), layout::c,
+                                                detail::storage_like_of(e));
+}
+// A new array shaped like the expression e, filled with value.
+template <class E, class = detail::expression_argument_t<E>>
+auto full_like(const E& e, const detail::value_type_of<const E&>& value) {
+    auto r = empty_like(e);
+    r.fill(value);
+    return r;
+}
+// A new array shaped like the expression e, filled with zeros.
+template <class E, class = detail::expression_argument_t<E>> auto zeros_like(const E& e) {
+    return full_like(e, detail::value_type_of<const E&>(0));
+}
+// A new array shaped like the expression e, filled with ones.
+template <class E, class = detail::expression_argument_t<E>> auto ones_like(const E& e) {
+    return full_like(e, detail::value_type_of<const E&>(1));
+}
+
+// ---- concatenate/stack of different element types: the result type is promote_t of all ----
+// Arrays and expressions of one storage policy, passed as a tuple: concatenate(std::tie(a, b),
+// axis), concatenate(std::make_tuple(a * 2, b), axis). Each part is written into its place by
+// one kernel (an expression is evaluated there, no temporary; an array of the result type is
+// copied).
+>>>>>>> exprargs
 template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrdiff_t axis = 0) {
     static_assert(sizeof...(A) > 0, "concatenate: need at least one array");
-    static_assert((is_cl_array<std::decay_t<A>>::value && ...),
-                  "concatenate: the tuple must hold cl_arrays");
+    (detail::require_device_argument<A>(), ...);
     using First = std::decay_t<std::tuple_element_t<0, std::tuple<A...>>>;
-    using S = typename First::storage_policy;
-    static_assert((std::is_same_v<typename std::decay_t<A>::storage_policy, S> && ...),
+    using S = detail::storage_of_t<First>;
+    static_assert((std::is_same_v<detail::storage_of_t<A>, S> && ...),
                   "concatenate: the arrays must have one storage policy");
+<<<<<<< HEAD
     using R = detail::promote_all_t<typename std::decay_t<A>::value_type...>;
+=======
+    using R = typename detail::promote_all<detail::value_type_of<const A&>...>::type;
+    std::vector<shape_type> shapes;
+    std::apply([&](const auto&... a) { (shapes.push_back(detail::shape_of(a)), ...); }, arrays);
+>>>>>>> exprargs
     std::vector<const shape_type*> list;
-    std::apply([&](const auto&... a) { (list.push_back(&a.shape()), ...); }, arrays);
+    for (const shape_type& sh : shapes)
+        list.push_back(&sh);
     std::size_t ax = 0;
     shape_type shape =
         detail::concatenated_shape(list.data(), list.size(), axis, "concatenate", &ax);
     const First& first = std::get<0>(arrays);
-    cl_array<R, S> out(first.get_queue(), std::move(shape), layout::c, first.data().get());
-    std::size_t pos = 0;
+    cl_array<R, S> out(detail::queue_of(first), std::move(shape), layout::c,
+                       detail::storage_like_of(first));
+    std::size_t pos = 0, i = 0;
     auto put = [&](const auto& a) {
         using P = std::decay_t<decltype(a)>;
-        const std::size_t n = a.shape()[ax];
+        const std::size_t n = shapes[i++][ax];
         const cl_array<R, S> dst = detail::axis_slice(out, ax, pos, pos + n);
-        if constexpr (std::is_same_v<typename P::value_type, R>)
+        if constexpr (is_cl_array<P>::value && std::is_same_v<typename P::value_type, R>)
             detail::strided_copy(dst, a);
         else
             detail::assign(dst, detail::as_node(a)); // converts to R
@@ -197,19 +407,47 @@ template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrd
     std::apply([&](const auto&... a) { (put(a), ...); }, arrays);
     return out;
 }
-// Joined along a new axis, as stack, promoting as concatenate.
+// Joined along a new axis, as stack, promoting as concatenate; the parts may be expressions
+// (each evaluated into its place).
 template <class... A> auto stack(const std::tuple<A...>& arrays, std::ptrdiff_t axis = 0) {
-    std::vector<const shape_type*> shapes;
-    std::apply([&](const auto&... a) { (shapes.push_back(&a.shape()), ...); }, arrays);
-    detail::check_same_shapes(shapes.data(), shapes.size(), "stack");
-    const std::size_t ax =
-        detail::normalize_axis(axis, std::get<0>(arrays).dimension() + 1, "stack");
-    return std::apply(
-        [&](const auto&... a) {
-            return concatenate(std::make_tuple(detail::with_axis(a, ax)...),
-                               static_cast<std::ptrdiff_t>(ax));
-        },
-        arrays);
+    static_assert(sizeof...(A) > 0, "stack: need at least one array");
+    (detail::require_device_argument<A>(), ...);
+    using First = std::decay_t<std::tuple_element_t<0, std::tuple<A...>>>;
+    using S = detail::storage_of_t<First>;
+    static_assert((std::is_same_v<detail::storage_of_t<A>, S> && ...),
+                  "stack: the arrays must have one storage policy");
+    using R = typename detail::promote_all<detail::value_type_of<const A&>...>::type;
+    std::vector<shape_type> shapes;
+    std::apply([&](const auto&... a) { (shapes.push_back(detail::shape_of(a)), ...); }, arrays);
+    std::vector<const shape_type*> list;
+    for (const shape_type& sh : shapes)
+        list.push_back(&sh);
+    detail::check_same_shapes(list.data(), list.size(), "stack");
+    if (shapes[0].size() + 1 > max_dims)
+        throw shape_error("stack: the result would have more than " + std::to_string(max_dims) +
+                          " dimensions");
+    const std::size_t ax = detail::normalize_axis(axis, shapes[0].size() + 1, "stack");
+    shape_type shape = shapes[0];
+    shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(ax), sizeof...(A));
+    const First& first = std::get<0>(arrays);
+    cl_array<R, S> out(detail::queue_of(first), shape, layout::c, detail::storage_like_of(first));
+    std::size_t i = 0;
+    auto put = [&](const auto& a) {
+        using P = std::decay_t<decltype(a)>;
+        // out[..., i, ...] along ax: the part's shape, a view.
+        shape_type s = out.shape();
+        strides_type st = out.strides();
+        const std::ptrdiff_t off = out.offset() + static_cast<std::ptrdiff_t>(i++) * st[ax];
+        s.erase(s.begin() + static_cast<std::ptrdiff_t>(ax));
+        st.erase(st.begin() + static_cast<std::ptrdiff_t>(ax));
+        const cl_array<R, S> dst = detail::view_of(out, std::move(s), std::move(st), off);
+        if constexpr (is_cl_array<P>::value && std::is_same_v<typename P::value_type, R>)
+            detail::strided_copy(dst, a);
+        else
+            detail::assign(dst, detail::as_node(a)); // converts to R
+    };
+    std::apply([&](const auto&... a) { (put(a), ...); }, arrays);
+    return out;
 }
 
 } // namespace clarray

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/expr/materialize.hpp"
 
 namespace clarray {
 namespace detail {
@@ -173,6 +174,36 @@ ifft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
     return clarray::detail::fft_call<C>(clarray::detail::fft_op::inverse, "ifft2", a, s, axes,
                                         false, norm);
 }
+
+// ---- expression inputs: evaluated first into a temporary from their pool (VkFFT reads
+// arrays), e.g. rfft(x * window); the element type is the expression's value type.
+#define CLARRAY_FFT_EXPRESSION(NAME, SIZE, SIZE_DEFAULT, AXES, AXES_DEFAULT)                       \
+    template <class E, class = clarray::detail::expression_argument_t<E>>                          \
+    auto NAME(const E& a, SIZE n = SIZE_DEFAULT, AXES axis = AXES_DEFAULT,                         \
+              std::string_view norm = "backward") {                                                \
+        return NAME(clarray::detail::materialize(a), n, axis, norm);                               \
+    }
+// fft of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(fft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// ifft of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(ifft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// rfft of an expression (evaluated first): rfft(x * window).
+CLARRAY_FFT_EXPRESSION(rfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// irfft of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(irfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// fftn of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(fftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
+// ifftn of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(ifftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
+// fft2 of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(fft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
+// ifft2 of an expression (evaluated first).
+CLARRAY_FFT_EXPRESSION(ifft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
+                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
+#undef CLARRAY_FFT_EXPRESSION
 
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for
 // tests and diagnostics.

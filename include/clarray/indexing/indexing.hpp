@@ -16,6 +16,11 @@
 // flag an index out of range on the device, and the next host wait reports it
 // (runtime/error_flag.hpp). compress, extract and nonzero read the count of selected elements
 // (the result's size); count_nonzero reads its result. Everything else is enqueued.
+//
+// Every argument that is read may be an expression (docs/semantics.md): take's indices and the
+// conditions of compress, extract, nonzero and count_nonzero are read inside their kernels; the
+// gathered array, put's and add_at's indices and values and the array compress/extract select
+// from are evaluated first into a temporary (expr/materialize.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +33,7 @@
 #include "clarray/error.hpp"
 #include "clarray/expr/assign.hpp"
 #include "clarray/expr/gather.hpp"
+#include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/reduce/reduce.hpp"
 
@@ -65,7 +71,7 @@ inline index_check_site check_site(const char* what, std::size_t extent,
 }
 
 template <class A, class B> void same_context(const A& a, const B& b, const char* what) {
-    if (a.get_context() != b.get_context())
+    if (queue_of(a).context() != queue_of(b).context())
         throw usage_error(std::string(what) + ": arrays from different contexts");
 }
 
@@ -101,21 +107,33 @@ template <class T, class S> cl_array<T, S> one_value(const queue& q, const T& v)
 // and the next host wait throws index_error (docs/indexing.md); an empty axis throws here. A flat
 // take of a view that is not one strided line gathers from a contiguous copy of it (as NumPy's
 // ravel).
-template <class T, class S, class I, class IS>
-auto take(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
-          std::optional<std::ptrdiff_t> axis = std::nullopt, index_mode mode = index_mode::raise) {
-    detail::check_index_type<I>();
+// a and idx may be expressions: a is evaluated first (a temporary); idx is read inside the
+// gather's kernel (`take(a, idx + 1)` adds no kernel of its own).
+template <
+    class A, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
+auto take(const A& a_in, const X& idx, std::optional<std::ptrdiff_t> axis = std::nullopt,
+          index_mode mode = index_mode::raise) {
+    detail::require_device_argument<X>();
+    decltype(auto) a = detail::materialize(a_in);
+    using AT = std::decay_t<decltype(a)>;
+    using T = typename AT::value_type;
+    using S = typename AT::storage_policy;
+    // The index operand as a node held by value: an array's handle, or the expression.
+    using N = std::conditional_t<is_cl_array<X>::value, detail::array_terminal<X>, X>;
+    detail::check_index_type<typename N::value_type>();
     detail::same_context(a, idx, "take");
     const cl_array<T, S> src = axis ? a : a.ravel();
     const std::size_t ax = axis ? detail::normalize_axis(*axis, a.dimension(), "take") : 0;
     const std::size_t n = src.shape()[ax];
     const std::optional<std::size_t> named = axis ? std::optional<std::size_t>(ax) : std::nullopt;
-    if (n == 0 && idx.size() > 0) {
+    const shape_type idx_shape = detail::shape_of(idx);
+    if (n == 0 && checked_size(idx_shape) > 0) {
         if (mode == index_mode::raise) detail::throw_index_range("take", n, named);
         throw index_error("take: cannot take from an empty axis");
     }
-    return detail::gather_node<T, S, I, IS>(src, idx, ax, mode,
-                                            detail::check_site("take", n, named));
+    return detail::gather_node<T, S, N>(src, N(idx), idx_shape, ax, mode,
+                                        detail::check_site("take", n, named));
 }
 
 // ---- scatter ----
@@ -182,10 +200,54 @@ void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value)
     add_at(a, idx, detail::one_value<T, S>(a.get_queue(), static_cast<T>(value)));
 }
 
+// put and add_at with an index or values expression: the scatter reads arrays, so each
+// expression is evaluated first into a temporary (values directly as a's dtype).
+namespace detail {
+template <class T, class V> decltype(auto) values_as(const V& v) {
+    if constexpr (is_expression_only_v<V>)
+        return clarray::eval(astype<T>(v));
+    else
+        return materialize(v);
+}
+template <class X, class V>
+inline constexpr bool scatter_expression_args_v = is_array_argument_v<X>&& is_array_argument_v<V> &&
+                                                  (is_non_array_argument_v<X> ||
+                                                   is_non_array_argument_v<V>);
+template <class X, class W>
+inline constexpr bool scatter_scalar_args_v = is_non_array_argument_v<X>&& is_scalar_v<W>;
+} // namespace detail
+// put with an index or values expression (each evaluated first).
+template <class T, class S, class X, class V,
+          class = std::enable_if_t<detail::scatter_expression_args_v<X, V>>>
+void put(const cl_array<T, S>& a, const X& idx, const V& values,
+         index_mode mode = index_mode::raise) {
+    put(a, detail::materialize(idx), detail::values_as<T>(values), mode);
+}
+// put of one scalar value at an index expression (evaluated first).
+template <class T, class S, class X, class W,
+          class = std::enable_if_t<detail::scatter_scalar_args_v<X, W>>, class = void>
+void put(const cl_array<T, S>& a, const X& idx, const W& value,
+         index_mode mode = index_mode::raise) {
+    put(a, detail::materialize(idx), value, mode);
+}
+// add_at with an index or values expression (each evaluated first).
+template <class T, class S, class X, class V,
+          class = std::enable_if_t<detail::scatter_expression_args_v<X, V>>>
+void add_at(const cl_array<T, S>& a, const X& idx, const V& values) {
+    add_at(a, detail::materialize(idx), detail::values_as<T>(values));
+}
+// add_at of one scalar value at an index expression (evaluated first).
+template <class T, class S, class X, class W,
+          class = std::enable_if_t<detail::scatter_scalar_args_v<X, W>>, class = void>
+void add_at(const cl_array<T, S>& a, const X& idx, const W& value) {
+    add_at(a, detail::materialize(idx), value);
+}
+
 // ---- boolean masks ----
 namespace detail {
-// Inclusive running count of the nonzero elements of m in C order (int64, contiguous).
-template <class M, class MS> cl_array<std::int64_t, MS> running_count(const cl_array<M, MS>& m) {
+// Inclusive running count of the nonzero elements of m (an array or an expression, read in the
+// scan's kernel) in C order (int64, contiguous).
+template <class M> auto running_count(const M& m) {
     return cumsum(astype<std::int64_t>(astype<bool>(m)));
 }
 // The last element of a running count: the host waits for it.
@@ -194,68 +256,88 @@ template <class S> std::size_t total(const cl_array<std::int64_t, S>& pos) {
     return static_cast<std::size_t>(
         pos(range(static_cast<std::ptrdiff_t>(n) - 1, static_cast<std::ptrdiff_t>(n))).item());
 }
-template <class T, class S, class M, class MS>
-cl_array<T, S> compress_flat(const cl_array<M, MS>& cond, const cl_array<T, S>& a,
+template <class M, class T, class S>
+cl_array<T, S> compress_flat(const M& cond, std::size_t cond_size, const cl_array<T, S>& a,
                              const char* what) {
     same_context(a, cond, what);
-    if (cond.size() == 0) return cl_array<T, S>(a.get_queue(), shape_type{0});
+    if (cond_size == 0) return cl_array<T, S>(a.get_queue(), shape_type{0});
     const auto pos = running_count(cond);
     const std::size_t count = total(pos); // the host waits here: the result's size
     cl_array<T, S> out(a.get_queue(), shape_type{count}, layout::c, a.data().get());
-    if (count > 0) compact(array_ref_of(out), array_ref_of(a), array_ref_of(pos), cond.size());
+    if (count > 0) compact(array_ref_of(out), array_ref_of(a), array_ref_of(pos), cond_size);
     return out;
 }
+template <class C, class A>
+inline constexpr bool mask_args_v = is_array_argument_v<C>&& is_array_argument_v<A>;
 } // namespace detail
 
 // The elements of a.flat at the positions where the 1-d cond is nonzero, in order (NumPy's
-// compress without axis); cond may be shorter than a.
-template <class M, class MS, class T, class S>
-cl_array<T, S> compress(const cl_array<M, MS>& cond, const cl_array<T, S>& a) {
-    if (cond.dimension() != 1)
+// compress without axis); cond may be shorter than a. cond may be an expression (read in the
+// scan's kernel: `compress(x > 0, x)`); an expression a is evaluated first.
+template <class C, class A, class = std::enable_if_t<detail::mask_args_v<C, A>>>
+auto compress(const C& cond, const A& a_in) {
+    detail::require_device_argument<C>();
+    decltype(auto) a = detail::materialize(a_in);
+    const shape_type cs = detail::shape_of(cond);
+    if (cs.size() != 1)
         throw shape_error("compress: the condition must be 1-d, not of shape " +
-                          shape_to_string(cond.shape()));
-    if (cond.size() > a.size())
-        throw index_error("compress: condition of " + std::to_string(cond.size()) +
+                          shape_to_string(cs));
+    if (cs[0] > a.size())
+        throw index_error("compress: condition of " + std::to_string(cs[0]) +
                           " elements is longer than the array's " + std::to_string(a.size()));
-    return detail::compress_flat(cond, a, "compress");
+    return detail::compress_flat(cond, cs[0], a, "compress");
 }
 
-// The elements of a.flat where cond.flat is nonzero (cond of a's size), in order.
-template <class M, class MS, class T, class S>
-cl_array<T, S> extract(const cl_array<M, MS>& cond, const cl_array<T, S>& a) {
-    if (cond.size() != a.size())
-        throw shape_error("extract: condition of shape " + shape_to_string(cond.shape()) +
+// The elements of a.flat where cond.flat is nonzero (cond of a's size), in order; cond and a
+// as in compress.
+template <class C, class A, class = std::enable_if_t<detail::mask_args_v<C, A>>>
+auto extract(const C& cond, const A& a_in) {
+    detail::require_device_argument<C>();
+    decltype(auto) a = detail::materialize(a_in);
+    const shape_type cs = detail::shape_of(cond);
+    const std::size_t n = checked_size(cs);
+    if (n != a.size())
+        throw shape_error("extract: condition of shape " + shape_to_string(cs) +
                           " and array of shape " + shape_to_string(a.shape()) + " differ in size");
-    return detail::compress_flat(cond, a, "extract");
+    return detail::compress_flat(cond, n, a, "extract");
 }
 
 // The indices of the nonzero elements, one int64 array per axis (C order), as NumPy's nonzero.
-template <class T, class S>
-std::vector<cl_array<std::int64_t, S>> nonzero(const cl_array<T, S>& a) {
-    if (a.dimension() == 0)
+// a may be an expression (read in the scan's kernel: `nonzero(x > 0)`); the results have its
+// storage policy.
+template <class E, class = std::enable_if_t<detail::is_array_argument_v<E>>>
+auto nonzero(const E& a) {
+    detail::require_device_argument<E>();
+    using S = detail::storage_of_t<E>;
+    const shape_type shape = detail::shape_of(a);
+    const queue& q = detail::queue_of(a);
+    if (shape.size() == 0)
         throw shape_error("nonzero: a 0-d array has no axes (NumPy refuses it too)");
-    const std::size_t rank = a.dimension();
+    const std::size_t rank = shape.size();
     std::vector<cl_array<std::int64_t, S>> result;
-    if (a.size() == 0) {
+    if (checked_size(shape) == 0) {
         for (std::size_t k = 0; k < rank; ++k)
-            result.emplace_back(a.get_queue(), shape_type{0});
+            result.emplace_back(q, shape_type{0});
         return result;
     }
     const auto pos = detail::running_count(a);
     const std::size_t count = detail::total(pos); // the host waits here
-    cl_array<std::int64_t, S> coords(a.get_queue(), shape_type{rank, count}, layout::c,
-                                     a.data().get());
+    cl_array<std::int64_t, S> coords(q, shape_type{rank, count}, layout::c,
+                                     detail::storage_like_of(a));
     if (count > 0)
-        detail::nonzero_coordinates(detail::array_ref_of(coords), a.shape(),
-                                    detail::array_ref_of(pos), count);
+        detail::nonzero_coordinates(detail::array_ref_of(coords), shape, detail::array_ref_of(pos),
+                                    count);
     for (std::size_t k = 0; k < rank; ++k)
         result.push_back(coords(static_cast<std::ptrdiff_t>(k)));
     return result;
 }
 
-// How many elements are nonzero; the host waits for the count.
-template <class T, class S> std::int64_t count_nonzero(const cl_array<T, S>& a) {
-    if (a.size() == 0) return 0;
+// How many elements are nonzero (a an array or an expression, read in the sum's kernel); the host
+// waits for the count.
+template <class E, class = std::enable_if_t<detail::is_array_argument_v<E>>>
+std::int64_t count_nonzero(const E& a) {
+    detail::require_device_argument<E>();
+    if (checked_size(detail::shape_of(a)) == 0) return 0;
     return sum(astype<bool>(a)).item();
 }
 

@@ -26,6 +26,7 @@
 #include "clarray/array/copy.hpp"
 #include "clarray/array/half.hpp"
 #include "clarray/expr/assign.hpp" // astype: float16 products run in float32
+#include "clarray/expr/materialize.hpp"
 
 namespace clarray {
 
@@ -144,6 +145,37 @@ template <class T, class S>
 cl_array<T, S> tensordot(const cl_array<T, S>& a, const cl_array<T, S>& b, std::size_t n = 2) {
     return clarray::detail::tensordot_of(a, b,
                                          clarray::detail::plan_tensordot(a.shape(), b.shape(), n));
+}
+
+// ---- expression operands: each evaluated first into a temporary from its pool (CLBlast reads
+// arrays); after evaluation the operands need one element type and storage policy, as arrays.
+#define CLARRAY_LINALG_EXPRESSION(NAME)                                                            \
+    template <class A, class B, class = clarray::detail::expression_arguments_t<A, B>>             \
+    auto NAME(const A& a, const B& b) {                                                            \
+        return NAME(clarray::detail::materialize(a), clarray::detail::materialize(b));             \
+    }
+// matmul of arrays or expressions (an expression is evaluated first).
+CLARRAY_LINALG_EXPRESSION(matmul)
+// dot of arrays or expressions (an expression is evaluated first).
+CLARRAY_LINALG_EXPRESSION(dot)
+// vdot of arrays or expressions (an expression is evaluated first).
+CLARRAY_LINALG_EXPRESSION(vdot)
+// inner of arrays or expressions (an expression is evaluated first).
+CLARRAY_LINALG_EXPRESSION(inner)
+// outer of arrays or expressions (an expression is evaluated first).
+CLARRAY_LINALG_EXPRESSION(outer)
+#undef CLARRAY_LINALG_EXPRESSION
+// tensordot over axis lists of arrays or expressions (an expression is evaluated first).
+template <class A, class B, class = clarray::detail::expression_arguments_t<A, B>>
+auto tensordot(const A& a, const B& b, const std::vector<std::ptrdiff_t>& axes_a,
+               const std::vector<std::ptrdiff_t>& axes_b) {
+    return tensordot(clarray::detail::materialize(a), clarray::detail::materialize(b), axes_a,
+                     axes_b);
+}
+// tensordot over n axes of arrays or expressions (an expression is evaluated first).
+template <class A, class B, class = clarray::detail::expression_arguments_t<A, B>>
+auto tensordot(const A& a, const B& b, std::size_t n = 2) {
+    return tensordot(clarray::detail::materialize(a), clarray::detail::materialize(b), n);
 }
 
 } // namespace linalg

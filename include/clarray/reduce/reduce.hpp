@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 
+#include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/reduce/reducer.hpp"
 #include "clarray/reduce/scan.hpp"
@@ -148,10 +149,17 @@ template <class A, class B,
 auto dot(const A& a, const B& b) {
     const shape_type sa = detail::expression_shape(detail::as_node(a));
     const shape_type sb = detail::expression_shape(detail::as_node(b));
-    if (sa.size() != 1 || sb.size() != 1 || sa != sb)
-        throw shape_error("dot: expression operands must be 1-d of equal length (got shapes " +
-                          shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
-    return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    if (sa.size() == 1 && sb.size() == 1) {
+        if (sa != sb)
+            throw shape_error("dot: expression operands must be 1-d of equal length (got shapes " +
+                              shape_to_string(sa) + " and " + shape_to_string(sb) + ")");
+        return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    }
+    if (sa.size() < 1 || sa.size() > 2 || sb.size() < 1 || sb.size() > 2)
+        throw shape_error("dot: operands must be 1-d or 2-d (got shapes " + shape_to_string(sa) +
+                          " and " + shape_to_string(sb) + ")");
+    // Matrix operands: the expressions are evaluated first.
+    return dot(detail::materialize(a), detail::materialize(b));
 }
 // Dot product of the flattened arrays; a complex first argument is conjugated (NumPy's vdot).
 template <class TA, class SA, class TB, class SB>
@@ -164,6 +172,23 @@ auto vdot(const cl_array<TA, SA>& a, const cl_array<TB, SB>& b) {
                                                   false);
     else
         return detail::reduce<detail::dot_sum_op>(a.ravel() * b.ravel(), reduce_axes(), false);
+}
+
+// vdot of expressions: of one shape, one fused pass (a complex first operand conjugated); of
+// different shapes but one size, evaluated first and flattened.
+template <class A, class B,
+          class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
+                                   !(is_cl_array<A>::value && is_cl_array<B>::value)>>
+auto vdot(const A& a, const B& b) {
+    const shape_type sa = detail::expression_shape(detail::as_node(a));
+    const shape_type sb = detail::expression_shape(detail::as_node(b));
+    if (sa == sb) {
+        if constexpr (is_complex_v<detail::value_type_of<const A&>>)
+            return detail::reduce<detail::dot_sum_op>(conj(a) * b, reduce_axes(), false);
+        else
+            return detail::reduce<detail::dot_sum_op>(a * b, reduce_axes(), false);
+    }
+    return vdot(detail::materialize(a), detail::materialize(b));
 }
 
 // Cumulative sum/product along `axis`, or over the flattened expression (C order) without one.

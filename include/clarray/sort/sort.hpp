@@ -194,38 +194,38 @@ histogram_result<T, S> histogram(const cl_array<T, S>& a, std::size_t bins = 10,
 
 // ---- The same functions over expressions: evaluated once (detail::materialize), then as above.
 // sort of an expression (its value type and storage policy).
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
 auto sort(const E& e, long axis = -1) {
     return sort(detail::materialize(e), axis);
 }
 // argsort of an expression.
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
 auto argsort(const E& e, long axis = -1) {
     return argsort(detail::materialize(e), axis);
 }
 // unique of an expression.
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>> auto unique(const E& e) {
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>> auto unique(const E& e) {
     return unique(detail::materialize(e));
 }
 // unique_counts of an expression.
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
 auto unique_counts(const E& e) {
     return unique_counts(detail::materialize(e));
 }
 // bincount of an expression.
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
 auto bincount(const E& x, std::size_t minlength = 0) {
     return bincount(detail::materialize(x), minlength);
 }
 // Weighted bincount where the values or the weights (or both) are expressions.
 template <class E, class F,
           class = std::enable_if_t<is_expression_v<E> && is_expression_v<F> &&
-                                   (detail::is_unevaluated_v<E> || detail::is_unevaluated_v<F>)>>
+                                   (detail::is_expression_only_v<E> || detail::is_expression_only_v<F>)>>
 auto bincount(const E& x, const F& weights, std::size_t minlength = 0) {
     return bincount(detail::materialize(x), detail::materialize(weights), minlength);
 }
 // histogram of an expression.
-template <class E, class = std::enable_if_t<detail::is_unevaluated_v<E>>>
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
 auto histogram(const E& a, std::size_t bins = 10,
                std::optional<std::pair<double, double>> range = std::nullopt) {
     return histogram(detail::materialize(a), bins, range);
