@@ -140,6 +140,20 @@ void BM_fused_raw(benchmark::State& st) {
     }
     set_bytes(st, n, 5);
 }
+// float32 division and square roots: with the device's correctly rounded divide/sqrt build
+// option (the default where offered) against CLARRAY_FP32_DIVIDE_SQRT=fast (run the binary
+// once each way).
+void BM_divide_sqrt_clarray(benchmark::State& st) {
+    std::size_t n = st.range(0);
+    arrays x(n);
+    x.d = ca::sqrt(x.a / x.b) + ca::sqrt(x.c / x.e) + x.a / x.e;
+    E().q.finish();
+    for (auto _ : st) {
+        x.d = ca::sqrt(x.a / x.b) + ca::sqrt(x.c / x.e) + x.a / x.e;
+        E().q.finish();
+    }
+    set_bytes(st, n, 5);
+}
 
 // Enqueue cost: 1000 enqueues of a small op, one finish outside the timed region.
 void BM_enqueue_clarray(benchmark::State& st) {
@@ -300,6 +314,7 @@ BENCHMARK(BM_axpy_clarray) SIZES;
 BENCHMARK(BM_axpy_raw) SIZES;
 BENCHMARK(BM_fused_clarray) SIZES;
 BENCHMARK(BM_fused_raw) SIZES;
+BENCHMARK(BM_divide_sqrt_clarray)->Arg(1000000)->Arg(16000000)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_enqueue_clarray)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_enqueue_raw)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 #define SPELL ->Unit(benchmark::kMillisecond)->UseRealTime()
