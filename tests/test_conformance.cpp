@@ -32,9 +32,9 @@ std::string npy_dtype(const std::string& path) {
     if (p == std::string::npos) return "";
     const std::string d = h.substr(p + 10, h.find('\'', p + 10) - p - 10);
     static const std::map<std::string, std::string> names = {
-        {"|b1", "bool"},     {"|i1", "int8"},      {"<i2", "int16"},      {"<i4", "int32"},
-        {"<i8", "int64"},    {"|u1", "uint8"},     {"<u2", "uint16"},     {"<u4", "uint32"},
-        {"<u8", "uint64"},   {"<f2", "float16"},   {"<f4", "float32"},    {"<f8", "float64"},
+        {"|b1", "bool"},      {"|i1", "int8"},       {"<i2", "int16"},   {"<i4", "int32"},
+        {"<i8", "int64"},     {"|u1", "uint8"},      {"<u2", "uint16"},  {"<u4", "uint32"},
+        {"<u8", "uint64"},    {"<f2", "float16"},    {"<f4", "float32"}, {"<f8", "float64"},
         {"<c8", "complex64"}, {"<c16", "complex128"}};
     auto it = names.find(d);
     return it == names.end() ? d : it->second;
@@ -67,8 +67,10 @@ void compare_float(const std::vector<long double>& got, const std::vector<long d
     for (std::size_t i = 0; i < got.size(); ++i) {
         const long double g = got[i], w = want[i];
         bool ok;
-        if (std::isnan(w) || std::isnan(g)) ok = std::isnan(w) && std::isnan(g);
-        else if (std::isinf(w) || std::isinf(g)) ok = g == w;
+        if (std::isnan(w) || std::isnan(g))
+            ok = std::isnan(w) && std::isnan(g);
+        else if (std::isinf(w) || std::isinf(g))
+            ok = g == w;
         else {
             int e = 0;
             std::frexp(w, &e);
@@ -87,8 +89,9 @@ void compare_float(const std::vector<long double>& got, const std::vector<long d
         s.precision(10);
         s << what << ": " << bad << " of " << got.size() << " values differ, first at flat "
           << first << ": " << static_cast<double>(got[first]) << " vs NumPy "
-          << static_cast<double>(want[first]) << " (worst finite error " << static_cast<double>(worst)
-          << " ulp; tolerance " << tol.ulps << " ulp + " << tol.rel << " eps * max|NumPy|)";
+          << static_cast<double>(want[first]) << " (worst finite error "
+          << static_cast<double>(worst) << " ulp; tolerance " << tol.ulps << " ulp + " << tol.rel
+          << " eps * max|NumPy|)";
         failures.push_back(s.str());
     }
 }
@@ -112,8 +115,8 @@ const std::vector<known_failure> known_failures = {
 const known_failure* known(const std::string& f, const std::string& d) {
     for (const known_failure& k : known_failures)
         if (f == k.func && (d == k.dtype || std::string(k.dtype) == "*" ||
-                            (std::string(k.dtype) == "integers" &&
-                             d.compare(0, 5, "float") != 0 && d.compare(0, 7, "complex") != 0)))
+                            (std::string(k.dtype) == "integers" && d.compare(0, 5, "float") != 0 &&
+                             d.compare(0, 7, "complex") != 0)))
             return &k;
     return nullptr;
 }
@@ -138,12 +141,14 @@ std::vector<conf::case_t> read_manifest(const std::string& dir) {
     return cases;
 }
 
-const char* const dtype_names[] = {"bool",    "int8",    "int16",   "int32",    "int64",
-                                   "uint8",   "uint16",  "uint32",  "uint64",   "float16",
+const char* const dtype_names[] = {"bool",    "int8",    "int16",     "int32",     "int64",
+                                   "uint8",   "uint16",  "uint32",    "uint64",    "float16",
                                    "float32", "float64", "complex64", "complex128"};
 constexpr std::size_t n_dtypes = 14;
 
-bool needs_fp64(const std::string& d) { return d == "float64" || d == "complex128"; }
+bool needs_fp64(const std::string& d) {
+    return d == "float64" || d == "complex128";
+}
 
 } // namespace
 
@@ -254,8 +259,8 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
             ++skipped_other;
             continue;
         }
-        const std::string where = id + " [" + x.policy + ", view " +
-                                  (c.inputs.empty() ? "-" : c.inputs[0].view) + "]";
+        const std::string where =
+            id + " [" + x.policy + ", view " + (c.inputs.empty() ? "-" : c.inputs[0].view) + "]";
         std::vector<std::string> problems;
         if (c.status == "typeerror") {
             ++numpy_refuses;
@@ -263,7 +268,8 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
                 problems.push_back("NumPy refuses the dtype (TypeError), clarray computes it");
             else if (other_err)
                 problems.push_back("NumPy refuses the dtype; clarray throws another error than "
-                                   "dtype_error: " + error);
+                                   "dtype_error: " +
+                                   error);
         } else if (c.status == "raises") {
             if (compiled && !dtype_err && !other_err)
                 problems.push_back("NumPy raises an error, clarray computes a value");
@@ -301,11 +307,12 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
     summary << "conformance (" << (full ? "full" : "default sample") << "): " << pairs
             << " (function, dtype) pairs in the matrix (" << functions.size() << " functions x "
             << n_dtypes << " dtypes), " << ran << " ran, " << passed << " passed, "
-            << failures.size() << " problems; rejected by clarray where NumPy computes: "
-            << rejected_compile << " at compile time, " << rejected_runtime
+            << failures.size()
+            << " problems; rejected by clarray where NumPy computes: " << rejected_compile
+            << " at compile time, " << rejected_runtime
             << " with dtype_error; NumPy refusals checked: " << numpy_refuses
-            << "; known failures skipped: " << skipped_known << "; skipped (device): "
-            << skipped_other << "\n  policies:";
+            << "; known failures skipped: " << skipped_known
+            << "; skipped (device): " << skipped_other << "\n  policies:";
     for (const auto& p : policies)
         summary << " " << p.first << "=" << p.second;
     summary << "\n  views:";

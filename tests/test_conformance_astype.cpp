@@ -4,7 +4,9 @@
 using namespace conf;
 
 #define CONF_ASTYPE(NAME, U)                                                                       \
-    CONF_FUNCTION(astype_##NAME, true, exact) { c.check(0, ca::astype<U>(c.in<T, S>(0))); }
+    CONF_FUNCTION(astype_##NAME, true, exact) {                                                    \
+        c.check(0, ca::astype<U>(c.in<T, S>(0)));                                                  \
+    }
 
 CONF_ASTYPE(bool, bool)
 CONF_ASTYPE(int8, std::int8_t)

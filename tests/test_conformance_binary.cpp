@@ -12,11 +12,11 @@ using namespace conf;
 
 CONF_BINARY(add, a + b, true, exact)
 CONF_BINARY(subtract, a - b, !is_bool<T>, exact)
-CONF_BINARY(multiply, a * b, true, exact)
+CONF_BINARY(multiply, a* b, true, exact)
 CONF_BINARY(divide, a / b, true, exact)
 CONF_BINARY(remainder, a % b, !is_bool<T> && !is_cplx<T>, exact)
 CONF_BINARY(floor_divide, ca::floor_divide(a, b), !is_bool<T> && !is_cplx<T>, exact)
-CONF_BINARY(bitwise_and, a & b, !ca::is_inexact_v<T>, exact)
+CONF_BINARY(bitwise_and, a& b, !ca::is_inexact_v<T>, exact)
 CONF_BINARY(bitwise_or, a | b, !ca::is_inexact_v<T>, exact)
 CONF_BINARY(bitwise_xor, a ^ b, !ca::is_inexact_v<T>, exact)
 CONF_BINARY(left_shift, a << b, is_int<T>, exact)

@@ -45,22 +45,32 @@ CONF_FUNCTION(putmask, true, exact) {
     c.check(0, a);
 }
 
-CONF_FUNCTION(sort, true, exact) { c.check(0, ca::sort(c.in<T, S>(0))); }
-CONF_FUNCTION(sort_axis0, true, exact) { c.check(0, ca::sort(c.in<T, S>(0), 0)); }
-CONF_FUNCTION(argsort, true, exact) { c.check(0, ca::argsort(c.in<T, S>(0))); }
+CONF_FUNCTION(sort, true, exact) {
+    c.check(0, ca::sort(c.in<T, S>(0)));
+}
+CONF_FUNCTION(sort_axis0, true, exact) {
+    c.check(0, ca::sort(c.in<T, S>(0), 0));
+}
+CONF_FUNCTION(argsort, true, exact) {
+    c.check(0, ca::argsort(c.in<T, S>(0)));
+}
 CONF_FUNCTION(searchsorted, true, exact) {
     c.check(0, ca::searchsorted(c.in<T, S>(0), c.in<T, S>(1)));
 }
 CONF_FUNCTION(searchsorted_right, true, exact) {
     c.check(0, ca::searchsorted(c.in<T, S>(0), c.in<T, S>(1), ca::side::right));
 }
-CONF_FUNCTION(unique, true, exact) { c.check(0, ca::unique(c.in<T, S>(0))); }
+CONF_FUNCTION(unique, true, exact) {
+    c.check(0, ca::unique(c.in<T, S>(0)));
+}
 CONF_FUNCTION(unique_counts, true, exact) {
     const auto u = ca::unique_counts(c.in<T, S>(0));
     c.check(0, u.values);
     c.check(1, u.counts);
 }
-CONF_FUNCTION(bincount, true, exact) { c.check(0, ca::bincount(c.in<T, S>(0))); }
+CONF_FUNCTION(bincount, true, exact) {
+    c.check(0, ca::bincount(c.in<T, S>(0)));
+}
 CONF_FUNCTION(bincount_weights, true, reduce_tol) {
     c.check(0, ca::bincount(c.in<std::int64_t, S>(0), c.in<T, S>(1)));
 }

@@ -6,7 +6,8 @@ using namespace conf;
 // CLBlast's types; float16 computes in float32.
 template <class T> inline constexpr bool blas_v = ca::is_inexact_v<T>;
 // VkFFT's types.
-template <class T> inline constexpr bool fft_v = ca::is_inexact_v<T> && !std::is_same_v<T, ca::half>;
+template <class T>
+inline constexpr bool fft_v = ca::is_inexact_v<T> && !std::is_same_v<T, ca::half>;
 
 #define CONF_PRODUCT(NAME, EXPR)                                                                   \
     CONF_FUNCTION(NAME, blas_v<T>, transform_tol) {                                                \
@@ -18,11 +19,13 @@ CONF_PRODUCT(linalg_dot, ca::linalg::dot(a, b.transpose()))
 CONF_PRODUCT(linalg_vdot, ca::linalg::vdot(a, b))
 CONF_PRODUCT(inner, ca::inner(a, b))
 CONF_PRODUCT(outer, ca::outer(a, b))
-CONF_PRODUCT(tensordot, ca::tensordot(a, b, std::vector<std::ptrdiff_t>{0},
-                                      std::vector<std::ptrdiff_t>{0}))
+CONF_PRODUCT(tensordot,
+             ca::tensordot(a, b, std::vector<std::ptrdiff_t>{0}, std::vector<std::ptrdiff_t>{0}))
 
 #define CONF_FFT(NAME, ACCEPTS)                                                                    \
-    CONF_FUNCTION(NAME, ACCEPTS, transform_tol) { c.check(0, ca::fft::NAME(c.in<T, S>(0))); }
+    CONF_FUNCTION(NAME, ACCEPTS, transform_tol) {                                                  \
+        c.check(0, ca::fft::NAME(c.in<T, S>(0)));                                                  \
+    }
 CONF_FFT(fft, fft_v<T>)
 CONF_FFT(ifft, fft_v<T>)
 CONF_FFT(rfft, fft_v<T> && !is_cplx<T>)

@@ -49,10 +49,14 @@ CONF_FUNCTION(array_split, true, exact) {
 
 CONF_FUNCTION(clip, !is_cplx<T>, exact) {
     const auto a = c.in<T, S>(0);
-    if constexpr (is_bool<T>) c.check(0, ca::clip(a, false, true));
-    else if constexpr (ca::is_unsigned_integer_v<T>) c.check(0, ca::clip(a, 2, 50));
-    else if constexpr (is_int<T>) c.check(0, ca::clip(a, -20, 30));
-    else c.check(0, ca::clip(a, -1.5, 3.25));
+    if constexpr (is_bool<T>)
+        c.check(0, ca::clip(a, false, true));
+    else if constexpr (ca::is_unsigned_integer_v<T>)
+        c.check(0, ca::clip(a, 2, 50));
+    else if constexpr (is_int<T>)
+        c.check(0, ca::clip(a, -20, 30));
+    else
+        c.check(0, ca::clip(a, -1.5, 3.25));
 }
 
 CONF_FUNCTION(where, true, exact) {
