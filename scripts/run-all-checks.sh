@@ -10,6 +10,10 @@
 #                   first (CLARRAY_FUZZ_SEED=<seed> replays it; CLARRAY_FUZZ_SECONDS, default 600,
 #                   bounds the fuzz: two thirds for the expression fuzz, one third for the breadth
 #                   functions' fuzz; then 60 s of the multi-thread stress); not in the default set
+#   conformance     the whole dtype x function conformance matrix against NumPy's reference data
+#                   (CLARRAY_CONFORMANCE=full: every pair, thousands of kernels, a fresh pocl cache
+#                   costs minutes); the default run of the tests runs a fixed sample of it; not in
+#                   the default set
 # Usage: scripts/run-all-checks.sh [config ...]   (default: all of them)
 # Builds use cmake's default parallelism; on a shared machine limit it, e.g.
 #   nice -n 15 env CMAKE_BUILD_PARALLEL_LEVEL=2 scripts/run-all-checks.sh asan
@@ -65,6 +69,10 @@ for c in "${configs[@]}"; do
       run fuzz-stress env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
         CLARRAY_FUZZ_SECONDS=60 build-fuzz/tests/clarray_tests "[fuzz_stress]"
       echo "fuzz: CLARRAY_FUZZ_SEED=$seed" ;;
+    conformance)
+      cmake -S . -B build-tests -G Ninja >/dev/null && cmake --build build-tests --target clarray_tests &&
+      run conformance env POCL_CACHE_DIR=$PWD/build-tests/pocl-cache CLARRAY_CONFORMANCE=full \
+        build-tests/tests/clarray_tests "[conformance]" ;;
     *) echo "unknown config $c"; status=1 ;;
   esac
 done

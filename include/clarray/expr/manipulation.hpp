@@ -91,7 +91,9 @@ template <class Op, class X> auto triangle(X&& x, std::ptrdiff_t k, const char* 
     cl_array<std::int64_t, S> col = view_of(r, shape_type{cols}, strides_type{1}, 0);
     cl_array<std::int64_t, S> row = view_of(r, shape_type{rows, 1}, strides_type{1, 0}, 0);
     auto mask = make_binary<Op>(make_binary<minus_op>(std::move(col), std::move(row)), k);
-    return make_where<where_op>(std::move(mask), std::forward<X>(x), V(0));
+    // half is no C++ scalar type: a weak float zero keeps float16 (as NumPy's Python 0.0).
+    using Zero = std::conditional_t<std::is_same_v<V, half>, float, V>;
+    return make_where<where_op>(std::move(mask), std::forward<X>(x), Zero(0));
 }
 
 } // namespace detail

@@ -1,0 +1,36 @@
+// Conformance matrix (test_conformance.cpp): linear algebra products (CLBlast) and FFT (VkFFT).
+#include "conformance/conformance.hpp"
+
+using namespace conf;
+
+// CLBlast's types; float16 computes in float32.
+template <class T> inline constexpr bool blas_v = ca::is_inexact_v<T>;
+// VkFFT's types.
+template <class T>
+inline constexpr bool fft_v = ca::is_inexact_v<T> && !std::is_same_v<T, ca::half>;
+
+#define CONF_PRODUCT(NAME, EXPR)                                                                   \
+    CONF_FUNCTION(NAME, blas_v<T>, transform_tol) {                                                \
+        const auto a = c.in<T, S>(0), b = c.in<T, S>(1);                                           \
+        c.check(0, EXPR);                                                                          \
+    }
+CONF_PRODUCT(matmul, ca::matmul(a, b.transpose()))
+CONF_PRODUCT(linalg_dot, ca::linalg::dot(a, b.transpose()))
+CONF_PRODUCT(linalg_vdot, ca::linalg::vdot(a, b))
+CONF_PRODUCT(inner, ca::inner(a, b))
+CONF_PRODUCT(outer, ca::outer(a, b))
+CONF_PRODUCT(tensordot,
+             ca::tensordot(a, b, std::vector<std::ptrdiff_t>{0}, std::vector<std::ptrdiff_t>{0}))
+
+#define CONF_FFT(NAME, ACCEPTS)                                                                    \
+    CONF_FUNCTION(NAME, ACCEPTS, transform_tol) {                                                  \
+        c.check(0, ca::fft::NAME(c.in<T, S>(0)));                                                  \
+    }
+CONF_FFT(fft, fft_v<T>)
+CONF_FFT(ifft, fft_v<T>)
+CONF_FFT(rfft, fft_v<T> && !is_cplx<T>)
+CONF_FFT(irfft, is_cplx<T>)
+CONF_FFT(fft2, fft_v<T>)
+CONF_FFT(ifft2, fft_v<T>)
+CONF_FFT(fftn, fft_v<T>)
+CONF_FFT(ifftn, fft_v<T>)
