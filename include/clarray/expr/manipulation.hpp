@@ -7,11 +7,8 @@
 // *_like of an expression.
 #include <cstddef>
 #include <cstdint>
-<<<<<<< HEAD
-#include <limits>
-=======
 #include <initializer_list>
->>>>>>> exprargs
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -53,26 +50,6 @@ template <class T, class S> diff_node_t<T, S> diff_once(const cl_array<T, S>& a,
         array_terminal<cl_array<T, S>>(axis_slice(a, axis, 0, n > 0 ? n - 1 : 0)));
 }
 
-<<<<<<< HEAD
-// An expression's shape and queue, for functions that take arrays and expressions alike.
-template <class X> shape_type shape_of(const X& x) {
-    if constexpr (is_cl_array<std::decay_t<X>>::value)
-        return x.shape();
-    else
-        return expression_shape(x);
-}
-template <class X> const queue& queue_of(const X& x) {
-    if constexpr (is_cl_array<std::decay_t<X>>::value)
-        return x.get_queue();
-    else
-        return expression_queue(x);
-}
-=======
-template <class A, class... B> struct promote_all { using type = canonical_t<A>; };
-template <class A, class B, class... C> struct promote_all<A, B, C...> {
-    using type = typename promote_all<promote_t<A, B>, C...>::type;
-};
->>>>>>> exprargs
 
 // where(col - row (>= or <=) k, x, 0) over the last two axes of x (a 1-d x of extent n is taken
 // as n x n rows, as NumPy's triu/tril do).
@@ -180,11 +157,6 @@ auto tril(X&& x, std::ptrdiff_t k = 0) {
     return detail::triangle<detail::less_equal_op>(std::forward<X>(x), k, "tril");
 }
 
-<<<<<<< HEAD
-// ---- concatenate/stack of different element types: the result type is NumPy's result_type of
-// all (promote_all_t: all at once, not pairwise) ----
-// Arrays of one storage policy, passed as a tuple: concatenate(std::tie(a, b), axis).
-=======
 // ---- the functions above and in array/manipulation.hpp with an expression argument: the
 // expression is evaluated first into a temporary from its pool (one kernel), then treated as
 // the array (views of it share the temporary, which lives as long as they do).
@@ -371,7 +343,6 @@ template <class E, class = detail::expression_argument_t<E>> auto ones_like(cons
 // axis), concatenate(std::make_tuple(a * 2, b), axis). Each part is written into its place by
 // one kernel (an expression is evaluated there, no temporary; an array of the result type is
 // copied).
->>>>>>> exprargs
 template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrdiff_t axis = 0) {
     static_assert(sizeof...(A) > 0, "concatenate: need at least one array");
     (detail::require_device_argument<A>(), ...);
@@ -379,13 +350,9 @@ template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrd
     using S = detail::storage_of_t<First>;
     static_assert((std::is_same_v<detail::storage_of_t<A>, S> && ...),
                   "concatenate: the arrays must have one storage policy");
-<<<<<<< HEAD
-    using R = detail::promote_all_t<typename std::decay_t<A>::value_type...>;
-=======
-    using R = typename detail::promote_all<detail::value_type_of<const A&>...>::type;
+    using R = detail::promote_all_t<detail::value_type_of<const A&>...>;
     std::vector<shape_type> shapes;
     std::apply([&](const auto&... a) { (shapes.push_back(detail::shape_of(a)), ...); }, arrays);
->>>>>>> exprargs
     std::vector<const shape_type*> list;
     for (const shape_type& sh : shapes)
         list.push_back(&sh);
@@ -418,7 +385,7 @@ template <class... A> auto stack(const std::tuple<A...>& arrays, std::ptrdiff_t 
     using S = detail::storage_of_t<First>;
     static_assert((std::is_same_v<detail::storage_of_t<A>, S> && ...),
                   "stack: the arrays must have one storage policy");
-    using R = typename detail::promote_all<detail::value_type_of<const A&>...>::type;
+    using R = detail::promote_all_t<detail::value_type_of<const A&>...>;
     std::vector<shape_type> shapes;
     std::apply([&](const auto&... a) { (shapes.push_back(detail::shape_of(a)), ...); }, arrays);
     std::vector<const shape_type*> list;
