@@ -4,7 +4,11 @@
 // values against the host arrays the device arrays were made from.
 #include "support.hpp"
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -413,4 +417,62 @@ TEMPLATE_LIST_TEST_CASE("every factory takes a pool: the result's memory comes f
     CHECK(xt::all(xt::equal(stays_default.get(), 1.0f)));
     e.fill(3.0f);
     CHECK(xt::all(xt::equal(e.get(), 3.0f)));
+}
+
+TEMPLATE_LIST_TEST_CASE("random draws and load_npy take a pool", "[pool][factories]",
+                        test::all_policies) {
+    CLARRAY_REQUIRE_CFG(TestType);
+    using S = typename TestType::storage;
+    using A = typename TestType::array;
+    ca::queue& q = test::q();
+    ca::pool_for_t<S> pool(test::ctx());
+    const ca::pool_stats s0 = pool.stats();
+
+    // A pooled draw gives the values of the same draw from the default pool (same generator
+    // state): only where the memory comes from differs.
+    ca::random::generator g1(7), g2(7);
+    auto u = g1.uniform<float>(q, {64}, pool);
+    auto u2 = g1.uniform<float, S>(q, {64}, -2.0f, 3.0f, pool);
+    auto n = g1.normal<float>(q, {64}, pool);
+    auto n2 = g1.normal<float>(q, {64}, 1.0f, 0.5f, pool);
+    auto k = g1.integers<std::int32_t>(q, {64}, 0, 6, pool);
+    static_assert(std::is_same_v<decltype(u2), A>);
+    const A ru = g2.uniform<float, S>(q, {64});
+    const A ru2 = g2.uniform<float, S>(q, {64}, -2.0f, 3.0f);
+    const A rn = g2.normal<float, S>(q, {64});
+    const A rn2 = g2.normal<float, S>(q, {64}, 1.0f, 0.5f);
+    const auto rk = g2.integers<std::int32_t, S>(q, {64}, 0, 6);
+    CHECK(from_pool(u, pool));
+    CHECK(from_pool(u2, pool));
+    CHECK(from_pool(n, pool));
+    CHECK(from_pool(n2, pool));
+    CHECK(from_pool(k, pool));
+    CHECK(pool.stats().live_allocations == s0.live_allocations + 5);
+    CHECK(same(u.get(), ru.get()));
+    CHECK(same(u2.get(), ru2.get()));
+    CHECK(same(n.get(), rn.get()));
+    CHECK(same(n2.get(), rn2.get()));
+    CHECK(same(k.get(), rk.get()));
+    const xt::xarray<float> hu2 = u2.get();
+    CHECK(xt::all(hu2 >= -2.0f && hu2 < 3.0f));
+
+    // load_npy, the storage policy from the pool or named.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() /
+                         ("clarray_pool_npy_" + std::to_string(::getpid()) + "_" + S::name);
+    fs::create_directories(dir);
+    const xt::xarray<float> h = test::random_array<float>({3, 5}, 11);
+    const std::string c_file = (dir / "c.npy").string(), t_file = (dir / "t.npy").string();
+    const A c_src = ca::to_device<S>(q, h);
+    ca::save_npy(c_file, c_src);
+    ca::save_npy(t_file, c_src.transpose()); // a view: its elements in C order
+    auto c = ca::load_npy<float>(q, c_file, pool);
+    auto t = ca::load_npy<float, S>(q, t_file, pool);
+    static_assert(std::is_same_v<decltype(c), A>);
+    CHECK(from_pool(c, pool));
+    CHECK(from_pool(t, pool));
+    CHECK(same(c.get(), h));
+    CHECK(same(t.get(), xt::xarray<float>(xt::transpose(h))));
+    std::error_code ec;
+    fs::remove_all(dir, ec);
 }
