@@ -130,8 +130,8 @@ public:
     // The memory pool type of this storage kind (pool_for_t<Storage>).
     using pool_type = pool_for_t<Storage>;
     // Uninitialised contents, storage from a memory pool of this storage kind
-    // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results and temporaries
-    // made from this array allocate from the same pool.
+    // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results, temporaries
+    // made from it allocate from that pool, and assignment keeps it (docs/semantics.md).
     cl_array(const queue& q, const shape_type& shape, const pool_type& pool, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
         if (std::size_t bytes = checked_bytes(shape)) alloc_ = pool.allocate(q, bytes);
