@@ -10,6 +10,8 @@
 //    `x = f()` rebinds x to y's storage without a kernel and leaves y unbound, so std::swap and
 //    standard containers and algorithms work; into shared memory (x is a view or has views, e.g.
 //    `x(range(1, 3)) = f()`) a move writes values;
+//  * an array keeps its pool on assignment, as a C++ container keeps its allocator: a move
+//    between arrays of different pools writes y's values into memory of x's pool;
 //  * a default-constructed (or moved-from) array is unbound and takes the shape and storage of
 //    what is first assigned to it.
 #include <memory>
@@ -128,8 +130,8 @@ public:
     // The memory pool type of this storage kind (pool_for_t<Storage>).
     using pool_type = pool_for_t<Storage>;
     // Uninitialised contents, storage from a memory pool of this storage kind
-    // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results and temporaries
-    // made from this array allocate from the same pool.
+    // (svm_pool<svm_coarse>, svm_pool<svm_fine> or buffer_pool). Copies, results, temporaries
+    // made from it allocate from that pool, and assignment keeps it (docs/semantics.md).
     cl_array(const queue& q, const shape_type& shape, const pool_type& pool, layout l = layout::c)
         : q_(q), shape_(shape), strides_(contiguous_strides(shape, l)) {
         if (std::size_t bytes = checked_bytes(shape)) alloc_ = pool.allocate(q, bytes);
@@ -177,14 +179,20 @@ public:
     // unbound x becomes an independent copy of y; unbound = unbound stays unbound.
     cl_array& operator=(const cl_array& src) { return write_values(src); }
     // `x = std::move(y)` / `x = f()`: when no other array or view shares x's memory (or x is
-    // unbound), x takes y's storage and metadata without a kernel and y becomes unbound: nobody
-    // can observe x's old memory, so this is what writing would do, minus the copy (and x takes
-    // y's shape). This is what std::swap, std::vector's erase/insert and std::sort rely on.
+    // unbound), x takes y's shape and values and y becomes unbound: nobody can observe x's old
+    // memory, so this is what writing would do, minus the copy. When x's memory and y's come from
+    // the same pool (same_pool), x takes y's storage and metadata without a kernel; this is what
+    // std::swap, std::vector's erase/insert and std::sort rely on. When the pools differ, x keeps
+    // its pool (as a C++ container keeps its allocator): y's values are written into x's memory
+    // if x has y's shape and is contiguous, else into new memory from x's pool (one copy kernel
+    // on x's queue either way).
     // When x's memory is shared (x is a view, or has views: `a(all(), 5) = f()`,
     // `a = a(range(none, none, -1))`), the values are written into it, as `x = y` does.
     cl_array& operator=(cl_array&& src) {
         if (this == &src) return *this;
         if (bound() && alloc_.use_count() > 1) return write_values(src);
+        if (alloc_ && src.alloc_ && !same_pool(alloc_.get(), src.alloc_.get()))
+            return move_values_into_own_pool(src);
         q_ = std::move(src.q_);
         alloc_ = std::move(src.alloc_);
         shape_ = std::move(src.shape_);
@@ -339,12 +347,42 @@ private:
         detail::strided_copy(*this, src);
         return *this;
     }
+    // Move assignment between pools (operator=(cl_array&&)): alloc_ is ours alone, src has memory
+    // from another pool. src becomes unbound once its values are in our pool's memory.
+    cl_array& move_values_into_own_pool(cl_array& src) {
+        if (shape_ == src.shape_ && (is_c_contiguous() || is_f_contiguous())) {
+            detail::strided_copy(*this, src);
+        } else {
+            const layout l =
+                src.is_f_contiguous() && !src.is_c_contiguous() ? layout::f : layout::c;
+            cl_array fresh(*q_, src.shape_, l, alloc_.get()); // allocated like ours: our pool
+            detail::strided_copy(fresh, src);
+            alloc_ = std::move(fresh.alloc_);
+            shape_ = std::move(fresh.shape_);
+            strides_ = std::move(fresh.strides_);
+            offset_ = 0;
+        }
+        src.unbind();
+        return *this;
+    }
     void unbind() noexcept {
         q_.reset();
         alloc_.reset();
         shape_.clear();
         strides_.clear();
         offset_ = 0;
+    }
+    // Whether the memory of a and b comes from the same pool, as assignment sees it (it moves
+    // storage only within one pool, docs/semantics.md "Pools and assignment"): both from one user
+    // pool, or both from no user pool (a context's default pool, or memory of its own when
+    // pooling is off). Null (no memory: unbound or zero-size) is in no user pool.
+    static bool same_pool(const allocation* a, const allocation* b) noexcept {
+        return user_pool_of(a) == user_pool_of(b);
+    }
+    // The user pool m's block came from (null: a default pool, memory of its own, or no memory).
+    static const detail::pool_core* user_pool_of(const allocation* m) noexcept {
+        const detail::pool_core* p = m ? detail::pool_of(*m) : nullptr;
+        return p && !p->is_default_pool() ? p : nullptr;
     }
     // The byte count of a new contiguous array of `shape` (0: no storage).
     static std::size_t checked_bytes(const shape_type& shape) {

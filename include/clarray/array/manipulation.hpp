@@ -417,6 +417,8 @@ template <class T, class S> cl_array<T, S> diag(const cl_array<T, S>& a, std::pt
 }
 
 // ---- creation ----
+// (Each creation routine has an overload that takes a memory pool last, as the factories in
+// array/factories.hpp: the result's memory comes from that pool.)
 // An n x m matrix with ones on diagonal k and zeros elsewhere.
 template <class T, class S = svm_coarse>
 cl_array<T, S> eye(const queue& q, std::size_t n, std::size_t m, std::ptrdiff_t k = 0) {
@@ -424,13 +426,33 @@ cl_array<T, S> eye(const queue& q, std::size_t n, std::size_t m, std::ptrdiff_t 
     diagonal(out, k).fill(T(1));
     return out;
 }
+// eye from a memory pool.
+template <class T, class S = detail::storage_of_pool, class Pool, detail::if_pool_t<Pool> = 0>
+cl_array<T, detail::pooled_storage_t<S, Pool>> eye(const queue& q, std::size_t n, std::size_t m,
+                                                   std::ptrdiff_t k, const Pool& pool) {
+    cl_array<T, detail::pooled_storage_t<S, Pool>> out = zeros<T, S>(q, shape_type{n, m}, pool);
+    diagonal(out, k).fill(T(1));
+    return out;
+}
 // An n x n identity matrix of T (NumPy's eye(n)).
 template <class T, class S = svm_coarse> cl_array<T, S> eye(const queue& q, std::size_t n) {
     return eye<T, S>(q, n, n, 0);
 }
+// eye(n) from a memory pool.
+template <class T, class S = detail::storage_of_pool, class Pool, detail::if_pool_t<Pool> = 0>
+cl_array<T, detail::pooled_storage_t<S, Pool>> eye(const queue& q, std::size_t n,
+                                                   const Pool& pool) {
+    return eye<T, S>(q, n, n, 0, pool);
+}
 // An n x n identity matrix of T (NumPy's identity).
 template <class T, class S = svm_coarse> cl_array<T, S> identity(const queue& q, std::size_t n) {
     return eye<T, S>(q, n, n, 0);
+}
+// identity from a memory pool.
+template <class T, class S = detail::storage_of_pool, class Pool, detail::if_pool_t<Pool> = 0>
+cl_array<T, detail::pooled_storage_t<S, Pool>> identity(const queue& q, std::size_t n,
+                                                        const Pool& pool) {
+    return eye<T, S>(q, n, n, 0, pool);
 }
 
 // Coordinate arrays (NumPy's meshgrid, copy=True): for 1-d inputs x0 (n0), x1 (n1), ... arrays of
@@ -466,19 +488,26 @@ std::vector<cl_array<T, S>> meshgrid(std::initializer_list<cl_array<T, S>> xs,
     return meshgrid(std::vector<cl_array<T, S>>(xs), ix);
 }
 
-// An array of shape (len(dims), dims...) whose slice i holds the index along axis i (NumPy's
-// indices; T is int64 by default, as NumPy's int).
-template <class T = std::int64_t, class S = svm_coarse>
-cl_array<T, S> indices(const queue& q, const shape_type& dims) {
-    static_assert(!is_boolean_v<T>, "indices: T must be numeric");
+namespace detail {
+inline shape_type indices_shape(const shape_type& dims) {
     shape_type shape = dims;
     shape.insert(shape.begin(), dims.size());
-    cl_array<T, S> out(q, shape);
+    return shape;
+}
+// indices into out, a new array of indices_shape(dims).
+template <class T, class S>
+cl_array<T, S> make_indices(const queue& q, const shape_type& dims, cl_array<T, S> out) {
+    static_assert(!is_boolean_v<T>, "indices: T must be numeric");
     if (out.size() == 0) return out;
     std::size_t longest = 0;
     for (std::size_t d : dims)
         longest = d > longest ? d : longest;
-    const cl_array<T, S> r = arange<T, S>(q, T(0), static_cast<T>(longest));
+    // A temporary like out (from out's pool).
+    cl_array<T, S> r(q, shape_type{longest}, layout::c, out.data().get());
+    if (longest != 0) {
+        const kernel_value_t<T> start = 0, step = 1;
+        fill_arange(array_ref_of(r), &start, &step);
+    }
     for (std::size_t i = 0; i < dims.size(); ++i) {
         shape_type s(dims.size(), 1);
         strides_type st(dims.size(), 0);
@@ -487,6 +516,23 @@ cl_array<T, S> indices(const queue& q, const shape_type& dims) {
         detail::strided_copy(out(i), detail::view_of(r, s, st, 0));
     }
     return out;
+}
+} // namespace detail
+
+// An array of shape (len(dims), dims...) whose slice i holds the index along axis i (NumPy's
+// indices; T is int64 by default, as NumPy's int).
+template <class T = std::int64_t, class S = svm_coarse>
+cl_array<T, S> indices(const queue& q, const shape_type& dims) {
+    return detail::make_indices<T>(q, dims, cl_array<T, S>(q, detail::indices_shape(dims)));
+}
+// indices from a memory pool.
+template <class T = std::int64_t, class S = detail::storage_of_pool, class Pool,
+          detail::if_pool_t<Pool> = 0>
+cl_array<T, detail::pooled_storage_t<S, Pool>> indices(const queue& q, const shape_type& dims,
+                                                       const Pool& pool) {
+    return detail::make_indices<T>(
+        q, dims,
+        cl_array<T, detail::pooled_storage_t<S, Pool>>(q, detail::indices_shape(dims), pool));
 }
 
 } // namespace clarray

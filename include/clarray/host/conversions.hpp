@@ -5,6 +5,7 @@
 #include "clarray/host/xtensor.hpp"
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/array/factories.hpp"
 
 namespace clarray {
 
@@ -55,6 +56,18 @@ cl_array<typename E::value_type, S> to_device(const queue& q, const xt::xexpress
     using T = typename E::value_type;
     const auto& de = e.derived_cast();
     cl_array<T, S> a(q, shape_type(de.shape().begin(), de.shape().end()));
+    a.set(de);
+    return a;
+}
+// to_device of a host xtensor expression, memory from a memory pool (svm_pool<S> or
+// buffer_pool; the storage policy is the pool's unless named).
+template <class S = detail::storage_of_pool, class E, class Pool, detail::if_pool_t<Pool> = 0>
+cl_array<typename E::value_type, detail::pooled_storage_t<S, Pool>>
+to_device(const queue& q, const xt::xexpression<E>& e, const Pool& pool) {
+    using T = typename E::value_type;
+    const auto& de = e.derived_cast();
+    cl_array<T, detail::pooled_storage_t<S, Pool>> a(
+        q, shape_type(de.shape().begin(), de.shape().end()), pool);
     a.set(de);
     return a;
 }

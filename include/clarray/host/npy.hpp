@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/array/factories.hpp"
 #include "clarray/expr/assign.hpp"
 
 namespace clarray {
@@ -55,17 +56,34 @@ void save_npy(const std::string& path, const E& e) {
     save_npy(path, eval(e));
 }
 
-// A new array (on q, storage S) with the contents of the .npy file `path`, which must hold T.
-template <class T, class S = svm_coarse>
-cl_array<T, S> load_npy(const queue& q, const std::string& path) {
+namespace detail {
+// load_npy into a new array that make(shape) allocates.
+template <class T, class Make> auto load_npy_into(const std::string& path, Make make) {
     std::vector<unsigned char> data;
-    const detail::npy_header h = detail::read_npy(path, dtype_traits<T>::id, data);
+    const npy_header h = read_npy(path, dtype_traits<T>::id, data);
     // Fortran order: the elements are those of the transpose in C order.
     const shape_type shape =
         h.fortran_order ? shape_type(h.shape.rbegin(), h.shape.rend()) : h.shape;
-    cl_array<T, S> a(q, shape);
-    if (a.size() != 0) detail::write_c_order(detail::array_ref_of(a), data.data());
+    auto a = make(shape);
+    if (a.size() != 0) write_c_order(array_ref_of(a), data.data());
     return h.fortran_order ? a.transpose() : a;
+}
+} // namespace detail
+
+// A new array (on q, storage S) with the contents of the .npy file `path`, which must hold T.
+template <class T, class S = svm_coarse>
+cl_array<T, S> load_npy(const queue& q, const std::string& path) {
+    return detail::load_npy_into<T>(path,
+                                    [&](const shape_type& s) { return cl_array<T, S>(q, s); });
+}
+// load_npy with memory from a memory pool (svm_pool<S> or buffer_pool; the storage policy is the
+// pool's unless named).
+template <class T, class S = detail::storage_of_pool, class Pool, detail::if_pool_t<Pool> = 0>
+cl_array<T, detail::pooled_storage_t<S, Pool>> load_npy(const queue& q, const std::string& path,
+                                                        const Pool& pool) {
+    return detail::load_npy_into<T>(path, [&](const shape_type& s) {
+        return cl_array<T, detail::pooled_storage_t<S, Pool>>(q, s, pool);
+    });
 }
 
 } // namespace clarray

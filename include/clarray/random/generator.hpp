@@ -112,6 +112,46 @@ public:
         return a;
     }
     //@}
+    // New arrays from a memory pool (svm_pool<S> or buffer_pool, the last argument; the storage
+    // policy is the pool's unless named): the same values as the draws above.
+    //@{
+    template <class T, class S = clarray::detail::storage_of_pool, class Pool,
+              clarray::detail::if_pool_t<Pool> = 0>
+    cl_array<T, clarray::detail::pooled_storage_t<S, Pool>>
+    uniform(const queue& q, const shape_type& shape, T low, T high, const Pool& pool) {
+        cl_array<T, clarray::detail::pooled_storage_t<S, Pool>> a(q, shape, pool);
+        fill_uniform(a, low, high);
+        return a;
+    }
+    template <class T, class S = clarray::detail::storage_of_pool, class Pool,
+              clarray::detail::if_pool_t<Pool> = 0>
+    cl_array<T, clarray::detail::pooled_storage_t<S, Pool>>
+    uniform(const queue& q, const shape_type& shape, const Pool& pool) {
+        return uniform<T, S>(q, shape, T(0), T(1), pool);
+    }
+    template <class T, class S = clarray::detail::storage_of_pool, class Pool,
+              clarray::detail::if_pool_t<Pool> = 0>
+    cl_array<T, clarray::detail::pooled_storage_t<S, Pool>>
+    normal(const queue& q, const shape_type& shape, T mean, T stddev, const Pool& pool) {
+        cl_array<T, clarray::detail::pooled_storage_t<S, Pool>> a(q, shape, pool);
+        fill_normal(a, mean, stddev);
+        return a;
+    }
+    template <class T, class S = clarray::detail::storage_of_pool, class Pool,
+              clarray::detail::if_pool_t<Pool> = 0>
+    cl_array<T, clarray::detail::pooled_storage_t<S, Pool>>
+    normal(const queue& q, const shape_type& shape, const Pool& pool) {
+        return normal<T, S>(q, shape, T(0), T(1), pool);
+    }
+    template <class T, class S = clarray::detail::storage_of_pool, class Pool,
+              clarray::detail::if_pool_t<Pool> = 0>
+    cl_array<T, clarray::detail::pooled_storage_t<S, Pool>>
+    integers(const queue& q, const shape_type& shape, T low, T high, const Pool& pool) {
+        cl_array<T, clarray::detail::pooled_storage_t<S, Pool>> a(q, shape, pool);
+        fill_integers(a, low, high);
+        return a;
+    }
+    //@}
     // A new array like a (shape, storage, pool, layout) of uniform values in [low, high).
     template <class T, class S>
     cl_array<T, S> random_like(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
