@@ -588,3 +588,137 @@ TEST_CASE("fft: long transforms at offsets checked at sampled frequencies", "[ff
                            double(n));
         }
 }
+
+namespace {
+
+// The view kinds of the conformance matrix, cut from a (6, 8) base on the device and, for the
+// reference, element by element on the host: the base itself, an offset window, negative steps
+// (every second row from the last, columns reversed) and the transpose.
+enum class view_kind { c, offset, negative, transposed };
+const view_kind view_kinds[] = {view_kind::c, view_kind::offset, view_kind::negative,
+                                view_kind::transposed};
+const char* view_name(view_kind v) {
+    switch (v) {
+    case view_kind::offset:
+        return "offset";
+    case view_kind::negative:
+        return "negative steps";
+    case view_kind::transposed:
+        return "transposed";
+    default:
+        return "C";
+    }
+}
+
+template <class T, class S> ca::cl_array<T, S> cut_view(const ca::cl_array<T, S>& x, view_kind v) {
+    switch (v) {
+    case view_kind::offset:
+        return x(ca::range(1, 5), ca::range(2, 8));
+    case view_kind::negative:
+        return x(ca::range(ca::none, ca::none, -2), ca::range(ca::none, ca::none, -1));
+    case view_kind::transposed:
+        return x.transpose();
+    default:
+        return x;
+    }
+}
+
+template <class T> xt::xarray<T> cut_host(const xt::xarray<T>& x, view_kind v) {
+    const std::size_t R = x.shape()[0], C = x.shape()[1];
+    shape_t shape;
+    switch (v) {
+    case view_kind::offset:
+        shape = {4, 6};
+        break;
+    case view_kind::negative:
+        shape = {(R + 1) / 2, C};
+        break;
+    case view_kind::transposed:
+        shape = {C, R};
+        break;
+    default:
+        shape = {R, C};
+    }
+    xt::xarray<T> r = xt::xarray<T>::from_shape(shape);
+    for (std::size_t i = 0; i < shape[0]; ++i)
+        for (std::size_t j = 0; j < shape[1]; ++j) {
+            std::size_t si = i, sj = j;
+            if (v == view_kind::offset) {
+                si = i + 1;
+                sj = j + 2;
+            } else if (v == view_kind::negative) {
+                si = R - 1 - 2 * i;
+                sj = C - 1 - j;
+            } else if (v == view_kind::transposed) {
+                si = j;
+                sj = i;
+            }
+            r(i, j) = x(si, sj);
+        }
+    return r;
+}
+
+xt::xarray<cd> transposed(const xt::xarray<cd>& x) {
+    return xt::xarray<cd>(xt::transpose(x));
+}
+
+using view_cfgs = std::tuple<
+    test::cfg<std::complex<float>, ca::svm_coarse>, test::cfg<std::complex<double>, ca::svm_fine>,
+    test::cfg<std::complex<float>, ca::buffer>, test::cfg<std::complex<double>, ca::buffer>>;
+
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("fft: every function over the view kinds (irfft of arbitrary input)",
+                        "[fft]", view_cfgs) {
+    // Each transform of each view kind against the host DFT of the same view. irfft's input is
+    // arbitrary complex data (not a spectrum of real data: its unmirrored imaginary parts are
+    // not 0), along the last axis with the default n = 2 (m - 1) and along axis 0.
+    using C = typename TestType::value_type;
+    using S = typename TestType::storage;
+    using F = typename C::value_type;
+    if (!test::storage_available<S>() || !test::dtype_available<F>()) return;
+    const double eps = std::numeric_limits<F>::epsilon();
+    const auto hb = random_complex<F>({6, 8}, 91);
+    const auto hrb = test::random_array<F>({6, 8}, 92);
+    const auto base = dev<C, S>(hb);
+    const auto rbase = dev<F, S>(hrb);
+    for (view_kind v : view_kinds) {
+        INFO("view " << view_name(v));
+        const auto x = cut_view(base, v);
+        const auto xr = cut_view(rbase, v);
+        const xt::xarray<cd> h = to_cd(cut_host(hb, v));
+        const xt::xarray<cd> hr = to_cd(cut_host(hrb, v));
+        const std::size_t rows = h.shape()[0], cols = h.shape()[1];
+        const double N = double(rows * cols);
+        // Complex transforms along each axis and over both.
+        check_close<C>(ca::fft::fft(x).get(), host_dft_axis(h, 1, cols, -1), eps, cols);
+        check_close<C>(ca::fft::fft(x, -1, 0).get(), host_dft_axis(h, 0, rows, -1), eps, rows);
+        check_close<C>(ca::fft::ifft(x).get(), scaled(host_dft_axis(h, 1, cols, +1), 1.0 / cols),
+                       eps, cols);
+        check_close<C>(ca::fft::ifft(x, -1, 0).get(),
+                       scaled(host_dft_axis(h, 0, rows, +1), 1.0 / rows), eps, rows);
+        const auto fwd2 = host_dft_axis(host_dft_axis(h, 0, rows, -1), 1, cols, -1);
+        const auto inv2 = scaled(host_dft_axis(host_dft_axis(h, 0, rows, +1), 1, cols, +1), 1 / N);
+        check_close<C>(ca::fft::fft2(x).get(), fwd2, eps, N);
+        check_close<C>(ca::fft::fftn(x).get(), fwd2, eps, N);
+        check_close<C>(ca::fft::ifft2(x).get(), inv2, eps, N);
+        check_close<C>(ca::fft::ifftn(x).get(), inv2, eps, N);
+        // rfft of the real views along each axis.
+        const auto rf1 = host_dft_axis(hr, 1, cols, -1);
+        check_close<C>(ca::fft::rfft(xr).get(),
+                       xt::xarray<cd>(xt::view(rf1, xt::all(), xt::range(0, cols / 2 + 1))), eps,
+                       cols);
+        const auto rf0 = host_dft_axis(hr, 0, rows, -1);
+        check_close<C>(ca::fft::rfft(xr, -1, 0).get(),
+                       xt::xarray<cd>(xt::view(rf0, xt::range(0, rows / 2 + 1), xt::all())), eps,
+                       rows);
+        // irfft of arbitrary complex input: the default n along the last axis, axis 0.
+        const std::size_t n1 = 2 * (cols - 1), n0 = 2 * (rows - 1);
+        check_close<F>(ca::fft::irfft(x).get(), host_irfft_1d(h, n1), eps, n1);
+        check_close<F>(ca::fft::irfft(x, -1, 0).get(), transposed(host_irfft_1d(transposed(h), n0)),
+                       eps, n0);
+        // Every transform only read its input.
+        CHECK(bool(to_cd(xt::xarray<C>(x.get())) == h));
+        CHECK(bool(to_cd(xt::xarray<F>(xr.get())) == hr));
+    }
+}

@@ -479,6 +479,22 @@ void scale(const queue& q, const array_ref& a, double s) {
     launch(q, k, global, &local, args, 3, {}, "fft scaling");
 }
 
+// NumPy's irfft ignores the imaginary parts of the values without a mirror: X[0] and, for even
+// n, X[n/2]. VkFFT's C2R does not ignore them (batches of 4 to 8 rows of arbitrary complex input
+// gave wrong values in every row; a spectrum of real data, whose such parts are 0, came out
+// right). They are set to 0 in t, the complex temporary (C-contiguous rows of n/2+1, offset 0)
+// that the C2R reads.
+void clear_unmirrored_imag(const queue& q, const temp_array& t, std::size_t n) {
+    const std::size_t m = t.shape.back();
+    if (!t.alloc || m == 0) return;
+    const shape_type shape{checked_size(t.shape) / m, std::size_t(n % 2 == 0 ? 2 : 1)};
+    // In real numbers: rows of 2m, X[n/2]'s imaginary part n after X[0]'s.
+    const strides_type strides{static_cast<std::ptrdiff_t>(2 * m), static_cast<std::ptrdiff_t>(n)};
+    const array_ref imag{&q, t.alloc.get(), t.kind, real_type_of(t.type), &shape, &strides, 1};
+    const unsigned char zero[16] = {};
+    strided_fill(imag, zero);
+}
+
 // The scale a norm asks of one direction over N points.
 double norm_scale(unsigned char norm, bool inverse, double N) {
     if (norm == 1) return 1.0 / std::sqrt(N);
@@ -775,6 +791,7 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
         moved.back() = m;
         const temp_array cplx = make_temp(q, in.kind, complex_t, moved, in.alloc);
         load(q, cplx.ref(q), in, perm);
+        clear_unmirrored_imag(q, cplx, n);
         moved.back() = n;
         temp_array real;
         if (!last) real = make_temp(q, in.kind, real_t, moved, in.alloc);
