@@ -2,8 +2,8 @@
 // written here from NumPy's definitions: shifts by counts at or beyond the width, exact
 // comparisons of int64 with uint64 and of integer arrays with out-of-range integer scalars,
 // clip with such bounds, the n-ary promotion of concatenate/stack, correctly rounded float32
-// division and sqrt, integer powers with negative exponents, and ceil/floor/trunc/round of
-// integers.
+// division and sqrt, integer powers with negative exponents, ceil/floor/trunc/round of
+// integers, integer fmod, and the result types of fmod, power, conj and angle of bool.
 #include "support.hpp"
 
 #include <algorithm>
@@ -553,5 +553,103 @@ TEMPLATE_LIST_TEST_CASE("ceil, floor and trunc of bool are bool, round of bool i
         CHECK(c(i) == hb(i));
         CHECK(t(i) == hb(i));
         CHECK(float(r(i)) == (hb(i) ? 1.0f : 0.0f));
+    }
+}
+
+// ---- fmod of integers, and bool where NumPy has no bool loop ----
+// NumPy's integer fmod: C's truncated remainder (the dividend's sign), 0 for a zero divisor (NumPy
+// warns) and for a signed divisor of -1 (the minimum's quotient would overflow).
+template <class T> T np_fmod(T a, T b) {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<T>)
+        if (b == static_cast<T>(-1)) return 0;
+    return static_cast<T>(a % b);
+}
+
+TEMPLATE_LIST_TEST_CASE("fmod of integers is an integer remainder, as NumPy's", "[numpy_edges]",
+                        int_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    const std::size_t n = 96;
+    const xt::xarray<T> ha = edge_values<T>(n, 83);
+    xt::xarray<T> hb = edge_values<T>(n, 89);
+    hb(5) = static_cast<T>(-1); // the minimum by -1 (and by 0 at 2, by the maximum at 1)
+    hb(6) = 0;
+    hb(7) = 7;
+    hb(8) = static_cast<T>(-7);
+    auto a = dev<T, S>(ha), b = dev<T, S>(hb);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::fmod(a, b))::value_type, T>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::fmod(a, 3))::value_type, T>);
+    xt::xarray<T> want = ha, want3 = ha;
+    for (std::size_t i = 0; i < n; ++i) {
+        want(i) = np_fmod<T>(ha(i), hb(i));
+        want3(i) = np_fmod<T>(ha(i), T(3));
+    }
+    check_equal("fmod(a, b)", xt::xarray<T>(ca::cl_array<T, S>(ca::fmod(a, b)).get()), want, ha);
+    check_equal("fmod(a, 3)", xt::xarray<T>(ca::cl_array<T, S>(ca::fmod(a, 3)).get()), want3, ha);
+    // Mixed integer types promote first (int8 with uint8: int16); uint64 with a signed type
+    // promotes to float64, where fmod is the float function, as NumPy's.
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::fmod(
+                           a, std::declval<const ca::cl_array<std::uint8_t, S>&>()))::value_type,
+                       ca::promote_t<T, std::uint8_t>>);
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::fmod(
+                           a, std::declval<const ca::cl_array<std::uint64_t, S>&>()))::value_type,
+                       std::conditional_t<std::is_signed_v<T>, double, std::uint64_t>>);
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::fmod(a, 3.0))::value_type, ca::promote_t<T, double>>);
+}
+
+using bool_configs = std::tuple<test::cfg<bool, ca::svm_coarse>, test::cfg<bool, ca::svm_fine>,
+                                test::cfg<bool, ca::buffer>>;
+
+TEMPLATE_LIST_TEST_CASE("fmod, power and conj of bool are int8, angle of bool float64",
+                        "[numpy_edges]", bool_configs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    if (!test::dtype_available<double>()) return;
+    const xt::xarray<bool> ha = {true, false, true, false, true};
+    const xt::xarray<bool> hb = {true, true, false, false, true};
+    auto a = ca::to_device<S>(test::q(), ha), b = ca::to_device<S>(test::q(), hb);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::fmod(a, b))::value_type, std::int8_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::fmod(a, true))::value_type, std::int8_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::pow(a, b))::value_type, std::int8_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::pow(a, true))::value_type, std::int8_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::pow(a, 2))::value_type, std::int64_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::conj(a))::value_type, std::int8_t>);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::angle(a))::value_type, double>);
+    // NumPy's angle of other real types: atan2 of the type with a weak 0 (int16: float32, 32 and
+    // 64-bit integers float64; 8-bit ones float16, float32 here as every math function of them).
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::angle(
+                           std::declval<const ca::cl_array<std::int16_t, S>&>()))::value_type,
+                       float>);
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::angle(
+                           std::declval<const ca::cl_array<std::int32_t, S>&>()))::value_type,
+                       double>);
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::angle(
+                           std::declval<const ca::cl_array<std::uint64_t, S>&>()))::value_type,
+                       double>);
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::angle(
+                           std::declval<const ca::cl_array<std::int8_t, S>&>()))::value_type,
+                       float>);
+    const xt::xarray<std::int8_t> f = ca::cl_array<std::int8_t, S>(ca::fmod(a, b)).get();
+    const xt::xarray<std::int8_t> p = ca::cl_array<std::int8_t, S>(ca::pow(a, b)).get();
+    const xt::xarray<std::int8_t> c = ca::cl_array<std::int8_t, S>(ca::conj(a)).get();
+    const xt::xarray<double> g = ca::cl_array<double, S>(ca::angle(a)).get();
+    for (std::size_t i = 0; i < ha.size(); ++i) {
+        const int x = ha(i), y = hb(i);
+        int power = 1; // x ** y by its definition
+        for (int k = 0; k < y; ++k)
+            power *= x;
+        CHECK(int(f(i)) == np_fmod<int>(x, y));
+        CHECK(int(p(i)) == power);
+        CHECK(int(c(i)) == x);
+        CHECK(g(i) == std::atan2(0.0, double(x)));
     }
 }

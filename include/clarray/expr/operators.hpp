@@ -193,8 +193,9 @@ struct modulus_op {
 // an error, as NumPy's ValueError: pow() refuses a negative scalar exponent when the expression
 // is built, and an integer array exponent is checked on the device (checked_power_op); the
 // helper's own answer to one (0) is never a result.
+// bool ** bool is int8 (NumPy has no bool power).
 struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
-    template <class A, class B> using result_t = promote_t<A, B>;
+    template <class A, class B> using result_t = bool_as_int8_t<promote_t<A, B>>;
     template <class A, class B>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
         using R = result_t<A, B>;
@@ -247,7 +248,7 @@ private:
 // power_op on integers whose exponent is an array of a signed type: a negative exponent sets the
 // check's flag word (the next host wait throws dtype_error) and gives 0.
 struct checked_power_op {
-    template <class A, class B, class C> using result_t = promote_t<A, B>;
+    template <class A, class B, class C> using result_t = power_op::result_t<A, B>;
     template <class A, class B, class C>
     static std::string emit(source_builder& g, const std::string& a, const std::string& b,
                             const std::string& check) {
@@ -413,8 +414,30 @@ struct logical_xor_op {
 CLARRAY_FLOAT_BINARY(atan2_op, "atan2")
 CLARRAY_FLOAT_BINARY(hypot_op, "hypot")
 CLARRAY_FLOAT_BINARY(copysign_op, "copysign")
-CLARRAY_FLOAT_BINARY(fmod_op, "fmod")
 #undef CLARRAY_FLOAT_BINARY
+
+// fmod: C's truncated remainder (the result takes the dividend's sign). Floats use OpenCL's fmod;
+// integers (bool as int8, fmod_result_t) stay integers, as NumPy's, where x fmod 0 is 0 (NumPy
+// warns) and a signed x fmod -1 is 0 (no overflow trap for the type's minimum).
+struct fmod_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
+    template <class A, class B> using result_t = fmod_result_t<promote_t<A, B>>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        static_assert(!is_complex_v<R>, "fmod: complex operands are not supported");
+        if constexpr (is_floating_v<R>) {
+            return "fmod(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        } else {
+            const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_fmod_" + t;
+            g.helper(f, cl_helper(is_signed_integer_v<R>
+                                      ? "inline $T $F($T a, $T b) {"
+                                        " return (b == 0 || b == -1) ? 0 : ($T)(a % b); }"
+                                      : "inline $T $F($T a, $T b) { return b == 0 ? 0 : a % b; }",
+                                  t, f));
+            return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+        }
+    }
+};
 
 // nextafter: float16 steps to the neighbouring float16 (its values are floats in the kernel,
 // where nextafter would step by a float ulp, which the store rounds away).
@@ -504,7 +527,9 @@ template <class U> struct cast_op : lanewise_op { // the identity when lanewise
 };
 
 // The parts of complex numbers (NumPy's real, imag, conj, angle); on real values real and conj
-// are the value, imag is 0 and angle is atan2(0, x) in float_of(A).
+// are the value, imag is 0 and angle is atan2(0, x) in float_of(A). conj of bool is int8 and
+// angle of bool float64, as NumPy's (conj has no bool loop; angle computes atan2(0, x) with a
+// Python int 0, which makes bool int64).
 struct real_op {
     template <class A> using result_t = real_of_t<A>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
@@ -524,21 +549,22 @@ struct imag_op {
     }
 };
 struct conj_op {
-    template <class A> using result_t = A;
+    template <class A> using result_t = bool_as_int8_t<A>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
         if constexpr (is_complex_v<A>)
             return complex_helper(g, complex_fn::conj, dtype_of<A>()) + "(" + a + ")";
         else
-            return cast_to<A>(g, a);
+            return cast_to<result_t<A>>(g, a);
     }
 };
 struct angle_op {
-    template <class A> using result_t = real_of_t<float_of_t<A>>;
+    template <class A>
+    using result_t = std::conditional_t<is_boolean_v<A>, double, real_of_t<float_of_t<A>>>;
     template <class A> static std::string emit(source_builder& g, const std::string& a) {
         if constexpr (is_complex_v<A>) {
             return complex_helper(g, complex_fn::arg, dtype_of<A>()) + "(" + a + ")";
         } else {
-            using F = float_of_t<A>;
+            using F = result_t<A>;
             return "atan2(" + cast_to<F>(g, "0") + ", " + cast_to<F>(g, a) + ")";
         }
     }

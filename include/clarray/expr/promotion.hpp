@@ -147,5 +147,11 @@ using float_of_t =
                        std::conditional_t<(dtype_traits<T>::size <= 2), float, double>>;
 // The result type of true division (`/`): integers divide as double, as NumPy does.
 template <class T> using true_divide_t = std::conditional_t<is_inexact_v<T>, T, double>;
+// bool where NumPy has no bool loop and takes the smallest integer one instead (power, fmod,
+// conj of bool give int8); other types keep theirs.
+template <class T> using bool_as_int8_t = std::conditional_t<is_boolean_v<T>, std::int8_t, T>;
+// The result type of fmod: integers (bool as int8) keep the integer type, NumPy's truncated
+// remainder; floating and complex types keep theirs.
+template <class T> using fmod_result_t = std::conditional_t<is_inexact_v<T>, T, bool_as_int8_t<T>>;
 
 } // namespace clarray
