@@ -182,11 +182,9 @@ template <class C> xt::xarray<C> eighths(const ca::shape_type& shape, unsigned s
 }
 } // namespace
 
-using complex_add_at_types =
-    std::tuple<test::cfg<std::complex<float>, ca::svm_coarse>,
-               test::cfg<std::complex<float>, ca::buffer>,
-               test::cfg<std::complex<double>, ca::svm_fine>,
-               test::cfg<std::complex<double>, ca::buffer>>;
+using complex_add_at_types = std::tuple<
+    test::cfg<std::complex<float>, ca::svm_coarse>, test::cfg<std::complex<float>, ca::buffer>,
+    test::cfg<std::complex<double>, ca::svm_fine>, test::cfg<std::complex<double>, ca::buffer>>;
 
 TEMPLATE_LIST_TEST_CASE("complex add_at accumulates duplicates in both parts (np.add.at)",
                         "[indexing]", complex_add_at_types) {

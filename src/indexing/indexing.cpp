@@ -75,7 +75,9 @@ bool needs_int64_atomics(dtype t) {
 }
 // The kernels' element type: float16 only moves (put, compress), as its 16 bits (a half value
 // needs cl_khr_fp16; add_at refuses float16 at compile time).
-const char* moved_type_name(dtype t) { return is_half_storage(t) ? "ushort" : cl_type_name(t); }
+const char* moved_type_name(dtype t) {
+    return is_half_storage(t) ? "ushort" : cl_type_name(t);
+}
 
 kernel index_kernel(const context& ctx, which w, dtype t, dtype i, bool add) {
     const std::uint64_t program_sig = static_cast<std::uint64_t>(t) |
