@@ -54,10 +54,10 @@ CONF_FUNCTION(sort_axis0, true, exact) {
 CONF_FUNCTION(argsort, true, exact) {
     c.check(0, ca::argsort(c.in<T, S>(0)));
 }
-CONF_FUNCTION(searchsorted, !is_cplx<T>, exact) {
+CONF_FUNCTION(searchsorted, !ca::is_complex_v<T>, exact) {
     c.check(0, ca::searchsorted(c.in<T, S>(0), c.in<T, S>(1)));
 }
-CONF_FUNCTION(searchsorted_right, !is_cplx<T>, exact) {
+CONF_FUNCTION(searchsorted_right, !ca::is_complex_v<T>, exact) {
     c.check(0, ca::searchsorted(c.in<T, S>(0), c.in<T, S>(1), ca::side::right));
 }
 CONF_FUNCTION(unique, true, exact) {
@@ -68,13 +68,13 @@ CONF_FUNCTION(unique_counts, true, exact) {
     c.check(0, u.values);
     c.check(1, u.counts);
 }
-CONF_FUNCTION(bincount, !is_cplx<T>, exact) {
+CONF_FUNCTION(bincount, !ca::is_complex_v<T>, exact) {
     c.check(0, ca::bincount(c.in<T, S>(0)));
 }
-CONF_FUNCTION(bincount_weights, !is_cplx<T>, reduce_tol) {
+CONF_FUNCTION(bincount_weights, !ca::is_complex_v<T>, reduce_tol) {
     c.check(0, ca::bincount(c.in<std::int64_t, S>(0), c.in<T, S>(1)));
 }
-CONF_FUNCTION(histogram, !is_cplx<T>, reduce_tol) {
+CONF_FUNCTION(histogram, !ca::is_complex_v<T>, reduce_tol) {
     const auto h = ca::histogram(c.in<T, S>(0), 5);
     c.check(0, h.counts);
     c.check(1, h.edges);
