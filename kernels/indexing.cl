@@ -1,7 +1,8 @@
 // Library kernels of the indexing layer (scatter, mask compaction, nonzero coordinates).
 // Built per element type with -DT=<OpenCL C type> -DI=<index type> -DADD=0|1 -DATOMIC=<kind>
 // -DMAX_DIMS=<n>, after the pragmas its types need and the declaration of index_layout, which
-// comes from its one description in src/indexing/indexing.cpp. Each operand j (0: the target,
+// comes from its one description in src/indexing/indexing.cpp. T is ushort for float16, whose
+// values only move here (a half value needs cl_khr_fp16). Each operand j (0: the target,
 // 1: the indices, 2: the values) is a strided view indexed by its flat C-order position. The
 // layout always travels through a `constant` buffer (it exceeds small parameter spaces).
 
@@ -33,26 +34,43 @@ long clarray_index(long k, long n, ulong mode) {
 
 #if ADD
 // Plain global atomics on the global pointer (no SVM atomics needed). Floats: compare-exchange
-// on the bit pattern until no other work-item changed the word in between.
-void clarray_atomic_add(global T* p, T x) {
-#if ATOMIC == 1
-    atomic_add((volatile global T*)p, x);
-#elif ATOMIC == 2
-    atom_add((volatile global T*)p, x);
-#elif ATOMIC == 3
+// on the bit pattern until no other work-item changed the word in between. Complex: one such
+// add per part (each part is atomic, the pair is not; every add still lands).
+#if ATOMIC == 3 || ATOMIC == 5
+void clarray_atomic_add_float(global float* p, float x) {
     volatile global uint* w = (volatile global uint*)p;
     uint seen, old = *w;
     do {
         seen = old;
         old = atomic_cmpxchg(w, seen, as_uint(as_float(seen) + x));
     } while (old != seen);
-#elif ATOMIC == 4
+}
+#endif
+#if ATOMIC == 4 || ATOMIC == 6
+void clarray_atomic_add_double(global double* p, double x) {
     volatile global ulong* w = (volatile global ulong*)p;
     ulong seen, old = *w;
     do {
         seen = old;
         old = atom_cmpxchg(w, seen, as_ulong(as_double(seen) + x));
     } while (old != seen);
+}
+#endif
+void clarray_atomic_add(global T* p, T x) {
+#if ATOMIC == 1
+    atomic_add((volatile global T*)p, x);
+#elif ATOMIC == 2
+    atom_add((volatile global T*)p, x);
+#elif ATOMIC == 3
+    clarray_atomic_add_float(p, x);
+#elif ATOMIC == 4
+    clarray_atomic_add_double(p, x);
+#elif ATOMIC == 5
+    clarray_atomic_add_float((global float*)p, x.x);
+    clarray_atomic_add_float((global float*)p + 1, x.y);
+#elif ATOMIC == 6
+    clarray_atomic_add_double((global double*)p, x.x);
+    clarray_atomic_add_double((global double*)p + 1, x.y);
 #endif
 }
 #endif

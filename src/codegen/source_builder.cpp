@@ -93,7 +93,8 @@ std::string source_builder::array_input_at(dtype d, const std::string& index) {
     std::size_t j = outputs_ + params_arrays_++;
     params_.push_back({true, d, j});
     const std::string J = std::to_string(j);
-    return "a" + J + "[o" + J + " + (" + index + ")]";
+    // float16 through vload_half: a half value needs cl_khr_fp16.
+    return cl_load(d, "a" + J, "o" + J + " + (" + index + ")");
 }
 
 std::string source_builder::scalar_input(dtype d) {

@@ -60,10 +60,23 @@ const char* kernel_name(which w) {
                                : (w == which::compact ? "clarray_compact" : "clarray_nonzero");
 }
 
-// ATOMIC of kernels/indexing.cl: 1 32-bit integer, 2 64-bit integer, 3 float, 4 double.
+// ATOMIC of kernels/indexing.cl: 1 32-bit integer, 2 64-bit integer, 3 float, 4 double,
+// 5 complex64, 6 complex128 (one float/double atomic add per part).
 unsigned atomic_kind(dtype t) {
+    if (t == dtype::complex64) return 5;
+    if (t == dtype::complex128) return 6;
     if (dtype_kind_of(t) == dtype_kind::floating) return dtype_size(t) == 4 ? 3 : 4;
     return dtype_size(t) == 4 ? 1 : 2;
+}
+// Whether add_at on t needs 64-bit atomics (compare-exchange on 64-bit words).
+bool needs_int64_atomics(dtype t) {
+    const unsigned k = atomic_kind(t);
+    return k == 2 || k == 4 || k == 6;
+}
+// The kernels' element type: float16 only moves (put, compress), as its 16 bits (a half value
+// needs cl_khr_fp16; add_at refuses float16 at compile time).
+const char* moved_type_name(dtype t) {
+    return is_half_storage(t) ? "ushort" : cl_type_name(t);
 }
 
 kernel index_kernel(const context& ctx, which w, dtype t, dtype i, bool add) {
@@ -77,13 +90,13 @@ kernel index_kernel(const context& ctx, which w, dtype t, dtype i, bool add) {
                 std::string(add ? "add_at" : "indexing") + " on " + dtype_name(t);
             extension_set needs;
             needs.add(t);
-            if (add && dtype_size(t) == 8) needs.add("cl_khr_int64_base_atomics");
+            if (add && needs_int64_atomics(t)) needs.add("cl_khr_int64_base_atomics");
             require_extensions(ctx, needs, what);
             return cached_program(ctx, {&type_tag<index_program_tag>::id, program_sig}, [&] {
                 std::string source = needs.pragmas();
                 source += index_layout::cl_declaration();
                 source += kernel_source_indexing;
-                std::string options = std::string("-DT=") + cl_type_name(t) +
+                std::string options = std::string("-DT=") + moved_type_name(t) +
                                       " -DI=" + cl_type_name(i) + " -DADD=" + (add ? "1" : "0") +
                                       " -DATOMIC=" + std::to_string(add ? atomic_kind(t) : 0) +
                                       " -DMAX_DIMS=" + std::to_string(max_dims);

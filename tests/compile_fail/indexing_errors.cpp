@@ -3,6 +3,7 @@
 // expects.
 #include <clarray/clarray.hpp>
 
+#include <complex>
 #include <cstdint>
 
 namespace ca = clarray;
@@ -15,6 +16,8 @@ void indexing_usage(const ca::queue& q) {
     ca::cl_array<float> r = ca::take(a, i32) + ca::take(a, i64, 0, ca::index_mode::wrap);
     ca::put(a, i64, 1.0f);
     ca::add_at(a, i32, r);
+    ca::cl_array<std::complex<float>> c(q, {4});
+    ca::add_at(c, i64, std::complex<float>(1, 2)); // complex: one atomic add per part
     (void)r;
 #elif CLARRAY_COMPILE_CASE == 1 // float indices
     ca::cl_array<float> idx(q, {2});
@@ -27,5 +30,9 @@ void indexing_usage(const ca::queue& q) {
     ca::cl_array<std::int8_t> small(q, {4});
     ca::cl_array<std::int32_t> idx(q, {2});
     ca::add_at(small, idx, 1);
+#elif CLARRAY_COMPILE_CASE == 4 // float16 too: no 16-bit atomics
+    ca::cl_array<ca::half> h(q, {4});
+    ca::cl_array<std::int32_t> idx(q, {2});
+    ca::add_at(h, idx, h);
 #endif
 }

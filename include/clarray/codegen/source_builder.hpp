@@ -118,8 +118,9 @@ public:
     // The element access of the next array operand ("a3[o3]", or "vload8(0, a3 + o3)" in a
     // vector builder); declares its parameter.
     std::string array_input(dtype d);
-    // The next array operand read at `index` elements past its own offset ("a3[o3 + (index)]"),
-    // for operands whose position depends on other values (a gather); declares its parameter.
+    // The next array operand read at `index` elements past its own offset ("a3[o3 + (index)]",
+    // float16 through vload_half), for operands whose position depends on other values (a
+    // gather); declares its parameter.
     // Not in vector builders (such expressions are not lanewise).
     std::string array_input_at(dtype d, const std::string& index);
     // The next scalar argument ("s2", or "((float8)(s2))" in a vector builder); declares it.

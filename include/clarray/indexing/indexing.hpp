@@ -169,8 +169,9 @@ void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value,
 // np.add.at(a, idx, values): a[idx] += values with every duplicate index accumulating (device
 // atomics; float sums in an unspecified order). idx indexes a's first axis; values broadcast to
 // idx.shape + a.shape[1:]. Negative indices count from the end; an index out of range adds
-// nothing and the next host wait throws index_error. Element types of 4 or 8 bytes (64-bit needs
-// cl_khr_int64_base_atomics).
+// nothing and the next host wait throws index_error. Element types of 4 or 8 bytes and complex
+// (one atomic add per part; 64-bit types and complex128 need cl_khr_int64_base_atomics); bool,
+// 8- and 16-bit types (float16 included) are refused at compile time.
 template <class T, class S, class I, class IS, class V, class VS>
 void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values) {
     detail::check_index_type<I>();
