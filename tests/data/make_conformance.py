@@ -150,7 +150,7 @@ def shared_inputs():
     SHARED["int64.I"] = np.array([0, 5, -3, 2, 5, 1], dtype=np.int64)  # flat take/put, repeats
     SHARED["int64.J"] = np.array([[1, 0], [3, 5]], dtype=np.int64)     # take along axis 1
     SHARED["bool.M"] = (rng.integers(0, 3, SHAPE) == 0)
-    SHARED["int64.K"] = rng.integers(0, 7, SHAPE).astype(np.int64)
+    SHARED["int64.W"] = rng.integers(0, 7, SHAPE).astype(np.int64)  # weighted bincount values
 
 
 # ---- the functions: name -> (NumPy reference, input specs, outputs) ----
@@ -400,7 +400,7 @@ fn("searchsorted_right", lambda s, v: np.searchsorted(s, v, "right"), ("S", "-")
 fn("unique", np.unique, A2)
 fn("unique_counts", lambda x: tuple(np.unique_counts(x)), A2, nout=2)
 fn("bincount", np.bincount, ("K", "1"))
-fn("bincount_weights", lambda k, w: np.bincount(k, w), ("int64.K", "1"), ("T", "1"))
+fn("bincount_weights", lambda k, w: np.bincount(k, w), ("int64.W", "1"), ("T", "1"))
 fn("histogram", lambda x: np.histogram(x, 5), T2, nout=2)
 
 # linear algebra and FFT
@@ -429,9 +429,11 @@ def main():
     os.makedirs(os.path.join(OUT, "in"))
     os.makedirs(os.path.join(OUT, "out"))
     shared_inputs()
+    all_bases = {d: bases(d) for d in DTYPES}
+    # A shared input's name must not be a base's file name (the base would overwrite it).
+    assert not any(k.split(".")[1] in all_bases[k.split(".")[0]] for k in SHARED), "shared input named like a base"
     for k, v in SHARED.items():
         np.save(os.path.join(OUT, "in", k + ".npy"), v)
-    all_bases = {d: bases(d) for d in DTYPES}
     for d, bs in all_bases.items():
         for k, v in bs.items():
             np.save(os.path.join(OUT, "in", "%s.%s.npy" % (d, k)), v)
