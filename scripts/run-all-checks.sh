@@ -10,6 +10,9 @@
 #                   first (CLARRAY_FUZZ_SEED=<seed> replays it; CLARRAY_FUZZ_SECONDS, default 600,
 #                   bounds the fuzz: two thirds for the expression fuzz, one third for the breadth
 #                   functions' fuzz; then 60 s of the multi-thread stress); not in the default set
+#   full            the default suite with every sampled matrix whole (CLARRAY_TEST_FULL=1: the
+#                   reduction dtype matrix, the onesweep sort entries; CLARRAY_CONFORMANCE=full:
+#                   the whole conformance matrix), in build-full; not in the default set
 #   conformance     the whole dtype x function conformance matrix against NumPy's reference data
 #                   (CLARRAY_CONFORMANCE=full: every pair, thousands of kernels, a fresh pocl cache
 #                   costs minutes); the default run of the tests runs a fixed sample of it; not in
@@ -30,6 +33,8 @@ for c in "${configs[@]}"; do
     default) run default scripts/run-tests.sh ;;
     emulate-coarse) run emulate-coarse env CLARRAY_EMULATE_COARSE=1 scripts/run-tests.sh ;;
     no-svm) run no-svm env CLARRAY_DISABLE_SVM=1 scripts/run-tests.sh ;;
+    full) run full env BUILD_DIR=build-full CLARRAY_TEST_FULL=1 CLARRAY_CONFORMANCE=full \
+      scripts/run-tests.sh ;;
     asan)
       # pocl's JIT and LLVM leak by design at exit; leaks of clarray's own objects are
       # checked by the allocation/event counters in the tests. protect_shadow_gap=0: NVIDIA's
