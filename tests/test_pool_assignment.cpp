@@ -273,7 +273,7 @@ TEMPLATE_LIST_TEST_CASE("copy and expression assignment between pools write into
     CHECK(served(p1.stats()) == served(before));
 }
 
-TEMPLATE_LIST_TEST_CASE("std::swap exchanges arrays with their pools; containers keep pools",
+TEMPLATE_LIST_TEST_CASE("std::swap exchanges arrays with their pools, containers keep pools",
                         "[pool][semantics]", test::all_policies) {
     CLARRAY_REQUIRE_CFG(TestType);
     using S = typename TestType::storage;

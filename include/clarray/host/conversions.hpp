@@ -59,7 +59,7 @@ cl_array<typename E::value_type, S> to_device(const queue& q, const xt::xexpress
     a.set(de);
     return a;
 }
-// to_device of a host xtensor expression, memory from a memory pool (svm_pool<S> or
+// to_device of a host xtensor expression, memory from a memory pool (svm_pool of S or
 // buffer_pool; the storage policy is the pool's unless named).
 template <class S = detail::storage_of_pool, class E, class Pool, detail::if_pool_t<Pool> = 0>
 cl_array<typename E::value_type, detail::pooled_storage_t<S, Pool>>

@@ -76,7 +76,7 @@ cl_array<T, S> load_npy(const queue& q, const std::string& path) {
     return detail::load_npy_into<T>(path,
                                     [&](const shape_type& s) { return cl_array<T, S>(q, s); });
 }
-// load_npy with memory from a memory pool (svm_pool<S> or buffer_pool; the storage policy is the
+// load_npy with memory from a memory pool (svm_pool of S or buffer_pool; the storage policy is the
 // pool's unless named).
 template <class T, class S = detail::storage_of_pool, class Pool, detail::if_pool_t<Pool> = 0>
 cl_array<T, detail::pooled_storage_t<S, Pool>> load_npy(const queue& q, const std::string& path,

@@ -112,7 +112,7 @@ public:
         return a;
     }
     //@}
-    // New arrays from a memory pool (svm_pool<S> or buffer_pool, the last argument; the storage
+    // New arrays from a memory pool (svm_pool of S or buffer_pool, the last argument; the storage
     // policy is the pool's unless named): the same values as the draws above.
     //@{
     template <class T, class S = clarray::detail::storage_of_pool, class Pool,
