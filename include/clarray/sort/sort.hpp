@@ -102,13 +102,19 @@ cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_ar
         q, detail::searchsorted_impl(detail::array_ref_of(sorted), detail::array_ref_of(values), s),
         values.shape());
 }
+namespace detail {
+// NumPy's spelling of a side: "left" or "right" (else usage_error).
+inline side side_named(const std::string& s) {
+    if (s != "left" && s != "right")
+        throw usage_error("searchsorted: side must be \"left\" or \"right\", got \"" + s + "\"");
+    return s == "left" ? side::left : side::right;
+}
+} // namespace detail
 // The same with NumPy's spelling of the side: "left" or "right" (else usage_error).
 template <class T, class S>
 cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& sorted, const cl_array<T, S>& values,
                                        const std::string& s) {
-    if (s != "left" && s != "right")
-        throw usage_error("searchsorted: side must be \"left\" or \"right\", got \"" + s + "\"");
-    return searchsorted(sorted, values, s == "left" ? side::left : side::right);
+    return searchsorted(sorted, values, detail::side_named(s));
 }
 
 // The sorted distinct values of a (flattened); NaNs count as one value, -0.0 and +0.0 as one
@@ -264,14 +270,7 @@ template <class A, class B,
           class = std::enable_if_t<is_expression_v<A> && is_expression_v<B> &&
                                    !detail::same_array<std::decay_t<A>, std::decay_t<B>>::value>>
 auto searchsorted(const A& sorted, const B& values, const std::string& s) {
-    using TA = typename std::decay_t<detail::node_t<const A&>>::value_type;
-    using TB = typename std::decay_t<detail::node_t<const B&>>::value_type;
-    using R = promote_t<TA, TB>;
-    static_assert(std::is_same_v<detail::first_storage_t<detail::node_t<const A&>>,
-                                 detail::first_storage_t<detail::node_t<const B&>>>,
-                  "clarray::searchsorted: the sorted array and the values must have one storage "
-                  "policy");
-    return searchsorted(detail::materialize_as<R>(sorted), detail::materialize_as<R>(values), s);
+    return searchsorted(sorted, values, detail::side_named(s));
 }
 
 } // namespace clarray
