@@ -210,7 +210,8 @@ auto argsort(const E& e, long axis = -1) {
     return argsort(detail::materialize(e), axis);
 }
 // unique of an expression.
-template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>> auto unique(const E& e) {
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
+auto unique(const E& e) {
     return unique(detail::materialize(e));
 }
 // unique_counts of an expression.
@@ -224,9 +225,10 @@ auto bincount(const E& x, std::size_t minlength = 0) {
     return bincount(detail::materialize(x), minlength);
 }
 // Weighted bincount where the values or the weights (or both) are expressions.
-template <class E, class F,
-          class = std::enable_if_t<is_expression_v<E> && is_expression_v<F> &&
-                                   (detail::is_expression_only_v<E> || detail::is_expression_only_v<F>)>>
+template <
+    class E, class F,
+    class = std::enable_if_t<is_expression_v<E> && is_expression_v<F> &&
+                             (detail::is_expression_only_v<E> || detail::is_expression_only_v<F>)>>
 auto bincount(const E& x, const F& weights, std::size_t minlength = 0) {
     return bincount(detail::materialize(x), detail::materialize(weights), minlength);
 }
