@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
-# Usage: scripts/device-run.sh [examples|tests|bench|field|all] ; results go to $OUT when set.
+# Usage: scripts/device-run.sh [examples|tests|check|bench|field|all] ; results go to $OUT when set.
+# check: one bounded pass for a short lease: builds clarray_tests and bench_expr, runs the whole
+#   conformance matrix, CHECK_FUZZ_S seconds of expression fuzz and half that of breadth fuzz
+#   (seed CHECK_SEED), bench_expr's divide/sqrt with and without CLARRAY_FP32_DIVIDE_SQRT=fast, then
+#   ctest until CHECK_CTEST_S seconds have passed (the tests not reached are listed as not run).
 # bench: env REPS, SIZES, OPS (comma list), PY_BACKENDS (default "cupy pyopencl"), BENCH_DEVICES (default NVIDIA), BENCH_EXPR=1 (also bench_expr);
 #   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
@@ -69,6 +73,28 @@ if [[ $what == tests || $what == all ]]; then
   echo "CLARRAY_SORT_RANK=split: $(tail -2 "$out/sort_split.log" | head -1)"
   grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
+fi
+if [[ $what == check ]]; then
+  t0=$SECONDS
+  { configure_bench >/dev/null && cmake -S . -B build-device-bench -DCLARRAY_BUILD_TESTS=ON >/dev/null &&
+    cmake --build build-device-bench -j 16 --target clarray_tests bench_expr; } > "$out/build-check.log" 2>&1 \
+    || { grep -E 'error' "$out/build-check.log" | head -30; exit 1; }
+  echo "check: built in $((SECONDS - t0)) s"
+  tb=build-device-bench/tests/clarray_tests
+  CLARRAY_CONFORMANCE=full timeout 120 "$tb" "[conformance]" > "$out/conformance.log" 2>&1 || rc=1
+  echo "conformance (full): $(grep -E 'conformance:|passed|failed' "$out/conformance.log" | tail -3 | tr '\n' ' ')"
+  fs=${CHECK_FUZZ_S:-60}; seed=${CHECK_SEED:-$RANDOM$RANDOM}
+  CLARRAY_FUZZ_SEED=$seed CLARRAY_FUZZ_SECONDS=$fs timeout $((fs + 60)) "$tb" "[fuzz]~[fuzz_breadth]~[!mayfail]" > "$out/fuzz.log" 2>&1 || rc=1
+  CLARRAY_FUZZ_SEED=$seed CLARRAY_FUZZ_SECONDS=$((fs / 2)) timeout $((fs + 60)) "$tb" "[fuzz_breadth]" > "$out/fuzz_breadth.log" 2>&1 || rc=1
+  echo "fuzz seed $seed: $(grep -hE 'fuzz.*cases|passed|failed' "$out/fuzz.log" "$out/fuzz_breadth.log" | tr '\n' ' ')"
+  for setting in CLARRAY_CHECK=default CLARRAY_FP32_DIVIDE_SQRT=fast; do
+    env "$setting" timeout 60 build-device-bench/bench/bench_expr \
+      --benchmark_filter='BM_divide_sqrt|BM_fused' --benchmark_min_time=0.2 2>&1 | grep BM_ | sed "s/^/$setting: /"
+  done
+  left=$(( ${CHECK_CTEST_S:-300} - (SECONDS - t0) ))
+  (cd build-device-bench && timeout "$left" ctest -j 8 --timeout 120 --output-on-failure > "$out/ctest.log" 2>&1) || rc=1
+  echo "ctest ($left s allowed): $(grep -cE 'Passed' "$out/ctest.log") passed; $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
+  grep -E "\*\*\*|Failed|SEGFAULT" "$out/ctest.log" | head -20
 fi
 if [[ $what == bench || $what == all ]]; then
   # The single-operation suite (bench_suite, CSV per device), the CuPy / PyOpenCL side when importable,

@@ -24,9 +24,21 @@ inline ca::context& ctx() {
     static ca::context c = ca::context::from_env();
     return c;
 }
+inline bool& shared_queue_made() {
+    static bool made = false;
+    return made;
+}
 inline ca::queue& q() {
-    static ca::queue qq(ctx());
+    static ca::queue qq = [] {
+        ca::queue made(ctx());
+        shared_queue_made() = true;
+        return made;
+    }();
     return qq;
+}
+// Waits for the shared queue's commands if it was made (tests/run_end.cpp, at the run's end).
+inline void finish_shared_queue() {
+    if (shared_queue_made()) q().finish();
 }
 
 // A 1-d device array of policy S holding h (on queue qq).
