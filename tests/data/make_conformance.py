@@ -147,7 +147,10 @@ SHARED = {}
 
 def shared_inputs():
     rng = np.random.default_rng(7)
-    SHARED["int64.I"] = np.array([0, 5, -3, 2, 5, 1], dtype=np.int64)  # flat take/put, repeats
+    SHARED["int64.I"] = np.array([0, 5, -3, 2, 5, 1], dtype=np.int64)  # flat take/add_at, repeats
+    # put: distinct indices (which of two writes to one element wins is unspecified in clarray,
+    # as in CuPy; NumPy's last one wins, and a GPU picked the other)
+    SHARED["int64.U"] = np.array([0, 5, -3, 2, 7, 1], dtype=np.int64)
     SHARED["int64.J"] = np.array([[1, 0], [3, 5]], dtype=np.int64)     # take along axis 1
     SHARED["bool.M"] = (rng.integers(0, 3, SHAPE) == 0)
     SHARED["int64.W"] = rng.integers(0, 7, SHAPE).astype(np.int64)  # weighted bincount values
@@ -383,7 +386,7 @@ def putmask(a, m, v):
 
 fn("take", lambda a, i: np.take(a, i), A2, ("int64.I", "-"))
 fn("take_axis1", lambda a, i: np.take(a, i, axis=1), A2, ("int64.J", "-"))
-fn("put", put, A2, ("int64.I", "-"), ("B", "=1t"))
+fn("put", put, A2, ("int64.U", "-"), ("B", "=1t"))
 fn("add_at", add_at, ("A", "1"), ("int64.I", "-"), ("B", "=1t"))
 fn("compress", lambda m, a: np.compress(m[:10], a), ("bool.M", "=1c"), A2)
 fn("extract", lambda m, a: np.extract(m, a), ("bool.M", "2"), A2)
