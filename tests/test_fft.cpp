@@ -1,5 +1,6 @@
 // numpy.fft's transforms (VkFFT) against a host DFT that accumulates in double, written here
 // independently of the library: one axis at a time, O(n^2) sums of e^{-+2 pi i jk/n} terms.
+#include "sampling.hpp"
 #include "support.hpp"
 
 #include <cmath>
@@ -226,7 +227,10 @@ TEMPLATE_LIST_TEST_CASE("fft: rfft and irfft against the host", "[fft]", real_ty
     using C = std::complex<F>;
     if (!test::dtype_available<F>()) return;
     const double eps = std::numeric_limits<F>::epsilon();
+    // Each size in one of the two dtypes (every size in both: CLARRAY_TEST_FULL=1).
+    std::size_t size_case = 0;
     for (std::size_t n : sizes_1d) {
+        if (!test::sampled(size_case++, test::index_in_v<F, real_types>, 2)) continue;
         INFO("n = " << n);
         const auto h = test::random_array<F>({3, n}, unsigned(n) + 7);
         const auto x = dev<F>(h);
@@ -682,7 +686,12 @@ TEMPLATE_LIST_TEST_CASE("fft: every function over the view kinds (irfft of arbit
     const auto hrb = test::random_array<F>({6, 8}, 92);
     const auto base = dev<C, S>(hb);
     const auto rbase = dev<F, S>(hrb);
+    // Each view kind in two of the four configurations, one of each value type and each in a
+    // Buffer one (all four: CLARRAY_TEST_FULL=1).
+    constexpr std::size_t config = test::index_in_v<TestType, view_cfgs>;
+    std::size_t view_case = 0;
     for (view_kind v : view_kinds) {
+        if (!test::sampled(view_case++, config + config / 2, 2)) continue;
         INFO("view " << view_name(v));
         const auto x = cut_view(base, v);
         const auto xr = cut_view(rbase, v);
