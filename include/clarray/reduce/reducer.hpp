@@ -13,87 +13,56 @@
 #include "clarray/expr/expression.hpp"
 #include "clarray/reduce/ops.hpp"
 #include "clarray/reduce/plan.hpp"
+#include "clarray/reduce/reduction.hpp"
 
 namespace clarray::detail {
 
-// A generated reduction or scan kernel from the context's cache. On a miss make_source(needs)
-// returns the source and adds to `needs` the extensions of the types it uses (the map
-// expression's, the accumulator's, the output's); the device must have them.
-template <class Tag, class F>
-kernel generated_kernel(const context& ctx, std::uint64_t signature, const char* name,
-                        F&& make_source) {
-    return cached_source_kernel(ctx, {&type_tag<Tag>::id, signature}, name, [&] {
-        extension_set needs;
-        std::string src = make_source(needs);
-        require_extensions(ctx, needs, std::string("kernel ") + name + " (its element types)");
-        return program_source{std::move(src), ""};
-    });
-}
-
-// The array operands of a node: views broadcast to `shape`, with dependency bookkeeping.
-template <class Node> struct node_operands {
-    std::vector<strides_type> strides;
-    std::vector<std::ptrdiff_t> offsets;
-    std::size_t scalar_bytes = 0;
-    kernel_variants variants; // of the node's source (expr/expression.hpp)
-
-    node_operands(const Node& node, const shape_type& shape, cl_context cctx) {
-        node.for_each_terminal([&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array) {
-                if (t.array().get_context().get() != cctx)
-                    throw usage_error("reduction: operands from different contexts");
-                const auto& a = t.array();
-                operand_view v =
-                    input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
-                strides.push_back(v.strides);
-                offsets.push_back(v.offset);
-            } else {
-                scalar_bytes += argument_bytes(t);
-            }
-        });
-        add_variants(node, variants);
-    }
-    // The node's terminals as kernel arguments, in emit order.
-    static void arguments(const Node& node, std::vector<launch_arg>& args) {
+// Calls f(operands) with the node described for the drivers (reduce/reduction.hpp): its array
+// operands as views broadcast to `shape`, its scalar bytes and kernel variants, and callbacks
+// into the node's type (its map source, its arguments, the launch its arrays are used by).
+template <class Node, class F>
+decltype(auto) with_operands(const Node& node, const shape_type& shape, const context& ctx,
+                             const void* kernel_tag, F&& f) {
+    auto emit = [](source_builder& b) { return Node::emit(b); };
+    auto bind = [&node](std::vector<launch_arg>& args) {
         node.for_each_terminal([&](const auto& t) { push_kernel_argument(args, t); });
-    }
-};
-
-inline bool layout_needs_buffer(const device& dev, std::size_t arrays, std::size_t scalar_bytes,
-                                std::size_t acc_bytes, std::size_t words) {
-    return !layout_fits(dev, arrays + 2, scalar_bytes + acc_bytes, words * 8);
+    };
+    auto launched = [&node](const event& e) { notify_launched(node, e); };
+    reduction_operands ops{shape, {}, {}, 0, {}, kernel_tag, emit, bind, launched};
+    const cl_context cctx = ctx.get();
+    node.for_each_terminal([&](const auto& t) {
+        if constexpr (std::decay_t<decltype(t)>::is_array) {
+            if (t.array().get_context().get() != cctx)
+                throw usage_error("reduction: operands from different contexts");
+            const auto& a = t.array();
+            operand_view v = input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
+            ops.strides.push_back(v.strides);
+            ops.offsets.push_back(v.offset);
+        } else {
+            ops.scalar_bytes += argument_bytes(t);
+        }
+    });
+    add_variants(node, ops.variants);
+    return f(static_cast<const reduction_operands&>(ops));
 }
 
 template <class Op, class V, class S> struct reduce_stage2_tag {};
+template <class Op, class V, class S> struct scan_parts_tag {};
 
-// Stage 2: [M, P] partials of the accumulator type into the finished outputs.
-template <class Op, class V, class S, class Out>
-void reduce_partials(const queue& q, const std::shared_ptr<allocation>& parts,
-                     const cl_array<Out, S>& out, const reduce_plan& plan, std::size_t M, long n,
-                     const typename Op::template impl<V>::acc_host& neutral) {
+// The operation Op over value type V into storage S, described for the drivers.
+template <class Op, class V, class S> const reduction_op& reduction_op_of() {
     using impl = typename Op::template impl<V>;
-    const context& ctx = q.context();
-    const bool coop = plan.stage2_cooperative;
-    kernel k = generated_kernel<reduce_stage2_tag<Op, V, S>>(
-        ctx, coop ? 1u : 0u, "clarray_reduce_final", [&](extension_set& needs) {
-            const reduce_text text = impl::text();
-            needs.add(text.acc_extension);
-            needs.add(dtype_traits<Out>::id);
-            return reduce_stage2_source(text, dtype_traits<Out>::id, coop);
-        });
-    const std::size_t local = plan.stage2_local;
-    const cl_ulong outputs = M, parts_per_output = plan.parts;
-    const cl_long count = n;
-    launch_arg args[] = {memory_arg<S>(parts.get(), access::read),
-                         memory_arg<S>(out.data().get(), access::write),
-                         launch_arg::value(&outputs, sizeof outputs),
-                         launch_arg::value(&parts_per_output, sizeof parts_per_output),
-                         launch_arg::value(&count, sizeof count),
-                         launch_arg::value(&neutral, sizeof neutral),
-                         launch_arg::local(local * sizeof(neutral))};
-    const std::size_t global = coop ? M * local : round_up(M, local);
-    const ndrange g{global}, l{local};
-    launch(q, k, g, &l, args, coop ? 7 : 6, {}, "reduction");
+    static const reduce_text text = impl::text();
+    static const reduction_op op{Op::name,
+                                 Op::needs_elements,
+                                 &text,
+                                 dtype_traits<V>::id,
+                                 dtype_traits<typename impl::out>::id,
+                                 sizeof(typename impl::acc_host),
+                                 S::kind,
+                                 &type_tag<reduce_stage2_tag<Op, V, S>>::id,
+                                 &type_tag<scan_parts_tag<Op, V, S>>::id};
+    return op;
 }
 
 template <class Op, class Node> struct reducer {
@@ -110,109 +79,16 @@ template <class Op, class Node> struct reducer {
                       const acc_host& neutral, bool has_initial, std::ptrdiff_t n_adjust = 0) {
         const shape_type shape = expression_shape(node);
         const queue& q = expression_queue(node);
-        const std::vector<bool> mask = axes.mask(shape, Op::name);
-        shape_type out_shape;
-        for (std::size_t i = 0; i < shape.size(); ++i)
-            if (!mask[i])
-                out_shape.push_back(shape[i]);
-            else if (keep_dims)
-                out_shape.push_back(1);
+        const reduction_shape rs = reduction_result_shape(shape, axes, keep_dims, Op::name);
         // Results and partials come from the pool of a pooled operand, if any.
         const allocation* like = expression_storage_like(node, S::kind);
-        result out(q, out_shape, layout::c, like);
-        node_operands<Node> ops(node, shape, q.context().get());
-        reduce_geometry g = split_axes(shape, ops.strides, mask);
-        if (g.M == 0) return out;
-        if (g.L == 0 && Op::needs_elements && !has_initial)
-            throw shape_error(std::string(Op::name) + ": zero-size reduction over axes " +
-                              axes.to_string() + " of shape " + shape_to_string(shape) +
-                              " has no identity; pass an initial value");
-        const long n = static_cast<long>(g.L) - static_cast<long>(n_adjust);
-        if (g.L == 0) {
-            // Nothing to read: stage 2 over zero partials writes finish(neutral) per output.
-            // Stage 1 is skipped because an empty operand has no memory to bind (NVIDIA
-            // rejects a NULL SVM argument at launch).
-            reduce_plan none;
-            none.parts = 0;
-            auto dummy = make_temporary_like(q, S::kind, sizeof(acc_host), like);
-            reduce_partials<Op, V, S>(q, dummy, out, none, g.M, n, neutral);
-            return out;
-        }
-        // An in-order queue's completion counters allow one-pass plans (queue.hpp).
-        const device& dev = q.context().device();
-        const std::size_t counters = q.is_out_of_order() ? 0 : queue::completion_counter_count;
-        reduce_plan plan = plan_reduction(dev, g, false, counters);
-        std::shared_ptr<allocation> parts;
-        if (!plan.spec.finish_here) {
-            // The rows shape keeps its accumulator rows after the [M, P] partials.
-            static const std::size_t rows_extra = rows_extra_partials(impl::text());
-            const std::size_t per = plan.spec.shape == reduce_shape::rows ? 1 + rows_extra : 1;
-            parts =
-                make_temporary_like(q, S::kind, g.M * plan.parts * per * sizeof(acc_host), like);
-        }
-        if (plan.spec.one_pass) {
-            enqueue_stage1(node, q, g, plan, ops, out.data().get(), neutral, n, parts.get(),
-                           q.completion_counters());
-            return out;
-        }
-        enqueue_stage1(node, q, g, plan, ops, parts ? parts.get() : out.data().get(), neutral, n);
-        if (parts) reduce_partials<Op, V, S>(q, parts, out, plan, g.M, n, neutral);
+        result out(q, rs.shape, layout::c, like);
+        with_operands(node, shape, q.context(), &type_tag<reducer>::id,
+                      [&](const reduction_operands& ops) {
+                          run_reduction(q, reduction_op_of<Op, V, S>(), ops, axes, rs.mask,
+                                        out.data().get(), like, &neutral, has_initial, n_adjust);
+                      });
         return out;
-    }
-
-    // The map expression (with its kernel variants) emitted into b and the operation's text; adds
-    // to `needs` the extensions of every type involved (the map's, the accumulator's, the
-    // value's and the output's).
-    static std::string emit_map(source_builder& b, const kernel_variants& variants,
-                                reduce_text& text, extension_set& needs) {
-        b.set_output_count(1);
-        b.set_variants(&variants);
-        std::string map = Node::emit(b);
-        text = impl::text();
-        needs.add(b.required_extensions());
-        needs.add(text.acc_extension);
-        needs.add(dtype_traits<V>::id);
-        needs.add(dtype_traits<out_type>::id);
-        return map;
-    }
-
-    // Stage 1 into `target` (finished outputs or [M, P] partials, per plan.spec.finish_here).
-    // One-pass plans: target takes the finished outputs, `parts` the partials, `counters` the
-    // queue's completion counters.
-    static void enqueue_stage1(const Node& node, const queue& q, const reduce_geometry& g,
-                               reduce_plan& plan, const node_operands<Node>& ops,
-                               allocation* target, const acc_host& neutral, long n,
-                               allocation* parts = nullptr, cl_mem counters = nullptr) {
-        const device& dev = q.context().device();
-        const std::vector<cl_long> lay = reduce_layout(g, plan, ops.offsets, n);
-        plan.spec.layout_in_buffer = layout_needs_buffer(dev, ops.strides.size(), ops.scalar_bytes,
-                                                         sizeof(acc_host), lay.size());
-        kernel k = generated_kernel<reducer>(
-            q.context(), variant_signature(plan.signature(), ops.variants), "clarray_reduce",
-            [&](extension_set& needs) {
-                source_builder b;
-                reduce_text text;
-                const std::string map = emit_map(b, ops.variants, text, needs);
-                return reduce_stage1_source(b, map, dtype_traits<V>::id, dtype_traits<out_type>::id,
-                                            text, plan.spec);
-            });
-        std::vector<launch_arg> args;
-        args.reserve(ops.strides.size() + 6);
-        args.push_back(memory_arg<S>(target, access::write));
-        node_operands<Node>::arguments(node, args);
-        args.push_back(launch_arg::value(&neutral, sizeof neutral));
-        args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long),
-                                          plan.spec.layout_in_buffer));
-        if (plan.spec.cooperative) args.push_back(launch_arg::local(plan.local * sizeof(acc_host)));
-        if (plan.spec.one_pass) {
-            args.push_back(memory_arg<S>(parts, access::write));
-            args.push_back(launch_arg::value(&counters, sizeof counters));
-        }
-        const ndrange gl =
-            plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
-        const ndrange lo =
-            plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
-        notify_launched(node, launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction"));
     }
 };
 
