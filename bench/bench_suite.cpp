@@ -712,7 +712,7 @@ void suite::run_size(std::size_t n) {
                             },
                             clear_d16, [&] { return dev_check(d16, want, 1e-3); }});
         // 4 elements per work-item (vload_half4 / vstore_half4_rte): the shape of clarray's
-        // float16 vector kernel (device quirk half_vector_width).
+        // float16 vector kernel (device::tuning_t::half_vector_width).
         oc.impls.push_back({"raw_half4",
                             [&, kadd16x4, G4] {
                                 enqueue(cq, kadd16x4, {G4}, {L}, pa16, pb16, pd16, un);

@@ -122,7 +122,7 @@ TEMPLATE_LIST_TEST_CASE("expressions that are not lanewise keep the scalar kerne
 
 TEST_CASE("vector width per device type", "[expr][vector]") {
     const ca::device& dev = test::ctx().device();
-    const std::size_t w = dev.quirks().function_vector_width;
+    const std::size_t w = dev.tuning().function_vector_width;
     if (std::getenv("CLARRAY_VECTOR_WIDTH") == nullptr) CHECK(w == (dev.is_cpu() ? 8u : 1u));
     CHECK((w == 1 || w == 2 || w == 4 || w == 8 || w == 16));
 }

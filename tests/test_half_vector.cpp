@@ -1,6 +1,6 @@
-// float16 expressions several elements per work-item (device quirk half_vector_width): with the
-// width forced to 2, 4 and 8 (CLARRAY_HALF_VECTOR_WIDTH, read when a device object is made), all
-// float16 expressions over sizes around the width, views at offsets 0..4 (aligned to the vector
+// float16 expressions several elements per work-item (device::tuning_t::half_vector_width): with
+// the width forced to 2, 4 and 8 (CLARRAY_HALF_VECTOR_WIDTH, read when a device object is made),
+// all float16 expressions over sizes around the width, views at offsets 0..4 (aligned to the vector
 // or not) and 2-d row layouts must give the bits of a host float computation rounded once with
 // clarray::half, as the scalar kernel does; the plan takes the vector kernel only at aligned
 // offsets and row steps, and mixed expressions never (without the alignment rule the vector
@@ -99,7 +99,7 @@ xt::xarray<half> slice(const xt::xarray<half>& h, std::size_t off, std::size_t n
 TEST_CASE("float16 vector kernels: the plan takes them at aligned offsets and row steps only",
           "[half][vector]") {
     const ca::device& dev = context_with_half_width(4).ctx.device();
-    REQUIRE(dev.quirks().half_vector_width == 4);
+    REQUIRE(dev.tuning().half_vector_width == 4);
     using ca::detail::operand_view;
     using ca::detail::vector_path;
     const std::size_t n_out = 1;
@@ -164,7 +164,7 @@ TEST_CASE("float16 vector kernels: which expressions take them", "[half][vector]
     // The default: 4 on GPUs and CPUs.
     const ca::device& dev = test::ctx().device();
     if (std::getenv("CLARRAY_HALF_VECTOR_WIDTH") == nullptr && (dev.is_gpu() || dev.is_cpu()))
-        CHECK(dev.quirks().half_vector_width == 4u);
+        CHECK(dev.tuning().half_vector_width == 4u);
 }
 
 TEMPLATE_TEST_CASE("float16 vector kernels give the scalar kernel's bits", "[half][vector]",
@@ -175,7 +175,7 @@ TEMPLATE_TEST_CASE("float16 vector kernels give the scalar kernel's bits", "[hal
     for (std::size_t w : {2u, 4u, 8u}) {
         CAPTURE(w);
         ca::queue& q = context_with_half_width(w).q;
-        REQUIRE(q.context().device().quirks().half_vector_width == w);
+        REQUIRE(q.context().device().tuning().half_vector_width == w);
         for (std::size_t n : {0u, 1u, 3u, 4u, 5u, 1000003u}) {
             CAPTURE(n);
             const std::size_t m = n + 4;

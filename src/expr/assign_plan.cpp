@@ -110,8 +110,8 @@ void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, s
     const bool by_buffer = !layout_fits(dev, ops.size(), scalar_bytes, schema.words() * 8);
     // Vector kernels on rows shorter than a vector would run their scalar tails only.
     const std::size_t vector_width = path == vector_path::function
-                                         ? dev.quirks().function_vector_width
-                                     : path == vector_path::half ? dev.quirks().half_vector_width
+                                         ? dev.tuning().function_vector_width
+                                     : path == vector_path::half ? dev.tuning().half_vector_width
                                                                  : 1;
     std::size_t width =
         vector_width > 1 && (contiguous || (rows && inner >= vector_width)) ? vector_width : 1;

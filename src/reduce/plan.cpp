@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
-#include <limits>
 
 #include "clarray/error.hpp"
-#include "clarray/runtime/env.hpp"
 
 namespace clarray {
 
@@ -124,50 +122,13 @@ std::uint32_t reduce_plan::signature() const noexcept {
            (spec.one_pass ? 1u << 26 : 0u) | (spec.short_axis ? 1u << 27 : 0u);
 }
 
-namespace {
-// GPU plan parameters, each measured on the H200 (docs/internals/tuning.md) and overridable for
-// tuning (read once).
-constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-// Loads in flight per item of cooperative reductions (CLARRAY_GPU_REDUCE_LANES).
-std::size_t gpu_chunk_lanes() {
-    static const std::size_t v = env_count("CLARRAY_GPU_REDUCE_LANES", 4, 1, 8, true);
-    return v;
-}
-// Work-groups per compute unit of cooperative reductions (CLARRAY_GPU_REDUCE_GROUPS_PER_CU).
-std::size_t gpu_groups_per_cu() {
-    static const std::size_t v = env_count("CLARRAY_GPU_REDUCE_GROUPS_PER_CU", 8, 1, 64);
-    return v;
-}
-// Reduced steps in flight per item when an item makes one output (outputs shape; 8 measured 2x
-// faster than 4 for a column sum at N=1.28e8) (CLARRAY_GPU_OUTPUT_STEPS).
-std::size_t gpu_output_steps() {
-    static const std::size_t v = env_count("CLARRAY_GPU_OUTPUT_STEPS", 8, 1, 16, true);
-    return v;
-}
-// Items in flight per compute unit of the outputs shape (CLARRAY_GPU_OUTPUT_ITEMS_PER_CU).
-std::size_t gpu_output_items_per_cu() {
-    static const std::size_t v = env_count("CLARRAY_GPU_OUTPUT_ITEMS_PER_CU", 2048, 64, unbounded);
-    return v;
-}
-// Output count from which stage 2 runs an item per output (CLARRAY_GPU_STAGE2_ITEMS_FROM).
-std::size_t gpu_stage2_items_from() {
-    static const std::size_t v = env_count("CLARRAY_GPU_STAGE2_ITEMS_FROM", 1024, 1, unbounded);
-    return v;
-}
-// Whether parts > 1 finish in one launch (the last unit of an output combines its partials)
-// instead of a second kernel, on GPUs and CPUs (CLARRAY_ONE_PASS=0 turns it off for comparison).
-bool one_pass_enabled() {
-    static const bool v = env_count("CLARRAY_ONE_PASS", 1, 0, 1) == 1;
-    return v;
-}
-
-} // namespace
-
 reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ordered,
                            std::size_t counters) {
     constexpr std::size_t cpu_run = 16;
     reduce_plan p;
     const bool gpu = !dev.is_cpu();
+    // The GPU plan's parameters (measured on the H200; device::tuning_t, docs/internals/tuning.md).
+    const device::tuning_t& tuned = dev.tuning();
     const std::size_t cus = std::max<cl_uint>(1, dev.compute_units());
     const std::size_t W = reduction_group_size(dev);
     const std::size_t M = g.M, L = g.L;
@@ -221,10 +182,10 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         p.spec.shape = reduce_shape::outputs;
         p.kin = g.kept.back();
         p.spec.lanes = gpu ? 1 : (p.kin >= 16 ? 16 : (p.kin >= 8 ? 8 : 1));
-        p.spec.steps = gpu && !ordered ? gpu_output_steps() : 1;
+        p.spec.steps = gpu && !ordered ? tuned.output_steps : 1;
         p.nblk = ceil_div(p.kin, p.spec.lanes);
         const std::size_t items = (M / p.kin) * p.nblk;
-        const std::size_t target = gpu ? cus * gpu_output_items_per_cu() : cus * 4;
+        const std::size_t target = gpu ? cus * tuned.output_items_per_cu : cus * 4;
         // GPUs: enough items in flight. CPUs: short runs down the reduced axes, so that the
         // pages an item touches (one per reduced step) stay in the TLB for its neighbours,
         // which read the next columns of the same rows.
@@ -240,8 +201,8 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
         p.spec.shape = reduce_shape::chunks;
         if (gpu) {
             p.spec.cooperative = true;
-            p.spec.lanes = ordered ? 1 : gpu_chunk_lanes();
-            const std::size_t target = cus * gpu_groups_per_cu();
+            p.spec.lanes = ordered ? 1 : tuned.reduce_lanes;
+            const std::size_t target = cus * tuned.reduce_groups_per_cu;
             p.parts = clamp_parts(ceil_div(target, M), L / (W * 16));
             p.chunk = ceil_div(ceil_div(L, p.parts), W) * W;
         } else {
@@ -264,11 +225,11 @@ reduce_plan plan_reduction(const device& dev, const reduce_geometry& g, bool ord
     p.spec.finish_here = p.parts == 1;
     // Partials combined by the last unit of each output, saving the second launch (the rows
     // shape above keeps two passes: its partials hold accumulator rows).
-    p.spec.one_pass = p.parts > 1 && M <= counters && one_pass_enabled();
+    p.spec.one_pass = p.parts > 1 && M <= counters && tuned.one_pass;
     p.spec.device_fence = dev.quirks().device_fence;
     // Stage 2 on GPUs: a work-group per output while there are few outputs, else an item per
     // output (thousands of short group trees cost more than strided reads of P partials).
-    p.stage2_cooperative = gpu && p.parts > 1 && M < gpu_stage2_items_from();
+    p.stage2_cooperative = gpu && p.parts > 1 && M < tuned.stage2_items_from;
     p.stage2_local = gpu ? W : 1;
     return p;
 }

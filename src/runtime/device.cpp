@@ -12,6 +12,7 @@
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/env.hpp"
+#include "clarray/runtime/tuning.hpp"
 
 namespace clarray {
 
@@ -32,6 +33,7 @@ struct device::info {
     cl_ulong local_mem = 0;
     cl_uint base_align_bits = 0;
     device::quirks_t quirks;
+    device::tuning_t tuning;
 };
 
 namespace {
@@ -86,9 +88,6 @@ device::device(cl_device_id id) : id_(id) {
     i->driver_version = device_string(id, CL_DRIVER_VERSION);
     i->cl_version = parse_cl_version(i->version);
     i->type = device_value<cl_device_type>(id, CL_DEVICE_TYPE);
-    // Testing override: plan kernels as for a GPU (cooperative reductions, no vector kernels),
-    // so that pocl runs the GPU code paths in CI.
-    if (detail::env_flag("CLARRAY_PLAN_AS_GPU")) i->type = CL_DEVICE_TYPE_GPU;
     if (i->cl_version >= 200) {
         auto caps = device_value<cl_device_svm_capabilities>(id, CL_DEVICE_SVM_CAPABILITIES);
         i->svm.coarse = caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
@@ -130,11 +129,6 @@ device::device(cl_device_id id) : id_(id) {
     i->quirks.kernel_for_contiguous_copy = pocl;
     const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");
     i->quirks.driver_program_cache = pocl && !(pocl_cache && std::strcmp(pocl_cache, "0") == 0);
-    i->quirks.function_vector_width = detail::env_count(
-        "CLARRAY_VECTOR_WIDTH", (i->type & CL_DEVICE_TYPE_CPU) ? 8 : 1, 1, 16, true);
-    i->quirks.half_vector_width = detail::env_count(
-        "CLARRAY_HALF_VECTOR_WIDTH", (i->type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU)) ? 4 : 1,
-        1, 16, true);
     // NumPy's float32 division and sqrt are correctly rounded; OpenCL's need not be (NVIDIA's
     // are off by up to 2.5-3 ulp without the option).
     if (i->fp32_divide_sqrt &&
@@ -148,6 +142,19 @@ device::device(cl_device_id id) : id_(id) {
         if (std::strcmp(q, "enqueue") == 0) i->quirks.pending_svm_release = release::enqueue_free;
         if (std::strcmp(q, "park") == 0) i->quirks.pending_svm_release = release::park_until_done;
     }
+    // The tuning table (docs/internals/tuning.md), with the overrides of the environment. Its
+    // testing override CLARRAY_PLAN_AS_GPU=1 takes the GPU column on a CPU, and the device
+    // reports itself a GPU, so that pocl runs the GPU code paths in CI.
+    using kind = tuning_t::kind_t;
+    detail::tuning_basis basis;
+    basis.kind = (i->type & CL_DEVICE_TYPE_CPU)   ? kind::cpu
+                 : (i->type & CL_DEVICE_TYPE_GPU) ? (nvidia ? kind::nvidia_gpu : kind::gpu)
+                                                  : kind::other;
+    basis.warp_match = i->quirks.ptx_warp_match;
+    basis.register_cap = i->quirks.register_cap_option != nullptr;
+    i->tuning = detail::make_tuning(
+        basis, [](const char* name) -> const char* { return std::getenv(name); });
+    if (i->tuning.kind != basis.kind) i->type = CL_DEVICE_TYPE_GPU;
     info_ = std::move(i);
 }
 
@@ -220,6 +227,9 @@ cl_uint device::mem_base_addr_align_bytes() const noexcept {
 }
 const device::quirks_t& device::quirks() const noexcept {
     return info_->quirks;
+}
+const device::tuning_t& device::tuning() const noexcept {
+    return info_->tuning;
 }
 
 std::vector<device> all_devices() {

@@ -18,7 +18,11 @@ bool env_flag(const char* name) {
 
 std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi,
                       bool power_of_two) {
-    const char* v = std::getenv(name);
+    return count_setting(name, std::getenv(name), fallback, lo, hi, power_of_two);
+}
+
+std::size_t count_setting(const char* name, const char* v, std::size_t fallback, std::size_t lo,
+                          std::size_t hi, bool power_of_two) {
     if (!v || !*v) return fallback;
     char* end = nullptr;
     const unsigned long long n = std::strtoull(v, &end, 10);
@@ -34,7 +38,11 @@ std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, st
 
 std::size_t env_choice(const char* name, std::initializer_list<const char*> choices,
                        std::size_t fallback) {
-    const char* v = std::getenv(name);
+    return choice_setting(name, std::getenv(name), choices, fallback);
+}
+
+std::size_t choice_setting(const char* name, const char* v,
+                           std::initializer_list<const char*> choices, std::size_t fallback) {
     if (!v || !*v) return fallback;
     std::size_t i = 0;
     std::string accepted;

@@ -6,7 +6,6 @@
 #include "clarray/error.hpp"
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/context_state.hpp"
-#include "clarray/runtime/env.hpp"
 #include "clarray/runtime/queue.hpp"
 
 namespace clarray::detail {
@@ -41,12 +40,10 @@ void CL_CALLBACK free_words(cl_event, cl_int, void* words) {
 // Where the reads before a wait land: page-locked host memory where the device offers it (a
 // mapped CL_MEM_ALLOC_HOST_PTR buffer), so that the read is one DMA. Into heap memory NVIDIA's
 // non-blocking read went through a staging copy that cost a take in raise mode about 220 us per
-// wait on an H100, 10x the gather. CLARRAY_INDEX_CHECK_STAGING=heap takes heap memory (for
+// wait on an H100, 10x the gather. The device's tuning_t::index_check_staging chooses (heap for
 // comparisons).
-bool pinned_landing() {
-    static const bool pinned =
-        env_choice("CLARRAY_INDEX_CHECK_STAGING", {"pinned", "heap"}, 0) == 0;
-    return pinned;
+bool pinned_landing(const device& dev) {
+    return dev.tuning().index_check_staging == device::tuning_t::staging_t::pinned;
 }
 
 } // namespace
@@ -129,7 +126,7 @@ struct index_checks::state {
         }
         idle.reserve(8); // recycle() never allocates
         landing l;
-        if (pinned_landing()) {
+        if (pinned_landing(ctx.device())) {
             cl_int rc = CL_SUCCESS;
             cl_mem m = clCreateBuffer(ctx.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                                       words_per_chunk * sizeof(cl_uint), nullptr, &rc);

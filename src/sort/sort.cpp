@@ -13,7 +13,6 @@
 #include "clarray/array/shared_struct.hpp"
 #include "clarray/error.hpp"
 #include "clarray/memory/pool.hpp"
-#include "clarray/runtime/env.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -108,11 +107,10 @@ constexpr std::size_t local_bins = 4096, local_sums = 2048;
 // pass, at most 8 passes, padded.
 constexpr std::size_t scratch_counters = 64;
 
-// The work-group size of the radix kernels: CLARRAY_SORT_WG (default 256), or the device's limit
-// when smaller (a power of two: the scans halve it).
+// The work-group size of the radix kernels: the device's tuning_t::sort_group_size, or the
+// device's limit when smaller (a power of two: the scans halve it).
 std::size_t radix_group(const device& dev) {
-    static const std::size_t wanted = env_count("CLARRAY_SORT_WG", 256, 32, 512, true);
-    std::size_t g = wanted;
+    std::size_t g = dev.tuning().sort_group_size;
     while (g > dev.max_work_group_size() && g > 16)
         g /= 2;
     return g;
@@ -124,52 +122,41 @@ std::size_t local_budget(const device& dev) {
     return static_cast<std::size_t>(std::min<cl_ulong>(dev.local_mem_size(), 49152));
 }
 
-// How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP): 1 by warps with PTX's
-// match.any where the device has it (device::quirks_t::ptx_warp_match: the default there, 8-18%
-// faster than the splits on an H100), else 0 by two 4-bit local splits; CLARRAY_SORT_RANK=split
-// forces the splits, =warp the warps (2 with work-group barriers standing in for the warp
-// instructions where PTX is missing: tests the algorithm), =barrier that emulation everywhere.
+// How the radix kernels rank a tile (kernels/sort.cl, SORT_RANK_WARP), from the device's
+// tuning_t::sort_rank: 0 by two 4-bit local splits; 1 by warps with PTX's match.any where the
+// device has it (device::quirks_t::ptx_warp_match), 2 with work-group barriers standing in for
+// the warp instructions (where PTX is missing, or asked for: tests the algorithm). Groups that
+// are not whole warps take the splits.
 int rank_mode(const device& dev) {
     if (radix_group(dev) % 32 != 0) return 0;
-    enum { split, warp, barrier, unset };
-    static const std::size_t asked =
-        env_choice("CLARRAY_SORT_RANK", {"split", "warp", "barrier"}, unset);
-    const bool ptx = dev.quirks().ptx_warp_match;
-    if (asked == split) return 0;
-    if (asked == barrier) return 2;
-    if (asked == warp) return ptx ? 1 : 2;
-    return ptx ? 1 : 0;
+    using rank = device::tuning_t::sort_rank_t;
+    switch (dev.tuning().sort_rank) {
+    case rank::split:
+        return 0;
+    case rank::warp:
+        return dev.quirks().ptx_warp_match ? 1 : 2;
+    case rank::barrier:
+        return 2;
+    }
+    return 0;
 }
 
 // The registers a work-item of the sort kernels may use where the device can cap them
-// (device::quirks_t::register_cap_option): CLARRAY_SORT_REGISTERS (default 64; 0: no cap). Fewer
-// registers, more work-groups resident: on an H100, float32 / uint32 sorts of 1.6e7 keys took
-// 0.91 / 0.97-0.99 ms capped at 64, 0.96 / 1.00 ms uncapped (the compiler's choice), 0.97 / 1.00
-// at 56 and 1.04 / 1.06 at 48. 0 where the kernels are built without a cap.
+// (device::quirks_t::register_cap_option): the device's tuning_t::sort_registers (fewer
+// registers, more work-groups resident). 0 where the kernels are built without a cap.
 std::size_t register_cap(const device& dev) {
-    static const std::size_t cap = [] {
-        const std::size_t c = env_count("CLARRAY_SORT_REGISTERS", 64, 0, 255);
-        if (c > 0 && c < 16)
-            throw usage_error("CLARRAY_SORT_REGISTERS must be 0 (no cap) or 16 to 255, not " +
-                              std::to_string(c));
-        return c;
-    }();
-    return dev.quirks().register_cap_option ? cap : 0;
+    return dev.quirks().register_cap_option ? dev.tuning().sort_registers : 0;
 }
 
 // Elements per work-item of a radix tile for keys of key_bytes and positions (counts) of
-// pos_bytes, keys_only: no positions array in the tile: CLARRAY_SORT_ITEMS, by default 16, and
-// under a register cap 14 for keys only and 12 where positions travel (an item's key, digit and
-// rank, and position, live in registers until the tile is placed: on an H100 under the cap of
-// 64, 1.6e7 keys, float32 / uint32 sorts took 0.886-0.891 / 0.939-0.949 ms at 14 items against
-// 0.907-0.951 / 0.970-0.989 ms at 16 and 0.944 / 1.059 ms at 12; float32 argsort 1.19-1.23 ms at
-// 12 against 1.28-1.30 ms at 14 and 1.49-1.53 ms at 15-16); fewer where the tile's local arrays
-// would not fit (kernels/sort.cl, TILE_LOCALS), and a tile below 65536 elements (16-bit
-// counters).
+// pos_bytes, keys_only: no positions array in the tile: the device's tuning_t::sort_items_*
+// (under a register cap fewer, as an item's key, digit and rank, and position, live in registers
+// until the tile is placed); fewer where the tile's local arrays would not fit (kernels/sort.cl,
+// TILE_LOCALS), and a tile below 65536 elements (16-bit counters).
 std::size_t radix_items(const device& dev, std::size_t key_bytes, std::size_t pos_bytes,
                         bool keys_only) {
-    static const std::size_t asked = env_count("CLARRAY_SORT_ITEMS", 0, 1, 64);
-    const std::size_t wanted = asked ? asked : !register_cap(dev) ? 16 : keys_only ? 14 : 12;
+    const std::size_t wanted =
+        keys_only ? dev.tuning().sort_items_keys_only : dev.tuning().sort_items_with_positions;
     const std::size_t wg = radix_group(dev);
     const std::size_t fixed = 33 * wg + 2 * wg * pos_bytes + 256 * (pos_bytes + 8) + 64;
     const std::size_t budget = local_budget(dev);
@@ -318,10 +305,10 @@ partition partition_of(const device& dev, std::size_t n) {
 }
 
 // The radix sort's grid: `groups` work-groups, each a contiguous chunk of whole tiles (the last
-// one shorter), CLARRAY_SORT_GROUPS_PER_CU (default 4) groups per compute unit at most: few
+// one shorter), the device's tuning_t::sort_groups_per_cu groups per compute unit at most: few
 // enough that the scan of 256 counts per group is short, enough to fill the device.
 partition radix_partition(const device& dev, std::size_t n, std::size_t tile) {
-    static const std::size_t per_cu = env_count("CLARRAY_SORT_GROUPS_PER_CU", 4, 1, 64);
+    const std::size_t per_cu = dev.tuning().sort_groups_per_cu;
     const std::size_t tiles = (n + tile - 1) / tile;
     std::size_t most = std::clamp<std::size_t>(per_cu * dev.compute_units(), 1, 4096);
     most = std::max(most, n >> 30); // chunks below 2^31 elements (32-bit local counts)
@@ -376,13 +363,11 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
     s.reread = false;
 }
 
-// Whether 1-d sorts below 2^30 elements take the onesweep kernels: on GPUs (H100, 1.6e7 keys:
-// float32 1.49 ms against 2.30-2.39 ms for the three-kernel passes, uint32 1.50 against 1.50),
-// not on CPUs, where groups spinning on their predecessors share few cores.
-// CLARRAY_SORT_ONESWEEP=0/1 overrides.
+// Whether 1-d sorts below 2^30 elements take the onesweep kernels: the device's
+// tuning_t::sort_onesweep (on GPUs, not on CPUs, where groups spinning on their predecessors
+// share few cores).
 bool onesweep_wanted(const device& dev) {
-    static const int forced = static_cast<int>(env_count("CLARRAY_SORT_ONESWEEP", 2, 0, 1));
-    return forced == 2 ? !dev.is_cpu() : forced == 1;
+    return dev.tuning().sort_onesweep;
 }
 
 // The key passes of a 1-d sort (32-bit positions) by onesweep (kernels/sort.cl): one histogram

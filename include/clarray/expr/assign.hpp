@@ -129,7 +129,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
         (std::decay_t<E>::template lanewise_as<first_out_t> && ...) &&
         (std::decay_t<E>::calls_function || ...);
     // float16 everywhere (outputs, arrays, values) and every op lanewise: several elements per
-    // work-item keep more bytes in flight on GPUs (device quirk half_vector_width).
+    // work-item keep more bytes in flight on GPUs (device::tuning_t::half_vector_width).
     static constexpr bool half_vector = same_out && std::is_same_v<first_out_t, half> &&
                                         (std::decay_t<E>::template lanewise_as<half> && ...);
 

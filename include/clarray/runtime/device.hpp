@@ -86,20 +86,6 @@ public:
         // Contiguous device-to-device copies run as a kernel instead of clEnqueueSVMMemcpy /
         // clEnqueueCopyBuffer (pocl runs those on one thread).
         bool kernel_for_contiguous_copy = false;
-        // Elements per work-item of contiguous elementwise kernels that call math functions
-        // (sin, exp, pow...), on OpenCL vector types. CPU devices: 8, as pocl's work-group
-        // vectoriser leaves such calls scalar while its vector builtins are SIMD
-        // (docs/internals/performance.md, "Kernel shapes"); GPUs: 1. CLARRAY_VECTOR_WIDTH
-        // overrides (1,2,4,8,16).
-        std::size_t function_vector_width = 1;
-        // Elements per work-item of contiguous (or row) expressions whose outputs, arrays and
-        // values are all float16, through vload_halfN / vstore_halfN_rte: 2-byte accesses, one
-        // per work-item, keep too few bytes in flight on GPUs, and pocl keeps its scalar
-        // vload_half / vstore_half_rte calls unvectorised (docs/internals/quirks.md). GPUs and
-        // CPUs: 4; other devices: 1. Taken only when every float16 operand starts at a multiple
-        // of the width (pocl faults on vector accesses that are not).
-        // CLARRAY_HALF_VECTOR_WIDTH overrides (1,2,4,8,16).
-        std::size_t half_vector_width = 1;
         // The driver keeps built programs in a cache of its own, and reading a program's
         // binaries costs a compile of every kernel in it: clarray's on-disk program cache stays
         // out of the way (pocl, unless its cache is off with POCL_KERNEL_CACHE=0).
@@ -113,7 +99,7 @@ public:
         // Kernels may use PTX's warp instructions (match.any.sync, bar.warp.sync, %lanemask_lt)
         // through inline assembly, work-items 32 l ... 32 l + 31 of a group forming one warp:
         // NVIDIA devices of compute capability 7.0 and later. The radix sort can rank its tiles
-        // by warps with them (CLARRAY_SORT_RANK=warp, docs/sorting.md).
+        // by warps with them (tuning_t::sort_rank, docs/sorting.md).
         bool ptx_warp_match = false;
         // The build option that caps the registers of a work-item, followed by the number
         // (NVIDIA's -cl-nv-maxrregcount=, cl_nv_compiler_options), or null: the radix sort's
@@ -127,6 +113,138 @@ public:
     };
     // The workarounds this device's platform needs.
     const quirks_t& quirks() const noexcept;
+
+    // Tuned kernel parameters: one table per device (docs/internals/tuning.md), filled once when
+    // the device object is made from the device's kind (kind_t) and its quirks; every kernel
+    // family reads its parameters here. Each field names the variable that overrides it, for
+    // experiments only (read when a device object is made; a bad value throws usage_error naming
+    // the variable and what it accepts). Figures are medians of the runs docs/sorting.md,
+    // docs/reductions.md and docs/internals/ name; "not measured" marks a default.
+    struct tuning_t {
+        // The column of the table a device takes.
+        enum class kind_t {
+            // A GPU of NVIDIA's OpenCL platform.
+            nvidia_gpu,
+            // Any other GPU.
+            gpu,
+            // A CPU device (pocl).
+            cpu,
+            // Any other device type (accelerators, custom devices).
+            other
+        };
+        // How the radix sort ranks a tile (kernels/sort.cl, SORT_RANK_WARP).
+        enum class sort_rank_t {
+            // Two 4-bit local splits, each a work-group scan with its barriers.
+            split,
+            // One step per warp: PTX's match.any where the device has it
+            // (quirks_t::ptx_warp_match), elsewhere work-group barriers standing in for the warp
+            // instructions (slow: tests the algorithm).
+            warp,
+            // The warp algorithm with work-group barriers on every device (tests).
+            barrier
+        };
+        // Where the raise-mode index checks' reads before a host wait land.
+        enum class staging_t {
+            // A mapped CL_MEM_ALLOC_HOST_PTR buffer (page-locked where the device offers it).
+            pinned,
+            // Heap memory.
+            heap
+        };
+
+        // The column the table was filled from. CLARRAY_PLAN_AS_GPU=0|1: 1 takes the GPU
+        // column on a CPU or other device, which then reports itself a GPU to every plan
+        // (cooperative reductions, no math-function vector kernels): runs the GPU code paths
+        // on pocl (tests).
+        kind_t kind = kind_t::other;
+
+        // Elements per work-item of contiguous (or row) expressions of one float type that call
+        // math functions (sin, exp, pow...), on OpenCL vector types. CPU: 8, as pocl's
+        // vectoriser leaves such calls scalar while its float8 builtins are SIMD (d = a*b +
+        // c*sin(e) ran at 2.0 GB/s one element per work-item, 14.9 GB/s at 8;
+        // docs/internals/quirks.md). GPUs and other devices: 1 (default, not measured).
+        // CLARRAY_VECTOR_WIDTH: 1, 2, 4, 8 or 16.
+        std::size_t function_vector_width = 1;
+        // Elements per work-item of contiguous (or row) expressions whose outputs, arrays and
+        // values are all float16 (vload_halfN / vstore_halfN_rte), taken only where every
+        // float16 operand starts at a multiple of it. GPUs and CPUs: 4. pocl, c = a + b at
+        // 1.6e7, widths 1 / 2 / 4 / 8: 36.7 / 33.6 / 4.44 / 4.10 ms (float32: 6.9 ms); H100:
+        // float16 add 1.31x faster than float32 at one element per work-item, 1.78x at 4
+        // (docs/internals/tuning.md, performance.md). Other devices: 1 (default, not measured).
+        // CLARRAY_HALF_VECTOR_WIDTH: 1, 2, 4, 8 or 16.
+        std::size_t half_vector_width = 1;
+
+        // Reductions (src/reduce/plan.cpp). The GPU plan's parameters below serve every device
+        // that is not a CPU (CPUs plan shapes of their own); all were measured on an H200.
+        // Loads in flight per work-item of cooperative (full) reductions: 4. sum of 1.6e7
+        // floats, 1 / 2 / 4 / 8 lanes: 52.5 / 42.2 / 43.5 / 43.5 us (one noisy run each).
+        // CLARRAY_GPU_REDUCE_LANES: 1, 2, 4 or 8.
+        std::size_t reduce_lanes = 4;
+        // Work-groups per compute unit of cooperative reductions: 8. sum of 1.6e7 floats
+        // (4 lanes), 4 / 8 / 16 / 32: 41.8 / 38.8 / 45.5 / 47.5 us (one noisy run each).
+        // CLARRAY_GPU_REDUCE_GROUPS_PER_CU: 1 to 64.
+        std::size_t reduce_groups_per_cu = 8;
+        // Reduced steps in flight per work-item when a work-item makes one output (the outputs
+        // shape, e.g. a column sum): 8. Column sum of 11313 x 11313, 4 / 8 steps: 305 / 154 us.
+        // CLARRAY_GPU_OUTPUT_STEPS: 1, 2, 4, 8 or 16.
+        std::size_t output_steps = 8;
+        // Work-items in flight per compute unit of the outputs shape: 2048 (default, not
+        // measured). CLARRAY_GPU_OUTPUT_ITEMS_PER_CU: 64 or more.
+        std::size_t output_items_per_cu = 2048;
+        // Output count from which stage 2 runs a work-item per output instead of a work-group:
+        // 1024. Column sum of 1.28e8 elements: 308 us item per output against 317 us group per
+        // output (stage 1 dominates). CLARRAY_GPU_STAGE2_ITEMS_FROM: 1 or more.
+        std::size_t stage2_items_from = 1024;
+        // Reductions split in parts finish in one launch (the last unit of an output combines
+        // the partials) instead of a second kernel: on, every device. H200: sum of 1e5 floats
+        // 36.3 -> 19.9 us, column sum of 1000 x 1000 38.5 -> 22.6 us (docs/reductions.md); CPUs:
+        // default, not measured. CLARRAY_ONE_PASS=0|1.
+        bool one_pass = true;
+
+        // Radix sort (src/sort/sort.cpp, docs/sorting.md); H100 figures: 1.6e7 keys.
+        // Work-items of a radix work-group (halved to the device's limit): 256, every device.
+        // H100: 128 was slower (no figure recorded); elsewhere default, not measured.
+        // CLARRAY_SORT_WG: a power of two, 32 to 512.
+        std::size_t sort_group_size = 256;
+        // Elements per work-item of a radix tile in sorts of keys only (cut to the local memory
+        // and to tiles below 65536 elements). Under a register cap (sort_registers) 14:
+        // float32 / uint32 sort 0.886-0.891 / 0.939-0.949 ms, against 0.907-0.951 /
+        // 0.970-0.989 ms at 16 and 0.944 / 1.059 ms at 12. Without a cap 16 (H100: 8 and 12
+        // slower; elsewhere default, not measured). CLARRAY_SORT_ITEMS: 1 to 64 (both counts).
+        std::size_t sort_items_keys_only = 16;
+        // Elements per work-item of a radix tile where positions travel (argsort, axis sorts,
+        // unique). Under a register cap 12: float32 argsort 1.19-1.23 ms, against 1.28-1.30 ms
+        // at 14 and 1.49-1.53 ms at 15-16. Without a cap 16 (cut to 15 by the local memory for
+        // 32-bit keys; default, not measured). CLARRAY_SORT_ITEMS: 1 to 64 (both counts).
+        std::size_t sort_items_with_positions = 16;
+        // How tiles are ranked. warp where the device has PTX's warp instructions
+        // (quirks_t::ptx_warp_match): float32 sort 1.35 against 1.47 ms by the splits, argsorts
+        // 10-18% faster, uint32 sort level. Elsewhere split (the warp algorithm needs them).
+        // CLARRAY_SORT_RANK=split|warp|barrier.
+        sort_rank_t sort_rank = sort_rank_t::split;
+        // 1-d sorts below 2^30 elements take the onesweep passes (one histogram kernel, then
+        // one kernel per pass with decoupled look-back). On every device but CPUs: float32
+        // sort 1.49 ms against 2.30-2.39 ms by three kernels a pass, uint32 1.50 against 1.50.
+        // CPUs: off, as groups spinning on their predecessors share few cores (not measured).
+        // CLARRAY_SORT_ONESWEEP=0|1.
+        bool sort_onesweep = false;
+        // Most work-groups per compute unit of the three-kernel radix passes: 4, every device.
+        // H100 (three-kernel passes, when they were the GPU default): float32 / uint32 sort
+        // 2.39 / 1.50 ms at 4, 2.31 / 1.33 ms at 16; elsewhere default, not measured.
+        // CLARRAY_SORT_GROUPS_PER_CU: 1 to 64.
+        std::size_t sort_groups_per_cu = 4;
+        // The cap on registers per work-item of the sort's kernels, 0 for none: 64 where the
+        // device takes a cap (quirks_t::register_cap_option, NVIDIA): float32 / uint32 sort
+        // 0.91 / 0.97-0.99 ms at 64, 0.96 / 1.00 ms uncapped, 0.97 / 1.00 at 56, 1.04 / 1.06 at
+        // 48. Elsewhere 0 (no cap can be set). CLARRAY_SORT_REGISTERS: 0, or 16 to 255.
+        std::size_t sort_registers = 0;
+
+        // Index checks (src/runtime/error_flag.cpp): pinned, every device. H100, take / put in
+        // raise mode at 1.6e7: 220.3 / 973.9 us pinned, 263.6 / 1073.9 us heap (raw kernels
+        // 198.5 / 907.6 us); CPUs: default, not measured. CLARRAY_INDEX_CHECK_STAGING=pinned|heap.
+        staging_t index_check_staging = staging_t::pinned;
+    };
+    // The tuned kernel parameters of this device.
+    const tuning_t& tuning() const noexcept;
 
     // Whether a and b are the same OpenCL device.
     //@{

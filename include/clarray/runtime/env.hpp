@@ -1,5 +1,6 @@
 #pragma once
-// Environment settings read by the library (the README's table lists them). Internal.
+// Environment settings read by the library (the README's table lists them; the tuning table's
+// overrides: docs/internals/tuning.md). Internal.
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,6 +21,13 @@ std::size_t env_count(const char* name, std::size_t fallback, std::size_t lo, st
 // empty; any other value throws usage_error naming the variable and the choices.
 std::size_t env_choice(const char* name, std::initializer_list<const char*> choices,
                        std::size_t fallback);
+
+// As env_count and env_choice, for a value `value` of variable `name` already looked up (null or
+// empty: unset); the tuning table reads its overrides through an injected lookup with these.
+std::size_t count_setting(const char* name, const char* value, std::size_t fallback, std::size_t lo,
+                          std::size_t hi, bool power_of_two = false);
+std::size_t choice_setting(const char* name, const char* value,
+                           std::initializer_list<const char*> choices, std::size_t fallback);
 
 // The value of variable `name` as a byte count: nullopt when unset or empty; "unlimited" gives
 // UINT64_MAX; otherwise a whole number with an optional binary suffix K, M, G or T
