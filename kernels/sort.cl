@@ -1,5 +1,5 @@
 // Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
-// sort_layout (src/sort/sort.cpp), with
+// sort_layout (src/sort/sort_kernels.hpp; sort_kernel in src/sort/sort_kernels.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
 //   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
 //   -DSCRATCH_COUNTERS=<count>
@@ -7,7 +7,7 @@
 // positions travel with the keys, for 1-d sorts of values: the tile's positions array is left
 // out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
 // where the device has the 64-bit atomics, -DSORT_ATOMICS (and -DSORT_FP64 -DW=<weight type>
-// for the double sums); on NVIDIA also a register cap (src/sort/sort.cpp, register_cap).
+// for the double sums); on NVIDIA also a register cap (src/sort/sort_kernels.cpp, register_cap).
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating, 3 float16 (T ushort, its bits; -DW_HALF=1
 // likewise for float16 weights, W ushort). WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
