@@ -3,8 +3,11 @@
 # dependency direction. A file in include/clarray/X/ or src/X/ belongs to layer X; it may include
 # headers of its own layer and of the layers listed for X in LAYERS below, nothing else. Besides the
 # includes it looks for the upward edges an include check alone misses: a forward declaration of
-# a class of a layer it may not use, and a free function declared in a lower layer's header but
-# defined in a higher layer's source (a call upward through a declaration).
+# a class of a layer it may not use, a free function declared in a lower layer's header but
+# defined in a higher layer's source (a call upward through a declaration), and a member of a
+# lower layer's class defined outside the class in a higher layer (Class::name( or
+# Class<...>::name(, constructors, destructors and operators too), unless ALLOWED_MEMBERS lists
+# that class and layer.
 #
 # Usage: scripts/check-layers.sh [ROOT]       check the tree at ROOT (default: this repository)
 #        scripts/check-layers.sh --self-test  check the checker on small made-up trees
@@ -34,6 +37,17 @@ TOP_LEVEL_HEADERS='
 error.hpp    runtime
 clarray.hpp  umbrella
 '
+# The classes whose members a higher layer may define out of the class, one entry each: the
+# class, the layer that defines them, why (indented lines continue it). Every other member
+# definition above its class's layer fails, and so does an entry that matches none (when its
+# class is in the tree).
+ALLOWED_MEMBERS='
+cl_array  expr  its expression members (operator=, the expression constructor, astype,
+                compound assignment) need the expression templates, as the semantic members
+                of xtensor do
+cl_array  host  get, set(xexpression) and map make or read xtensor containers and host views
+                (xtensor adaptors over mapped memory), which host/ owns
+'
 
 check_tree() {
     local root=$1
@@ -43,7 +57,8 @@ check_tree() {
     ((${#dirs[@]})) || { echo "check-layers: no include/clarray or src under $root" >&2; return 1; }
     local files
     mapfile -t files < <(find "${dirs[@]}" -type f | LC_ALL=C sort)
-    awk -v layers="$LAYERS" -v top_level="$TOP_LEVEL_HEADERS" '
+    awk -v layers="$LAYERS" -v top_level="$TOP_LEVEL_HEADERS" \
+        -v allowed_members="$ALLOWED_MEMBERS" '
     function layer_of_path(path,   p, n) {
         n = split(path, p, "/")
         if (p[1] == "include") return n == 3 ? top[p[3]] : p[3]
@@ -64,6 +79,73 @@ check_tree() {
         if (!match(head, /[A-Za-z_][A-Za-z0-9_]*$/)) return ""
         if (substr(head, RSTART - 2, 2) == "::") return ""  # a member or qualified definition
         return substr(head, RSTART)
+    }
+    # The position just after the ">" that closes the "<" at position `open` of s (0: none).
+    function after_angles(s, open,   i, depth, c) {
+        depth = 0
+        for (i = open; i <= length(s); i++) {
+            c = substr(s, i, 1)
+            if (c == "<") depth++
+            else if (c == ">" && --depth == 0) return i + 1
+        }
+        return 0
+    }
+    # The position of the "<" that opens the ">" ending s (0: none).
+    function opening_angle(s,   i, depth, c) {
+        depth = 0
+        for (i = length(s); i >= 1; i--) {
+            c = substr(s, i, 1)
+            if (c == ">") depth++
+            else if (c == "<" && --depth == 0) return i
+        }
+        return 0
+    }
+    # When s defines a member out of its class (Class::name(, Class<...>::name(, also ~Class and
+    # operators, after template heads and a return type), sets member_name and returns the
+    # class; "" otherwise. Definitions sit at column 0 (NamespaceIndentation: None); in a macro
+    # body (a line ending in a backslash) an indented one counts when a return type precedes it.
+    # Lines ending in ";" are calls, declarations or explicit instantiations (but "= default;").
+    function member_class(s,   macro, head, p, cls, prefix) {
+        macro = s ~ /\\[ \t]*$/
+        if (s ~ /^[ \t]/ && !macro) return ""
+        if (s ~ /;[ \t]*(\\[ \t]*)?$/ && s !~ /=[ \t]*default[ \t]*;/) return ""
+        # The "(" that opens the parameters: the first one, or the first after "operator()".
+        gsub(/operator[ \t]*\([ \t]*\)/, "operator()", s)
+        p = index(s, "operator()")
+        p = p ? p + 9 : 0
+        p += index(substr(s, p + 1), "(")
+        if (p == 0 || substr(s, p, 1) != "(") return ""
+        head = substr(s, 1, p - 1)
+        sub(/^[ \t]+/, "", head)
+        sub(/[ \t]+$/, "", head)
+        while (head ~ /^template[ \t]*</) {
+            p = after_angles(head, index(head, "<"))
+            if (p == 0) return ""
+            head = substr(head, p)
+            sub(/^[ \t]+/, "", head)
+        }
+        if (!match(head, /::[ \t]*operator([^A-Za-z0-9_].*)?$/) &&
+            !match(head, /::[ \t]*~?[ \t]*[A-Za-z_][A-Za-z0-9_]*$/))
+            return ""
+        member_name = substr(head, RSTART + 2)
+        sub(/^[ \t]+/, "", member_name)
+        head = substr(head, 1, RSTART - 1)
+        sub(/[ \t]+$/, "", head)
+        if (head ~ />$/) {
+            p = opening_angle(head)
+            if (p == 0) return ""
+            head = substr(head, 1, p - 1)
+        }
+        if (!match(head, /[A-Za-z_][A-Za-z0-9_]*$/)) return ""
+        cls = substr(head, RSTART)
+        prefix = substr(head, 1, RSTART - 1)
+        sub(/([A-Za-z_][A-Za-z0-9_]*[ \t]*::[ \t]*)+$/, "", prefix) # namespaces around the class
+        # A return type: type words only, ending in a space, "*" or "&"; no statement keyword.
+        if (prefix ~ /[^A-Za-z0-9_:<>,*& \t]/ || (prefix != "" && prefix !~ /[ \t*&]$/)) return ""
+        if (prefix ~ /^(return|throw|new|delete|else|case|goto|using|typedef|friend)[^A-Za-z0-9_]/)
+            return ""
+        if (macro && s ~ /^[ \t]/ && prefix == "") return ""
+        return cls
     }
     # Records that `name` is defined at `where` in `layer`.
     function add_definition(kind, name, layer, where) {
@@ -89,6 +171,9 @@ check_tree() {
         }
         n = split(top_level, line, "\n")
         for (i = 1; i <= n; i++) if (split(line[i], f, " ") == 2) top[f[1]] = f[2]
+        n = split(allowed_members, line, "\n")
+        for (i = 1; i <= n; i++)
+            if (line[i] !~ /^[ \t]/ && split(line[i], f, " ") >= 2) allowed[f[1], f[2]] = 0
         # Every file, empty ones too, must sit in a layer of the table.
         files = ARGC - 1
         for (i = 1; i < ARGC; i++) {
@@ -104,7 +189,7 @@ check_tree() {
     }
     FNR == 1 {
         layer = layer_of_path(FILENAME)
-        is_header = FILENAME ~ /^include\//
+        is_header = FILENAME ~ /\.(h|hpp)$/ # include/clarray/ and internal headers of src/
     }
     # #include "clarray/..." and #include <clarray/...>
     /^[ \t]*#[ \t]*include[ \t]*[<"]clarray\// {
@@ -135,6 +220,13 @@ check_tree() {
         add_definition("class", s, layer, FILENAME ":" FNR)
         next
     }
+    # Members defined out of their class; checked at the end, when every class is known.
+    /::/ {
+        cls = member_class($0)
+        if (cls != "")
+            member_definitions[++nmdef] = cls SUBSEP member_name SUBSEP layer SUBSEP \
+                                          FILENAME ":" FNR
+    }
     # Free functions at namespace scope (column 0 under NamespaceIndentation: None): a
     # declaration in a header ends with ";"; a definition is one in a source file or a header
     # line that opens a body.
@@ -155,13 +247,37 @@ check_tree() {
             split(function_declarations[i], d, SUBSEP)
             if (d[3] in uses) check_declaration(d[1], d[2], d[3], d[4])
         }
+        # A member of a class of layer Y defined in layer X: fine when a layer defining the class
+        # is X or may use X (the include check sees the rest), or when ALLOWED_MEMBERS lists it.
+        for (i = 1; i <= nmdef; i++) {
+            split(member_definitions[i], d, SUBSEP)
+            if (!(d[3] in uses)) continue
+            n = split(definers["class", d[1]], l, " ")
+            if (n == 0) continue # not a clarray class
+            for (j = 1; j <= n; j++) if (l[j] == d[3] || may_use(l[j], d[3])) break
+            if (j <= n) continue
+            if ((d[1], d[3]) in allowed) {
+                allowed[d[1], d[3]]++
+                allowed_definitions++
+                continue
+            }
+            problem(d[4] ": " d[3] " may not define " l[1] "'\''s " d[1] "::" d[2] " (" \
+                    first_definition["class", d[1]] "; not in ALLOWED_MEMBERS)")
+        }
+        for (k in allowed) {
+            split(k, d, SUBSEP)
+            if (allowed[k] == 0 && definers["class", d[1]] != "")
+                problem("scripts/check-layers.sh: ALLOWED_MEMBERS lists " d[1] " in " d[2] \
+                        ", which defines none of its members")
+        }
         if (failures) {
             printf "layer check: %d problem(s) in %d files (%d clarray includes)\n", failures,
                    files, includes
             exit 1
         }
-        printf "layer check: %d files, %d clarray includes, every edge goes downwards\n", files,
-               includes
+        printf "layer check: %d files, %d clarray includes, every edge goes downwards (%d " \
+               "member definitions above their class'\''s layer, all in ALLOWED_MEMBERS)\n",
+               files, includes, allowed_definitions
     }' "${files[@]}"
 }
 
@@ -212,6 +328,32 @@ self_test() {
     self_test_case "a lower-layer declaration of a function defined above fails" 1 \
         "include/clarray/runtime/call.hpp:1: runtime may not declare array's rank (src/array/shape.cpp:3)" \
         "" "$base"'; echo "int rank(const shape& s);" >include/clarray/runtime/call.hpp' ||
+        status=1
+    # cl_array (array) with members defined in its own layer and, as ALLOWED_MEMBERS lists, in
+    # expr (in a macro body) and host.
+    local members='mkdir -p include/clarray/expr include/clarray/host
+        printf "%s\n" "#pragma once" "template <class T, class S> class cl_array {};" \
+            >include/clarray/array/cl_array.hpp
+        printf "%s\n" "#include \"clarray/array/cl_array.hpp\"" "template <class T, class S>" \
+            "void cl_array<T, S>::fill(const T& v) {" "}" >include/clarray/array/cl_array_impl.hpp
+        printf "%s\n" "#include \"clarray/array/cl_array.hpp\"" "#define COMPOUND(SYMBOL) \\" \
+            "    template <class T, class S> \\" "    template <class X> \\" \
+            "    cl_array<T, S>& cl_array<T, S>::operator SYMBOL(const X& x) { \\" \
+            "        return *this; \\" "    }" >include/clarray/expr/assign.hpp
+        printf "%s\n" "#include <clarray/array/cl_array.hpp>" \
+            "template <class T, class S> auto cl_array<T, S>::get() const {" "}" \
+            >include/clarray/host/conversions.hpp'
+    self_test_case "member definitions above their class that ALLOWED_MEMBERS lists pass" 0 \
+        "layer check: 8 files, 6 clarray includes, every edge goes downwards (2 member definitions above their class's layer, all in ALLOWED_MEMBERS)" \
+        "" "$base; $members" || status=1
+    self_test_case "a member of a lower layer's class defined above it fails, a listed one passes" 1 \
+        "src/host/shape.cpp:2: host may not define array's shape::rank (include/clarray/array/shape.hpp:3; not in ALLOWED_MEMBERS)" \
+        include/clarray/expr/assign.hpp "$base; $members"'; mkdir -p src/host
+        printf "%s\n" "#include \"clarray/array/shape.hpp\"" "int shape::rank() const {" "}" \
+            >src/host/shape.cpp' || status=1
+    self_test_case "an ALLOWED_MEMBERS line that matches no definition fails" 1 \
+        "scripts/check-layers.sh: ALLOWED_MEMBERS lists cl_array in host, which defines none of its members" \
+        include/clarray/expr/assign.hpp "$base; $members"'; rm include/clarray/host/conversions.hpp' ||
         status=1
     return $status
 }
