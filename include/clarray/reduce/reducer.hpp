@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "clarray/codegen/reduce_source.hpp"
-#include "clarray/expr/assign.hpp"
+#include "clarray/expr/assign_plan.hpp"
 #include "clarray/expr/expression.hpp"
+#include "clarray/expr/operands.hpp"
 #include "clarray/reduce/ops.hpp"
 #include "clarray/reduce/plan.hpp"
 #include "clarray/reduce/reduction.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
 
 namespace clarray::detail {
 
