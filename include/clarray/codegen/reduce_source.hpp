@@ -69,24 +69,26 @@ struct reduce_kernel_spec {
 // documented float error bound ((short_axis_max - 1) ulps of sum |x|).
 constexpr std::size_t short_axis_max = 8;
 
-// Stage 1: inputs as `b` collected them (array operand j >= 1 is "a{j}[o{j}]", scalars "s{j}").
-// Parameters: (global OUT-or-ACC* r, inputs..., ACC neutral, layout, [local ACC* scratch],
-// [one_pass: global ACC* parts, global int* counters]).
+// Stage 1 (kernels/reduce_stage1.cl): inputs as `b` collected them (array operand j >= 1 is
+// "a{j}[o{j}]", scalars "s{j}"). Parameters: (global OUT-or-ACC* result, inputs..., ACC neutral,
+// layout, [local ACC* scratch], [one_pass: global ACC* parts, global int* counters]).
 std::string reduce_stage1_source(const source_builder& b, const std::string& map_text,
                                  dtype value_type, dtype out_type, const reduce_text& op,
                                  const reduce_kernel_spec& spec);
-// Stage 2: (global const ACC* parts, global OUT* r, ulong M, ulong P, long n, ACC neutral,
-// [local ACC* scratch]): output m from parts[m*P .. m*P+P).
+// Stage 2 (kernels/reduce_combine.cl): (global const ACC* parts, global OUT* result,
+// ulong outputs, ulong part_count, long count, ACC neutral, [local ACC* scratch]): output m from
+// parts[m*P .. m*P+P) (P = part_count).
 std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative);
 
-// Scans along the reduced axis (one reduced group), output operand 0 in the layout.
-// Parameters: (global OUT* r, inputs..., global const ACC* carry, ACC neutral, layout).
+// Scans along the reduced axis (one reduced group; kernels/scan.cl), output operand 0 in the
+// layout. Parameters: (global OUT* result, inputs..., global const ACC* carry, ACC neutral,
+// layout).
 // Unit (m, p) scans chunk p of line m starting from carry[m*P+p] (P > 1) or neutral.
 std::string scan_source(const source_builder& b, const std::string& map_text, dtype value_type,
                         dtype out_type, const reduce_text& op, std::size_t kept_rank,
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer);
-// Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong M, ulong P,
-// ACC neutral).
+// Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong outputs,
+// ulong part_count, ACC neutral).
 std::string scan_parts_source(const reduce_text& op);
 
 // The layout argument of reduction and scan kernels (clarray_rlayout), for `operands` arrays
