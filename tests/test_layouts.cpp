@@ -181,21 +181,31 @@ TEST_CASE("reduction layouts: the kernel reads each word where the launch writes
         INFO("operands " << v.operands << ", kept rank " << v.kept_rank << ", reduced rank "
                          << v.red_rank);
         const reduce_layout_schema s(v.operands, v.kept_rank, v.red_rank);
-        std::vector<probe_point> points{
-            {s.outputs_word(), "L.M"},      {s.reduced_count_word(), "L.len"},
-            {s.parts_word(), "L.P"},        {s.chunk_word(), "L.chunk"},
-            {s.kept_inner_word(), "L.kin"}, {s.blocks_word(), "L.nblk"},
-            {s.count_word(), "L.n"}};
+        // The fields as the skeletons (kernels/reduce_operands.cl and the kernels after it) read
+        // them.
+        const auto at = [](const char* field, std::size_t i) {
+            return "L." + std::string(field) + "[" + str(i) + "]";
+        };
+        const auto at2 = [](const char* field, std::size_t j, std::size_t i) {
+            return "L." + std::string(field) + "[" + str(j) + "][" + str(i) + "]";
+        };
+        std::vector<probe_point> points{{s.outputs_word(), "L.outputs"},
+                                        {s.reduced_count_word(), "L.length"},
+                                        {s.parts_word(), "L.part_count"},
+                                        {s.chunk_word(), "L.chunk"},
+                                        {s.kept_inner_word(), "L.inner_outputs"},
+                                        {s.blocks_word(), "L.inner_blocks"},
+                                        {s.count_word(), "L.count"}};
         for (std::size_t i = 0; i < v.kept_rank; ++i)
-            points.push_back({s.kept_shape_word(i), s.kept_shape_ref(str(i))});
+            points.push_back({s.kept_shape_word(i), at("kept_shape", i)});
         for (std::size_t i = 0; i < v.red_rank; ++i)
-            points.push_back({s.reduced_shape_word(i), s.reduced_shape_ref(str(i))});
+            points.push_back({s.reduced_shape_word(i), at("reduced_shape", i)});
         for (std::size_t j = 0; j < v.operands; ++j) {
-            points.push_back({s.offset_word(j), s.offset_ref(j)});
+            points.push_back({s.offset_word(j), at("offset", j)});
             for (std::size_t i = 0; i < v.kept_rank; ++i)
-                points.push_back({s.kept_stride_word(j, i), s.kept_stride_ref(j, str(i))});
+                points.push_back({s.kept_stride_word(j, i), at2("kept_stride", j, i)});
             for (std::size_t i = 0; i < v.red_rank; ++i)
-                points.push_back({s.reduced_stride_word(j, i), s.reduced_stride_ref(j, str(i))});
+                points.push_back({s.reduced_stride_word(j, i), at2("reduced_stride", j, i)});
         }
         check_word_struct(s.layout(), points);
     }

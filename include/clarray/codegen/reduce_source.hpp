@@ -2,20 +2,13 @@
 // OpenCL C source of the generated reduction and scan kernels. The templates in reduce/ describe
 // an operation by type only (reduce_text), so one source serves every launch of that type.
 //
-// Iteration space: the map expression's shape split into kept axes (outer, one output each) and
-// reduced axes (inner), each group coalesced on its own. M outputs, L reduced elements each, cut
-// into P parts of `chunk` elements; P > 1 leaves [M, P] partials for a second kernel.
-//
-// Three kernel shapes (docs/reductions.md):
-//  * chunks:  one unit per (output, part). On GPUs a unit is a work-group whose items read
-//             interleaved (coalesced) and meet in a local-memory tree; on CPUs a unit is one
-//             work-item reading its contiguous chunk with `lanes` independent accumulators.
-//  * outputs: one work-item per `lanes` neighbouring outputs, looping over the reduced axes;
-//             chosen when rows are short, and on GPUs when the kept axes are the contiguous
-//             ones (column sums).
-//  * rows:    CPUs, kept axes contiguous: a work-item streams whole rows of a part through a
-//             strip of outputs held in accumulator rows (the partials buffer), the inner loop
-//             running along the contiguous kept axis; always leaves [M, P] partials.
+// Each kernel shape is an OpenCL C skeleton under kernels/ (reduce_stage1.cl: the four shapes of
+// stage 1; reduce_combine.cl: stage 2; scan.cl: the scans; reduce_ops.cl and reduce_operands.cl:
+// what they share), which the functions below specialise: they write only the skeleton's hooks
+// (#define flags and types, the operand lists, the operation's functions, the layout struct)
+// before it, and splice the expression's text (input parameters, arguments, the map expression)
+// at its marked points. Iteration space, shapes and parameters: the skeletons' comments and
+// docs/reductions.md.
 #include <cstddef>
 #include <string>
 
@@ -76,77 +69,76 @@ struct reduce_kernel_spec {
 // documented float error bound ((short_axis_max - 1) ulps of sum |x|).
 constexpr std::size_t short_axis_max = 8;
 
-// Stage 1: inputs as `b` collected them (array operand j >= 1 is "a{j}[o{j}]", scalars "s{j}").
-// Parameters: (global OUT-or-ACC* r, inputs..., ACC neutral, layout, [local ACC* scratch],
-// [one_pass: global ACC* parts, global int* counters]).
+// Stage 1 (kernels/reduce_stage1.cl): inputs as `b` collected them (array operand j >= 1 is
+// "a{j}[o{j}]", scalars "s{j}"). Parameters: (global OUT-or-ACC* result, inputs..., ACC neutral,
+// layout, [local ACC* scratch], [one_pass: global ACC* parts, global int* counters]).
 std::string reduce_stage1_source(const source_builder& b, const std::string& map_text,
                                  dtype value_type, dtype out_type, const reduce_text& op,
                                  const reduce_kernel_spec& spec);
-// Stage 2: (global const ACC* parts, global OUT* r, ulong M, ulong P, long n, ACC neutral,
-// [local ACC* scratch]): output m from parts[m*P .. m*P+P).
+// Stage 2 (kernels/reduce_combine.cl): (global const ACC* parts, global OUT* result,
+// ulong outputs, ulong part_count, long count, ACC neutral, [local ACC* scratch]): output m from
+// parts[m*P .. m*P+P) (P = part_count).
 std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool cooperative);
 
-// Scans along the reduced axis (one reduced group), output operand 0 in the layout.
-// Parameters: (global OUT* r, inputs..., global const ACC* carry, ACC neutral, layout).
+// Scans along the reduced axis (one reduced group; kernels/scan.cl), output operand 0 in the
+// layout. Parameters: (global OUT* result, inputs..., global const ACC* carry, ACC neutral,
+// layout).
 // Unit (m, p) scans chunk p of line m starting from carry[m*P+p] (P > 1) or neutral.
 std::string scan_source(const source_builder& b, const std::string& map_text, dtype value_type,
                         dtype out_type, const reduce_text& op, std::size_t kept_rank,
                         std::size_t red_rank, bool exclusive, bool layout_in_buffer);
-// Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong M, ulong P,
-// ACC neutral).
+// Exclusive scan of the [M, P] chunk totals in place: (global ACC* parts, ulong outputs,
+// ulong part_count, ACC neutral).
 std::string scan_parts_source(const reduce_text& op);
 
 // The layout argument of reduction and scan kernels (clarray_rlayout), for `operands` arrays
-// over kept_rank kept and red_rank reduced axes: M outputs, len reduced elements per output (L
-// in docs/reductions.md; a field L would break the `#define L (*Lp)` of a layout in a buffer), P
-// parts of `chunk` elements, kin (the innermost kept extent), nblk (blocks of that axis per
-// item), n (the count finish divides by), the kept and reduced shapes, the operands' offsets,
-// their kept and reduced strides [operand][axis]. The host fills the words at the *_word indices
-// (reduce_layout), the generator declares declaration() and reads the indexed fields through the
-// *_ref texts; it names the scalar fields (L.M, L.len...) directly, which fails every kernel build
-// rather than misreading words should a name change here.
+// over kept_rank kept and red_rank reduced axes: `outputs` (M in docs/reductions.md), `length`
+// reduced elements per output (L), `part_count` parts (P) of `chunk` elements, `inner_outputs`
+// (the innermost kept extent), `inner_blocks` (blocks of that axis per item), `count` (the count
+// finish divides by), the kept and reduced shapes, the operands' offsets, their kept and reduced
+// strides [operand][axis]. The host fills the words at the *_word indices (reduce_layout), the
+// generator emits declaration(), and the skeletons (kernels/reduce_operands.cl and the kernels
+// after it) read the fields by these names: a renamed field fails every kernel build rather than
+// misreading words.
 class reduce_layout_schema {
 public:
     reduce_layout_schema(std::size_t operands, std::size_t kept_rank, std::size_t red_rank) noexcept
-        : s_("clarray_rlayout"), M_(s_.scalar("M", false)), len_(s_.scalar("len", false)),
-          P_(s_.scalar("P", false)), chunk_(s_.scalar("chunk", false)),
-          kin_(s_.scalar("kin", false)), nblk_(s_.scalar("nblk", false)), n_(s_.scalar("n", true)),
-          ksh_(s_.array("ksh", false, kept_rank)), rsh_(s_.array("rsh", false, red_rank)),
-          off_(s_.array("off", true, operands)), kst_(s_.matrix("kst", true, operands, kept_rank)),
-          rst_(s_.matrix("rst", true, operands, red_rank)) {}
+        : s_("clarray_rlayout"), outputs_(s_.scalar("outputs", false)),
+          length_(s_.scalar("length", false)), parts_(s_.scalar("part_count", false)),
+          chunk_(s_.scalar("chunk", false)), inner_(s_.scalar("inner_outputs", false)),
+          blocks_(s_.scalar("inner_blocks", false)), count_(s_.scalar("count", true)),
+          kept_shape_(s_.array("kept_shape", false, kept_rank)),
+          reduced_shape_(s_.array("reduced_shape", false, red_rank)),
+          offset_(s_.array("offset", true, operands)),
+          kept_stride_(s_.matrix("kept_stride", true, operands, kept_rank)),
+          reduced_stride_(s_.matrix("reduced_stride", true, operands, red_rank)) {}
 
     std::size_t words() const noexcept { return s_.words(); }
-    std::size_t outputs_word() const noexcept { return s_.word(M_); }
-    std::size_t reduced_count_word() const noexcept { return s_.word(len_); }
-    std::size_t parts_word() const noexcept { return s_.word(P_); }
+    std::size_t outputs_word() const noexcept { return s_.word(outputs_); }
+    std::size_t reduced_count_word() const noexcept { return s_.word(length_); }
+    std::size_t parts_word() const noexcept { return s_.word(parts_); }
     std::size_t chunk_word() const noexcept { return s_.word(chunk_); }
-    std::size_t kept_inner_word() const noexcept { return s_.word(kin_); }
-    std::size_t blocks_word() const noexcept { return s_.word(nblk_); }
-    std::size_t count_word() const noexcept { return s_.word(n_); }
-    std::size_t kept_shape_word(std::size_t i) const noexcept { return s_.word(ksh_, i); }
-    std::size_t reduced_shape_word(std::size_t i) const noexcept { return s_.word(rsh_, i); }
-    std::size_t offset_word(std::size_t j) const noexcept { return s_.word(off_, j); }
+    std::size_t kept_inner_word() const noexcept { return s_.word(inner_); }
+    std::size_t blocks_word() const noexcept { return s_.word(blocks_); }
+    std::size_t count_word() const noexcept { return s_.word(count_); }
+    std::size_t kept_shape_word(std::size_t i) const noexcept { return s_.word(kept_shape_, i); }
+    std::size_t reduced_shape_word(std::size_t i) const noexcept {
+        return s_.word(reduced_shape_, i);
+    }
+    std::size_t offset_word(std::size_t j) const noexcept { return s_.word(offset_, j); }
     std::size_t kept_stride_word(std::size_t j, std::size_t i) const noexcept {
-        return s_.word(kst_, j, i);
+        return s_.word(kept_stride_, j, i);
     }
     std::size_t reduced_stride_word(std::size_t j, std::size_t i) const noexcept {
-        return s_.word(rst_, j, i);
+        return s_.word(reduced_stride_, j, i);
     }
 
     const word_struct& layout() const noexcept { return s_; }
-    std::string kept_shape_ref(const std::string& i) const { return s_.ref(ksh_, i); }
-    std::string reduced_shape_ref(const std::string& i) const { return s_.ref(rsh_, i); }
-    std::string offset_ref(std::size_t j) const { return s_.ref(off_, std::to_string(j)); }
-    std::string kept_stride_ref(std::size_t j, const std::string& i) const {
-        return s_.ref(kst_, std::to_string(j), i);
-    }
-    std::string reduced_stride_ref(std::size_t j, const std::string& i) const {
-        return s_.ref(rst_, std::to_string(j), i);
-    }
 
 private:
     word_struct s_;
-    word_struct::field_id M_, len_, P_, chunk_, kin_, nblk_, n_, ksh_, rsh_, off_, kst_, rst_;
+    word_struct::field_id outputs_, length_, parts_, chunk_, inner_, blocks_, count_, kept_shape_,
+        reduced_shape_, offset_, kept_stride_, reduced_stride_;
 };
 
 } // namespace clarray::detail
