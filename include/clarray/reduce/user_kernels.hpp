@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/array/builtin_kernels.hpp"
 #include "clarray/reduce/reducer.hpp"
 #include "clarray/runtime/program.hpp"
 
