@@ -18,7 +18,9 @@ using vector_cfgs = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float
                                test::cfg<float, ca::buffer>, test::cfg<double, ca::svm_coarse>,
                                test::cfg<double, ca::buffer>>;
 
-template <class T> double rel_tol() { return std::is_same_v<T, float> ? 2e-5 : 1e-12; }
+template <class T> double rel_tol() {
+    return std::is_same_v<T, float> ? 2e-5 : 1e-12;
+}
 
 // Elementwise |got - want| <= tol * (1 + |want|); reports the first bad index.
 template <class T, class U>
@@ -92,8 +94,8 @@ TEMPLATE_LIST_TEST_CASE("vector kernels: sizes around the vector width, offset v
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("expressions that are not lanewise keep the scalar kernel", "[expr][vector]",
-                        vector_cfgs) {
+TEMPLATE_LIST_TEST_CASE("expressions that are not lanewise keep the scalar kernel",
+                        "[expr][vector]", vector_cfgs) {
     CLARRAY_REQUIRE_CFG(TestType);
     using T = typename TestType::value_type;
     using S = typename TestType::storage;

@@ -16,17 +16,15 @@
 #include <string>
 #include <type_traits>
 
-#include "clarray/array/cl_array.hpp"
 #include "clarray/array/builtin_kernels.hpp"
+#include "clarray/array/cl_array.hpp"
 #include "clarray/reduce/reducer.hpp"
 #include "clarray/runtime/program.hpp"
 
 namespace clarray {
 
 namespace detail {
-template <class A> struct user_array : std::false_type {
-    using storage = void;
-};
+template <class A> struct user_array : std::false_type { using storage = void; };
 template <class T, class S> struct user_array<cl_array<T, S>> : std::true_type {
     using storage = S;
     static const cl_array<T, S>& get(const cl_array<T, S>& a) { return a; }
@@ -66,7 +64,8 @@ std::string user_reduction_source(dtype type, const std::string& reduce_expr,
                                   const std::string& map_expr, const std::string& arguments,
                                   const std::string& preamble, bool cooperative);
 
-template <class... T> using first_user_storage_t =
+template <class... T>
+using first_user_storage_t =
     typename first_non_void<typename user_array<std::decay_t<T>>::storage...>::type;
 } // namespace detail
 
@@ -109,12 +108,10 @@ public:
     reduction_kernel(const context& ctx, T neutral, const std::string& reduce_expr,
                      const std::string& map_expr, const std::string& arguments,
                      const std::string& preamble = "")
-        : neutral_(static_cast<stored_t<T>>(neutral)),
-          cooperative_(!ctx.device().is_cpu()),
+        : neutral_(static_cast<stored_t<T>>(neutral)), cooperative_(!ctx.device().is_cpu()),
           group_(cooperative_ ? detail::reduction_group_size(ctx.device()) : 1),
-          program_(ctx, detail::user_reduction_source(dtype_traits<T>::id,
-                                                      reduce_expr, map_expr, arguments, preamble,
-                                                      cooperative_)),
+          program_(ctx, detail::user_reduction_source(dtype_traits<T>::id, reduce_expr, map_expr,
+                                                      arguments, preamble, cooperative_)),
           stage1_(program_.kernel("clarray_user_reduce")),
           stage2_(program_.kernel("clarray_user_reduce_final")) {}
 
@@ -126,8 +123,9 @@ public:
         const device& dev = q.context().device();
         const std::size_t cus = std::max<cl_uint>(1, dev.compute_units());
         const std::size_t per_unit = cooperative_ ? group_ * 16 : 4096;
-        std::size_t parts = std::min<std::size_t>(cooperative_ ? cus * 8 : std::max<std::size_t>(16, cus * 4),
-                                                  std::max<std::size_t>(1, n / per_unit));
+        std::size_t parts =
+            std::min<std::size_t>(cooperative_ ? cus * 8 : std::max<std::size_t>(16, cus * 4),
+                                  std::max<std::size_t>(1, n / per_unit));
         parts = std::max<std::size_t>(parts, 1);
         const std::size_t chunk = n == 0 ? 0 : (n + parts - 1) / parts;
         cl_array<T, S> result(q, shape_type{});
