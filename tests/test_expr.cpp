@@ -15,23 +15,41 @@ using catch_compat::Contains;
 namespace {
 
 // Device and host versions of the same view of a 2-d array, for each layout case.
-enum class layout_case { c, f, strided, offset, transposed, reversed, broadcast_row, zero_d, empty };
-const layout_case all_cases[] = {layout_case::c,          layout_case::f,
-                                 layout_case::strided,    layout_case::offset,
-                                 layout_case::transposed, layout_case::reversed,
-                                 layout_case::broadcast_row, layout_case::zero_d,
-                                 layout_case::empty};
+enum class layout_case {
+    c,
+    f,
+    strided,
+    offset,
+    transposed,
+    reversed,
+    broadcast_row,
+    zero_d,
+    empty
+};
+const layout_case all_cases[] = {
+    layout_case::c,          layout_case::f,        layout_case::strided,       layout_case::offset,
+    layout_case::transposed, layout_case::reversed, layout_case::broadcast_row, layout_case::zero_d,
+    layout_case::empty};
 const char* case_name(layout_case c) {
     switch (c) {
-    case layout_case::c: return "C";
-    case layout_case::f: return "F";
-    case layout_case::strided: return "strided";
-    case layout_case::offset: return "offset";
-    case layout_case::transposed: return "transposed";
-    case layout_case::reversed: return "negative steps";
-    case layout_case::broadcast_row: return "broadcast row";
-    case layout_case::zero_d: return "0-d";
-    case layout_case::empty: return "zero-size";
+    case layout_case::c:
+        return "C";
+    case layout_case::f:
+        return "F";
+    case layout_case::strided:
+        return "strided";
+    case layout_case::offset:
+        return "offset";
+    case layout_case::transposed:
+        return "transposed";
+    case layout_case::reversed:
+        return "negative steps";
+    case layout_case::broadcast_row:
+        return "broadcast row";
+    case layout_case::zero_d:
+        return "0-d";
+    case layout_case::empty:
+        return "zero-size";
     }
     return "?";
 }
@@ -68,7 +86,8 @@ std::pair<ca::cl_array<T, S>, xt::xarray<T>> make_operand(layout_case c, unsigne
     }
     case layout_case::reversed: {
         auto h = test::random_array<T>({6, 9}, seed);
-        auto d = ca::to_device<S>(q, h)(ca::range(ca::none, ca::none, -1), ca::range(8, ca::none, -2));
+        auto d =
+            ca::to_device<S>(q, h)(ca::range(ca::none, ca::none, -1), ca::range(8, ca::none, -2));
         // rows 5..0, columns 8, 6, 4, 2, 0
         return {d, xt::view(xt::flip(xt::flip(h, 0), 1), xt::all(), xt::range(0, 9, 2))};
     }
@@ -90,8 +109,10 @@ std::pair<ca::cl_array<T, S>, xt::xarray<T>> make_operand(layout_case c, unsigne
 
 template <class T> void check_equal(const xt::xarray<T>& got, const xt::xarray<T>& expect) {
     REQUIRE(got.shape() == expect.shape());
-    if constexpr (std::is_floating_point_v<T>) CHECK(xt::allclose(got, expect, 1e-5, 1e-5));
-    else CHECK((got == expect));
+    if constexpr (std::is_floating_point_v<T>)
+        CHECK(xt::allclose(got, expect, 1e-5, 1e-5));
+    else
+        CHECK((got == expect));
 }
 
 } // namespace
@@ -123,7 +144,8 @@ TEMPLATE_LIST_TEST_CASE("elementwise results equal xtensor for every layout mix"
                 ca::cl_array<T, S> r = a * b + T(3);
                 std::uint64_t launches = ca::kernel_launch_count() - before;
                 xt::xarray<T> expect = xt::broadcast(xt::xarray<T>(ha * hb + T(3)), target);
-                // Host arithmetic promotes narrow ints to int: bring it back to T (wraps, as NumPy).
+                // Host arithmetic promotes narrow ints to int: bring it back to T (wraps, as
+                // NumPy).
                 check_equal<T>(r.get(), xt::xarray<T>(xt::cast<T>(expect)));
                 CHECK(launches == (r.size() ? 1u : 0u));
                 // Write into a strided, offset output view.
@@ -132,14 +154,16 @@ TEMPLATE_LIST_TEST_CASE("elementwise results equal xtensor for every layout mix"
                     auto out = big(ca::range(1, 7), ca::range(10, 0, -2));
                     out = a - b;
                     xt::xarray<T> hbig = xt::zeros<T>({8, 12});
-                    xt::view(hbig, xt::range(1, 7), xt::range(10, 0, -2)) = xt::cast<T>(xt::xarray<T>(ha - hb) + xt::zeros<T>(target));
+                    xt::view(hbig, xt::range(1, 7), xt::range(10, 0, -2)) =
+                        xt::cast<T>(xt::xarray<T>(ha - hb) + xt::zeros<T>(target));
                     check_equal<T>(big.get(), hbig);
                 }
             }
         }
 }
 
-TEMPLATE_LIST_TEST_CASE("three-operand mixed layouts and broadcasting", "[expr]", test::all_policies) {
+TEMPLATE_LIST_TEST_CASE("three-operand mixed layouts and broadcasting", "[expr]",
+                        test::all_policies) {
     CLARRAY_REQUIRE_CFG(TestType);
     using S = typename TestType::storage;
     ca::queue& q = test::q();
@@ -152,8 +176,9 @@ TEMPLATE_LIST_TEST_CASE("three-operand mixed layouts and broadcasting", "[expr]"
     ca::cl_array<float, S> r = col * row + ca::sin(m);
     xt::xarray<float> expect = hc * hr + xt::sin(xt::transpose(hm));
     check_equal<float>(r.get(), expect);
-    REQUIRE_THROWS_AS((ca::cl_array<float, S>(col + ca::to_device<S>(q, test::random_array<float>({7}, 1)))),
-                      ca::shape_error);
+    REQUIRE_THROWS_AS(
+        (ca::cl_array<float, S>(col + ca::to_device<S>(q, test::random_array<float>({7}, 1)))),
+        ca::shape_error);
 }
 
 TEMPLATE_LIST_TEST_CASE("aliasing: in place and overlapping views", "[expr]", test::all_policies) {
@@ -213,7 +238,8 @@ TEMPLATE_LIST_TEST_CASE("compound assignment and tie", "[expr]", test::all_polic
     i <<= 2;
     i %= 7;
     xt::xarray<int> ei = hi * 4;
-    for (auto& v : ei) v = ((v % 7) + 7) % 7; // Python modulo with a positive divisor
+    for (auto& v : ei)
+        v = ((v % 7) + 7) % 7; // Python modulo with a positive divisor
     check_equal<int>(i.get(), ei);
 
     auto x = ca::zeros<float, S>(q, {50, 3}), y = ca::zeros<float, S>(q, {50, 3});
@@ -222,6 +248,59 @@ TEMPLATE_LIST_TEST_CASE("compound assignment and tie", "[expr]", test::all_polic
     CHECK(ca::kernel_launch_count() - before == 1);
     check_equal<float>(x.get(), xt::xarray<float>(e + hb));
     check_equal<float>(y.get(), xt::xarray<float>(e * hb));
+}
+
+TEMPLATE_LIST_TEST_CASE("an operand used several times is one kernel argument", "[expr]",
+                        test::all_policies) {
+    CLARRAY_REQUIRE_CFG(TestType);
+    using S = typename TestType::storage;
+    ca::queue& q = test::q();
+    const std::size_t n = 300;
+    auto hx = test::random_array<float>({n}, 21), hy = test::random_array<float>({n}, 22),
+         hz = test::random_array<float>({n}, 23);
+    auto x = ca::to_device<S>(q, hx), y = ca::to_device<S>(q, hy), z = ca::to_device<S>(q, hz);
+
+    // The map: array terminals in visit order, each pointing at its first equal terminal.
+    using map = std::vector<std::uint8_t>;
+    CHECK(ca::detail::describe(x * x + y * x).sharing() == map{0, 0, 2, 0});
+    CHECK(ca::detail::describe(x * y + z * x).sharing() == map{0, 1, 2, 0});
+    CHECK(ca::detail::describe(x * y + z).sharing().empty());
+    // Views of one allocation at other offsets or steps are other operands.
+    auto head = x(ca::range(0, n - 1)), tail = x(ca::range(1, n));
+    CHECK(ca::detail::describe(head * tail).sharing().empty());
+    CHECK(ca::detail::describe(head * x(ca::range(0, n - 1))).sharing() == map{0, 0});
+    CHECK(ca::detail::sharing_key(map{0, 0}) != 0);
+    CHECK(ca::detail::sharing_key(map{0, 0, 2, 0}) != ca::detail::sharing_key(map{0, 1, 2, 0}));
+
+    // One expression type under three sharing patterns: each has a kernel of its own (a kernel
+    // built for one would take the wrong number of arguments for another).
+    auto check = [&](const ca::cl_array<float, S>& a, const ca::cl_array<float, S>& b,
+                     const ca::cl_array<float, S>& c, const ca::cl_array<float, S>& d) {
+        ca::cl_array<float, S> r = a * b + c * d;
+        xt::xarray<float> expect = a.get() * b.get() + c.get() * d.get();
+        check_equal<float>(r.get(), expect);
+        // The reductions share operands the same way.
+        const double total = ca::sum(a * b + c * d).item();
+        const double host = xt::sum(xt::xarray<double>(expect))();
+        CHECK(std::abs(total - host) <= 1e-4 * (1.0 + xt::sum(xt::abs(expect))()));
+    };
+    check(x, x, y, x);
+    check(x, y, y, x);
+    check(x, y, z, x);
+    check(x, y, z, y);
+
+    // Output among the shared inputs: one kernel, as if every input were read first.
+    const std::uint64_t before = ca::kernel_launch_count();
+    x = x * x + x;
+    CHECK(ca::kernel_launch_count() - before == 1);
+    check_equal<float>(x.get(), xt::xarray<float>(hx * hx + hx));
+    // A shifted view of the output is not shared: it goes through a temporary.
+    x = ca::to_device<S>(q, hx);
+    x(ca::range(1, n)) = x(ca::range(0, n - 1)) * x(ca::range(0, n - 1));
+    xt::xarray<float> shifted = hx;
+    xt::view(shifted, xt::range(1, n)) =
+        xt::eval(xt::view(hx, xt::range(0, n - 1)) * xt::view(hx, xt::range(0, n - 1)));
+    check_equal<float>(x.get(), shifted);
 }
 
 TEST_CASE("scalars are kernel arguments: one kernel for all values", "[expr]") {
@@ -269,7 +348,8 @@ TEST_CASE("strided launches past 65535 groups along the outer dimensions", "[exp
 }
 
 namespace {
-template <class A, std::size_t... I> auto sum_all(const std::vector<A>& v, std::index_sequence<I...>) {
+template <class A, std::size_t... I>
+auto sum_all(const std::vector<A>& v, std::index_sequence<I...>) {
     return (v[I] + ...);
 }
 } // namespace
@@ -308,12 +388,15 @@ TEST_CASE("concurrent launches from several threads", "[expr]") {
         threads.emplace_back([&, t] {
             ca::queue mine(test::ctx());
             auto r = ca::zeros<float, ca::buffer>(mine, {4096});
-            for (int i = 0; i < 50; ++i) r = a.with_queue(mine) * float(t) + float(i);
+            for (int i = 0; i < 50; ++i)
+                r = a.with_queue(mine) * float(t) + float(i);
             xt::xarray<float> e = ha * float(t) + 49.0f;
             ok[t] = xt::allclose(r.get(), e);
         });
-    for (auto& th : threads) th.join();
-    for (bool b : ok) CHECK(b);
+    for (auto& th : threads)
+        th.join();
+    for (bool b : ok)
+        CHECK(b);
 }
 
 TEST_CASE("expression errors", "[expr]") {

@@ -76,10 +76,22 @@ std::string cl_convert(dtype to, dtype from, const std::string& text) {
     return cl_cast(to, "(" + text + ").x");
 }
 
+std::size_t source_builder::next_array_parameter(dtype d) {
+    const std::size_t t = array_terminals_.size();
+    if (shared_ && t < shared_->size() && (*shared_)[t] != t) {
+        const std::size_t j = array_terminals_[(*shared_)[t]]; // the operand's first use
+        array_terminals_.push_back(j);
+        return j;
+    }
+    const std::size_t j = outputs_ + params_arrays_++;
+    params_.push_back({true, d, j});
+    array_terminals_.push_back(j);
+    return j;
+}
+
 std::string source_builder::array_input(dtype d) {
     note_type(d);
-    std::size_t j = outputs_ + params_arrays_++;
-    params_.push_back({true, d, j});
+    const std::size_t j = next_array_parameter(d);
     const std::string J = std::to_string(j);
     if (width_ > 1 && j < 32 && (inner_broadcast_ >> j & 1u))
         return std::string("((") + cl_value_type_name(d) + std::to_string(width_) + ")(" +
@@ -90,8 +102,7 @@ std::string source_builder::array_input(dtype d) {
 
 std::string source_builder::array_input_at(dtype d, const std::string& index) {
     note_type(d);
-    std::size_t j = outputs_ + params_arrays_++;
-    params_.push_back({true, d, j});
+    const std::size_t j = next_array_parameter(d);
     const std::string J = std::to_string(j);
     // float16 through vload_half: a half value needs cl_khr_fp16.
     return cl_load(d, "a" + J, "o" + J + " + (" + index + ")");

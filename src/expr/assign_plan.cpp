@@ -5,8 +5,10 @@
 
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/error.hpp"
+#include "clarray/memory/pool.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
+#include "clarray/storage/policies.hpp"
 
 namespace clarray::detail {
 
@@ -154,13 +156,15 @@ void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, s
 }
 
 kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
-                     const kernel_variants& variants, const std::vector<dtype>& out_types,
+                     const kernel_variants& variants, const std::vector<std::uint8_t>& shared,
+                     const std::vector<dtype>& out_types,
                      function_ref<std::vector<std::string>(source_builder&)> emit) {
     const std::uint64_t signature = variant_signature(p.signature, variants);
-    return cached_source_kernel(ctx, {tag, signature}, "clarray_assign", [&] {
+    return cached_source_kernel(ctx, {tag, signature, sharing_key(shared)}, "clarray_assign", [&] {
         source_builder b;
         b.set_output_count(out_types.size());
         b.set_variants(&variants);
+        b.set_shared_inputs(&shared);
         std::vector<std::string> values = emit(b);
         extension_set needs = b.required_extensions();
         for (dtype d : out_types)
@@ -183,6 +187,7 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
             vb.set_vector_width(p.width);
             vb.set_inner_broadcast(p.inner_broadcast);
             vb.set_variants(&variants);
+            vb.set_shared_inputs(&shared);
             vector_values = emit(vb);
         }
         std::string src;
@@ -195,6 +200,84 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
             src = b.assign_kernel(out_types, values, p.rank, p.contiguous, p.by_buffer);
         return program_source{std::move(src), ""};
     });
+}
+
+void run_assignment(const array_ref* outs, std::size_t n_out, const expression_operands& in,
+                    const assignment_kernel& k) {
+    const array_ref& first = outs[0];
+    if (!first.q) throw usage_error("cl_array: unbound (default-constructed) array");
+    const shape_type& shape0 = *first.shape;
+    for (std::size_t o = 1; o < n_out; ++o) {
+        if (!outs[o].q) throw usage_error("cl_array: unbound (default-constructed) array");
+        if (*outs[o].shape != shape0)
+            throw shape_error("tie: outputs of shapes " + shape_to_string(shape0) + " " +
+                              dtype_name(first.type) + " and " + shape_to_string(*outs[o].shape) +
+                              " " + dtype_name(outs[o].type) + " differ");
+        if (outs[o].q->context() != first.q->context())
+            throw usage_error("tie: outputs from different contexts");
+    }
+    const queue& q = *first.q;
+    in.require_context(q.context().get(), "expression");
+
+    // Operand views: outputs first, then each distinct array operand in emit order.
+    const std::vector<std::uint8_t> shared = in.sharing();
+    std::vector<operand_view> ops; // one per operand: their count has no bound
+    ops.reserve(n_out + in.terminals.size());
+    for (std::size_t o = 0; o < n_out; ++o)
+        ops.push_back(
+            {*outs[o].strides, outs[o].offset, outs[o].alloc, outs[o].shape, outs[o].strides});
+    std::size_t array_index = 0;
+    for (const terminal_record& t : in.terminals) {
+        if (t.what != terminal_record::kind::array) continue;
+        const std::size_t i = array_index++;
+        if (!shared.empty() && shared[i] != i) continue;
+        ops.push_back(
+            input_view(*t.shape, *t.strides, t.offset, t.alloc, shape0, &t.type, &first.type));
+        if (t.read_shape) {
+            ops.back().shape = t.read_shape;
+            ops.back().own_strides = t.read_strides;
+        }
+    }
+
+    if (has_harmful_alias(ops, n_out)) {
+        // Evaluate into temporaries first, as if every input were read before any write. They
+        // come from the library pool whatever their size (an in-place update in a loop would
+        // otherwise pay a fresh allocation, and its first touch, each time).
+        const std::size_t size = checked_size(shape0);
+        const strides_type c_strides = contiguous_strides(shape0, layout::c);
+        std::vector<std::shared_ptr<allocation>> held(n_out);
+        std::vector<array_ref> tmp(outs, outs + n_out);
+        for (std::size_t o = 0; o < n_out; ++o) {
+            if (size > 0)
+                held[o] = make_temporary_like(*outs[o].q, outs[o].kind, size * outs[o].elem_size(),
+                                              outs[o].alloc);
+            tmp[o].alloc = held[o].get();
+            tmp[o].strides = &c_strides;
+            tmp[o].offset = 0;
+        }
+        run_assignment(tmp.data(), n_out, in, k);
+        for (std::size_t o = 0; o < n_out; ++o)
+            strided_copy(outs[o], tmp[o]);
+        return;
+    }
+
+    assign_plan plan;
+    plan_assignment(shape0, ops, n_out, in.value_bytes(), k.path, q.context().device(), plan);
+    if (plan.n == 0) return;
+    const kernel_variants variants = in.variants();
+    const kernel kern = assign_kernel(q.context(), k.tag, plan, variants, shared, k.out_types,
+                                      [&](source_builder& b) { return k.emit(b); });
+
+    // Arguments: outputs, the terminals in emit order (each operand once), the layout.
+    std::vector<launch_arg> args;
+    args.reserve(n_out + in.terminals.size() + 1);
+    for (std::size_t o = 0; o < n_out; ++o)
+        args.push_back(memory_arg(outs[o].kind, outs[o].alloc, access::write));
+    in.bind(args, shared);
+    args.push_back(launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));
+    const event launched = launch(q, kern, plan.global, &plan.local, args.data(), args.size(), {},
+                                  "expression evaluation");
+    in.notify(launched);
 }
 
 } // namespace clarray::detail

@@ -6,6 +6,7 @@
 
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/error.hpp"
+#include "clarray/expr/assign_plan.hpp"
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -19,8 +20,9 @@ namespace {
 // returns the source and adds to `needs` the extensions of the types it uses (the map
 // expression's, the accumulator's, the output's); the device must have them.
 kernel generated_kernel(const context& ctx, const void* tag, std::uint64_t signature,
-                        const char* name, function_ref<std::string(extension_set&)> make_source) {
-    return cached_source_kernel(ctx, {tag, signature}, name, [&] {
+                        const char* name, function_ref<std::string(extension_set&)> make_source,
+                        std::uint64_t sharing = 0) {
+    return cached_source_kernel(ctx, {tag, signature, sharing}, name, [&] {
         extension_set needs;
         std::string src = make_source(needs);
         require_extensions(ctx, needs, std::string("kernel ") + name + " (its element types)");
@@ -39,6 +41,7 @@ std::string emit_map(source_builder& b, const reduction_op& op, const reduction_
                      extension_set& needs) {
     b.set_output_count(1);
     b.set_variants(&e.variants);
+    b.set_shared_inputs(&e.shared);
     std::string map = e.emit(b);
     needs.add(b.required_extensions());
     needs.add(op.text->acc_extension);
@@ -86,15 +89,17 @@ void enqueue_map_reduce(const queue& q, const reduction_op& op, const reduction_
         layout_needs_buffer(dev, e.strides.size(), e.scalar_bytes, op.acc_size, lay.size());
     kernel k = generated_kernel(
         q.context(), e.kernel_tag, variant_signature(plan.signature(), e.variants),
-        "clarray_reduce", [&](extension_set& needs) {
+        "clarray_reduce",
+        [&](extension_set& needs) {
             source_builder b;
             const std::string map = emit_map(b, op, e, needs);
             return reduce_stage1_source(b, map, op.value, op.out, *op.text, plan.spec);
-        });
+        },
+        sharing_key(e.shared));
     std::vector<launch_arg> args;
     args.reserve(e.strides.size() + 6);
     args.push_back(memory_arg(op.storage, target, access::write));
-    e.arguments(args);
+    e.source->bind(args, e.shared);
     args.push_back(launch_arg::value(neutral, op.acc_size));
     args.push_back(
         launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), plan.spec.layout_in_buffer));
@@ -107,10 +112,34 @@ void enqueue_map_reduce(const queue& q, const reduction_op& op, const reduction_
         plan.spec.short_axis ? ndrange{plan.global, plan.global2} : ndrange{plan.global};
     const ndrange lo =
         plan.spec.short_axis ? ndrange{plan.local, plan.local2} : ndrange{plan.local};
-    e.launched(launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction"));
+    e.source->notify(launch(q, k, gl, &lo, args.data(), args.size(), {}, "reduction"));
 }
 
 } // namespace
+
+reduction_operands reduction_operands_of(const expression_operands& d, const shape_type& shape,
+                                         const context& ctx, const void* kernel_tag,
+                                         std::string (*emit)(source_builder&)) {
+    d.require_context(ctx.get(), "reduction");
+    reduction_operands ops;
+    ops.shape = shape;
+    ops.shared = d.sharing();
+    ops.scalar_bytes = d.value_bytes();
+    ops.variants = d.variants();
+    ops.kernel_tag = kernel_tag;
+    ops.emit = emit;
+    ops.source = &d;
+    std::size_t array_index = 0;
+    for (const terminal_record& t : d.terminals) {
+        if (t.what != terminal_record::kind::array) continue;
+        const std::size_t i = array_index++;
+        if (!ops.shared.empty() && ops.shared[i] != i) continue; // one operand, bound once
+        const operand_view v = input_view(*t.shape, *t.strides, t.offset, t.alloc, shape);
+        ops.strides.push_back(v.strides);
+        ops.offsets.push_back(v.offset);
+    }
+    return ops;
+}
 
 reduction_shape reduction_result_shape(const shape_type& shape, const reduce_axes& axes,
                                        bool keep_dims, const char* what) {
@@ -212,25 +241,26 @@ void run_scan(const queue& q, const reduction_op& op, const reduction_operands& 
     const std::uint32_t sig = static_cast<std::uint32_t>(plan.spec.kept_rank) |
                               static_cast<std::uint32_t>(plan.spec.red_rank) << 5 |
                               (in_buffer ? 1u << 10 : 0u);
-    kernel k = generated_kernel(q.context(), scan_tag, variant_signature(sig, e.variants),
-                                "clarray_scan", [&](extension_set& needs) {
-                                    source_builder b;
-                                    const std::string map = emit_map(b, op, e, needs);
-                                    return scan_source(b, map, op.value, op.out, *op.text,
-                                                       plan.spec.kept_rank, plan.spec.red_rank,
-                                                       exclusive, in_buffer);
-                                });
+    kernel k = generated_kernel(
+        q.context(), scan_tag, variant_signature(sig, e.variants), "clarray_scan",
+        [&](extension_set& needs) {
+            source_builder b;
+            const std::string map = emit_map(b, op, e, needs);
+            return scan_source(b, map, op.value, op.out, *op.text, plan.spec.kept_rank,
+                               plan.spec.red_rank, exclusive, in_buffer);
+        },
+        sharing_key(e.shared));
     std::vector<launch_arg> args;
     args.reserve(e.strides.size() + 5);
     args.push_back(memory_arg(op.storage, out, access::write));
-    e.arguments(args);
+    e.source->bind(args, e.shared);
     // The chunk carries (unused when there is one chunk per line: then the output, unread).
     args.push_back(parts ? memory_arg(op.storage, parts.get(), access::read)
                          : memory_arg(op.storage, out, access::write));
     args.push_back(launch_arg::value(neutral, op.acc_size));
     args.push_back(launch_arg::layout(lay.data(), lay.size() * sizeof(cl_long), in_buffer));
     const ndrange gl{plan.global}, lo{plan.local};
-    e.launched(launch(q, k, gl, &lo, args.data(), args.size(), {}, "scan"));
+    e.source->notify(launch(q, k, gl, &lo, args.data(), args.size(), {}, "scan"));
 }
 
 } // namespace clarray::detail

@@ -21,7 +21,7 @@ struct kernel_cache_entry {
 namespace {
 std::shared_ptr<kernel_cache_entry> entry_for(const context& ctx, kernel_key key) {
     context_state& st = ctx.state();
-    const context_state::cache_key ck{ctx.device().id(), key.tag, key.signature};
+    const context_state::cache_key ck{ctx.device().id(), key.tag, key.signature, key.sharing};
     std::lock_guard<std::mutex> lock(st.kernel_cache_mutex);
     std::shared_ptr<kernel_cache_entry>& e = st.kernel_cache[ck];
     if (!e) e = std::make_shared<kernel_cache_entry>();

@@ -132,6 +132,11 @@ public:
     std::uint32_t variant_input();
     // The kernel variants of the expression being emitted (they must outlive this builder).
     void set_variants(const kernel_variants* v) { variants_ = v; }
+    // Array terminals that are one operand (expression_operands::sharing: shared[i] is the
+    // first array terminal equal to terminal i): a repeat reads its first use's parameter and
+    // declares none. Null or empty: every array terminal is a parameter of its own. The map
+    // must outlive this builder.
+    void set_shared_inputs(const std::vector<std::uint8_t>* shared) { shared_ = shared; }
     // `text` converted to type d (cl_cast). In a vector builder every value already has the
     // one element type of a lanewise expression (lanewise_as), so the conversion is the identity.
     std::string cast(dtype d, const std::string& text) const;
@@ -221,6 +226,11 @@ private:
     std::uint64_t types_ = 0; // bit d: a value of dtype d appears
     const kernel_variants* variants_ = nullptr;
     std::size_t variants_taken_ = 0;
+    const std::vector<std::uint8_t>* shared_ = nullptr;
+    std::vector<std::size_t> array_terminals_; // the parameter index of each array terminal
+
+    // The array parameter of the next array terminal, declared unless it repeats an operand.
+    std::size_t next_array_parameter(dtype d);
 
     assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
                                        bool contiguous) const;

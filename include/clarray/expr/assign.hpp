@@ -1,11 +1,10 @@
 #pragma once
 // Evaluation of expressions into arrays: one generated kernel per assignment (several outputs
 // with tie()). Per launch: broadcast and coalesce the operands' strides, look the kernel up by
-// (expression type, rank, contiguity), bind arguments, enqueue; no string work on a cache hit.
-#include <algorithm>
-#include <array>
-#include <cstdlib>
-#include <mutex>
+// (expression type, rank, contiguity, operand sharing), bind arguments, enqueue; no string work
+// on a cache hit. The template side walks the expression once (expr/operands.hpp) and describes
+// the assignment's type once (assignment_kernel); run_assignment (src/expr/assign_plan.cpp) does
+// the rest.
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,13 +21,15 @@ namespace clarray {
 namespace detail {
 
 template <class... E> struct expr_list {
-    static std::vector<std::string> emit(source_builder& b) { return {E::emit(b)...}; }
+    static std::vector<std::string> emit(source_builder& b) {
+        return {std::decay_t<E>::emit(b)...};
+    }
     // Each value prepared for its output's type: converted where complex types are involved (the
     // kernel casts the others); a float64 value for a float16 output rounded from double (the
     // store's float conversion would round twice).
     template <class... OT> static std::vector<std::string> emit_for(source_builder& b) {
-        return {
-            output_value<canonical_t<OT>, typename std::decay_t<E>::value_type>(b, E::emit(b))...};
+        return {output_value<canonical_t<OT>, typename std::decay_t<E>::value_type>(
+            b, std::decay_t<E>::emit(b))...};
     }
     template <class O, class V>
     static std::string output_value(source_builder& b, const std::string& text) {
@@ -61,120 +62,43 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
     static constexpr bool half_vector = same_out && std::is_same_v<first_out_t, half> &&
                                         (std::decay_t<E>::template lanewise_as<half> && ...);
 
-    static void run(const std::tuple<cl_array<OT, OS>...>& outs, const std::tuple<E...>& exprs) {
-        const auto& first = std::get<0>(outs);
-        const shape_type& shape0 = first.shape();
-        std::apply(
-            [&](const auto&... o) {
-                auto same = [&](const auto& x) {
-                    if (x.shape() != shape0)
-                        throw shape_error("tie: outputs of shapes " + shape_to_string(shape0) +
-                                          " " + dtype_name(first.dtype) + " and " +
-                                          shape_to_string(x.shape()) + " " + dtype_name(x.dtype) +
-                                          " differ");
-                    // get_context() throws for an unbound output (it would be bound as NULL).
-                    if (x.get_context() != first.get_context())
-                        throw usage_error("tie: outputs from different contexts");
-                };
-                (same(o), ...);
-            },
-            outs);
-        const queue& q = first.get_queue();
-        const cl_context cctx = q.context().get();
+    // Described once per type: what the driver cannot learn from the operands.
+    static const assignment_kernel& description() {
+        static const assignment_kernel k{
+            &type_tag<assigner>::id,
+            {dtype_traits<OT>::id...},
+            vectorizable  ? vector_path::function
+            : half_vector ? vector_path::half
+                          : vector_path::none,
+            [](source_builder& b) { return expr_list<E...>::template emit_for<OT...>(b); }};
+        return k;
+    }
 
-        // Operand views: outputs first, then the inputs in emit order.
-        std::vector<operand_view> ops; // one per operand: their count has no bound
-        ops.reserve(8);
-        std::apply(
-            [&](const auto&... o) {
-                (ops.push_back({o.strides(), o.offset(), o.data().get(), &o.shape(), &o.strides()}),
-                 ...);
-            },
-            outs);
-        std::size_t scalar_bytes = 0;
-        auto collect = [&](const auto& t) {
-            if constexpr (std::decay_t<decltype(t)>::is_array) {
-                if (t.array().get_context().get() != cctx)
-                    throw usage_error("expression: operands from different contexts");
-                const auto& a = t.array();
-                static constexpr dtype in_type = std::decay_t<decltype(a)>::dtype;
-                static constexpr dtype out_type = dtype_traits<first_out_t>::id;
-                ops.push_back(input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape0,
-                                         &in_type, &out_type));
-                if constexpr (reads_region<std::decay_t<decltype(t)>>::value) {
-                    ops.back().shape = &t.read_shape();
-                    ops.back().own_strides = &t.read_strides();
-                }
-            } else {
-                scalar_bytes += argument_bytes(t);
-            }
-        };
-        std::apply([&](const auto&... e) { (e.for_each_terminal(collect), ...); }, exprs);
-
-        if (has_harmful_alias(ops, n_out)) {
-            // Evaluate into temporaries first, as if every input were read before any write.
-            // They come from the library pool whatever their size (an in-place update in a loop
-            // would otherwise pay a fresh allocation, and its first touch, each time).
-            std::tuple<cl_array<OT, OS>...> tmp = std::apply(
-                [&](const auto&... o) {
-                    return std::tuple<cl_array<OT, OS>...>(temporary_like(o)...);
-                },
-                outs);
-            run(tmp, exprs);
-            copy_each(outs, tmp, std::index_sequence_for<OT...>{});
-            return;
-        }
-
-        assign_plan plan;
-        plan_assignment(shape0, ops, n_out, scalar_bytes,
-                        vectorizable  ? vector_path::function
-                        : half_vector ? vector_path::half
-                                      : vector_path::none,
-                        q.context().device(), plan);
-        if (plan.n == 0) return;
-        static const std::vector<dtype> out_types{dtype_traits<OT>::id...};
-        kernel_variants variants;
-        std::apply([&](const auto&... e) { (add_variants(e, variants), ...); }, exprs);
-        kernel k = assign_kernel(
-            q.context(), &type_tag<assigner>::id, plan, variants, out_types,
-            [](source_builder& b) { return expr_list<E...>::template emit_for<OT...>(b); });
-
-        // Arguments: outputs, the terminals in emit order, the layout.
-        std::vector<launch_arg> args;
-        args.reserve(ops.size() + 4);
-        std::apply([&](const auto&... o) { (args.push_back(output_arg(o)), ...); }, outs);
-        auto bind = [&](const auto& t) { push_kernel_argument(args, t); };
-        std::apply([&](const auto&... e) { (e.for_each_terminal(bind), ...); }, exprs);
-        args.push_back(
-            launch_arg::layout(plan.layout(), plan.words * sizeof(cl_long), plan.by_buffer));
-        const event launched = launch(q, k, plan.global, &plan.local, args.data(), args.size(), {},
-                                      "expression evaluation");
-        std::apply([&](const auto&... e) { (notify_launched(e, launched), ...); }, exprs);
+    // `described`: the expressions' operands when the caller has walked them already.
+    static void run(const std::tuple<cl_array<OT, OS>...>& outs, const std::tuple<E...>& exprs,
+                    const expression_operands* described = nullptr) {
+        run_described(outs, exprs, described, std::index_sequence_for<OT...>{});
     }
 
 private:
-    template <class A> static A temporary_like(const A& o) {
-        using U = typename A::stored_type;
-        std::shared_ptr<allocation> a;
-        if (o.size() > 0)
-            a = make_temporary_like(o.get_queue(), A::storage_policy::kind, o.size() * sizeof(U),
-                                    o.data().get());
-        return A(o.get_queue(), std::move(a), o.shape(), contiguous_strides(o.shape(), layout::c),
-                 0);
-    }
-    template <class A> static launch_arg output_arg(const A& a) {
-        return memory_arg<typename A::storage_policy>(a.data().get(), access::write);
-    }
     template <std::size_t... I>
-    static void copy_each(const std::tuple<cl_array<OT, OS>...>& outs,
-                          const std::tuple<cl_array<OT, OS>...>& tmp, std::index_sequence<I...>) {
-        (strided_copy(std::get<I>(outs), std::get<I>(tmp)), ...);
+    static void run_described(const std::tuple<cl_array<OT, OS>...>& outs,
+                              const std::tuple<E...>& exprs, const expression_operands* described,
+                              std::index_sequence<I...>) {
+        const array_ref refs[] = {array_ref_of(std::get<I>(outs))...};
+        if (described) return run_assignment(refs, n_out, *described, description());
+        expression_operands in;
+        in.terminals.reserve(8);
+        std::apply([&](const auto&... e) { (describe(e, in), ...); }, exprs);
+        run_assignment(refs, n_out, in, description());
     }
 };
 
-template <class T, class S, class E> void assign(const cl_array<T, S>& out, const E& e) {
-    assigner<std::tuple<cl_array<T, S>>, std::tuple<E>>::run(std::tuple<cl_array<T, S>>(out),
-                                                             std::tuple<E>(e));
+// out = e in one kernel; `described`: e's operands when the caller has walked them already.
+template <class T, class S, class E>
+void assign(const cl_array<T, S>& out, const E& e, const expression_operands* described = nullptr) {
+    assigner<std::tuple<cl_array<T, S>>, std::tuple<const E&>>::run(
+        std::tuple<cl_array<T, S>>(out), std::tuple<const E&>(e), described);
 }
 
 template <class To, class From>
@@ -187,12 +111,10 @@ inline constexpr bool same_kind_castable_v = std::is_same_v<To, From> || is_comp
 } // namespace detail
 
 // ---- cl_array members that take expressions ----
-template <class T, class S>
-template <class E, class>
-cl_array<T, S>::cl_array(const E& e)
-    : cl_array(detail::expression_queue(e), detail::expression_shape(e), layout::c,
-               detail::expression_storage_like(e, S::kind)) {
-    detail::assign(*this, e);
+template <class T, class S> template <class E, class> cl_array<T, S>::cl_array(const E& e) {
+    const detail::expression_operands in = detail::describe(e); // the only walk
+    *this = cl_array(in.first_queue(), in.shape(), layout::c, in.storage_like(S::kind));
+    detail::assign(*this, e, &in);
 }
 
 // Writes the expression's values into this array (one kernel); e broadcasts to its shape.

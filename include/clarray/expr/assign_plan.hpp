@@ -1,16 +1,19 @@
 #pragma once
 // The non-template part of evaluating an assignment: operand views, alias analysis, the kernel
 // shape (contiguous, row, strided, vector width), its cache signature, the layout words and the
-// launch sizes, and building its source. The assigner template only collects its operands,
-// emits the expression text and binds the arguments, so each expression type instantiates little.
+// launch sizes, building its source, binding and launching (run_assignment). The assigner
+// template only describes its operands (one walk, expr/operands.hpp) and emits the expression
+// text, so each expression type instantiates little.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "clarray/array/copy.hpp"
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
 #include "clarray/codegen/source_builder.hpp"
+#include "clarray/expr/operands.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/storage/allocation.hpp"
@@ -69,12 +72,32 @@ void plan_assignment(const shape_type& shape, std::vector<operand_view>& ops, st
                      std::size_t scalar_bytes, vector_path path, const device& dev,
                      assign_plan& plan);
 
+// What only an assignment's type knows, described once per (outputs, expressions) type: its
+// kernel cache tag, the outputs' dtypes, its vector path, and how to emit the values of the
+// outputs into a builder (called again with a vector builder for vector kernels).
+struct assignment_kernel {
+    const void* tag;
+    std::vector<dtype> out_types;
+    vector_path path;
+    std::vector<std::string> (*emit)(source_builder&);
+};
+
+// Evaluates the expressions described by `in` (their terminals in emit order) into the n_out
+// arrays `outs` (bound, of one shape and context): broadcasting, alias analysis (through
+// temporaries when an input overlaps an output at another mapping), operand sharing, planning,
+// the kernel from the cache, argument binding and the launch, which the terminals that hear
+// launches are told of.
+void run_assignment(const array_ref* outs, std::size_t n_out, const expression_operands& in,
+                    const assignment_kernel& k);
+
 // The kernel of an assignment plan for the expression type whose static tag is `tag` and its
 // kernel variants, from the context's cache. On a miss, emit(b) gives the values of the outputs
 // in b (called again with a vector builder for vector kernels). Throws unsupported when the
 // device lacks an extension its types need.
+// `shared`: the expression's operand sharing (expression_operands::sharing).
 kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& plan,
-                     const kernel_variants& variants, const std::vector<dtype>& out_types,
+                     const kernel_variants& variants, const std::vector<std::uint8_t>& shared,
+                     const std::vector<dtype>& out_types,
                      function_ref<std::vector<std::string>(source_builder&)> emit);
 
 } // namespace clarray::detail

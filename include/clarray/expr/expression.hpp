@@ -13,7 +13,7 @@
 // Terminals (what for_each_terminal visits) have `static constexpr bool is_array`. Arrays give
 // array() and kernel_argument(); scalars value() and kernel_argument(); a kernel variant
 // (variant_terminal) variant() and variant_bits: its value selects the source and has no
-// argument (push_kernel_argument, argument_bytes below treat all three).
+// argument (expr/operands.hpp's describe treats all three).
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -165,25 +165,6 @@ template <class T>
 struct is_variant_terminal<T, std::void_t<decltype(T::variant_bits)>> : std::true_type {};
 template <class T>
 inline constexpr bool is_variant_terminal_v = is_variant_terminal<std::decay_t<T>>::value;
-
-// Appends terminal t's kernel argument to args (a kernel variant has none).
-template <class T> void push_kernel_argument(std::vector<launch_arg>& args, const T& t) {
-    if constexpr (!is_variant_terminal_v<T>) args.push_back(t.kernel_argument());
-}
-// The bytes of non-array terminal t's argument in the kernel's parameter space.
-template <class T> std::size_t argument_bytes(const T& t) {
-    if constexpr (is_variant_terminal_v<T>)
-        return 0;
-    else
-        return sizeof(t.value());
-}
-// Adds the kernel variants of e's terminals to v, in visit order (the kernel's source and key).
-template <class E> void add_variants(const E& e, kernel_variants& v) {
-    e.for_each_terminal([&](const auto& t) {
-        using T = std::decay_t<decltype(t)>;
-        if constexpr (is_variant_terminal_v<T>) v.add(t.variant(), T::variant_bits);
-    });
-}
 
 // Op applied to children E... (each a node type, possibly a const reference).
 template <class Op, class... E> class function_node : public expression<function_node<Op, E...>> {

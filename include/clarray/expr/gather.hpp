@@ -80,7 +80,7 @@ private:
     mutable index_check_reservation res_; // the word, from binding the arguments until launched
 };
 // The check's two kernel arguments as terminals (visited in this order): the flag words, which
-// hear of the launch (on_launched, expr/assign.hpp), and the word's index.
+// hear of the launch (on_launched, expr/operands.hpp), and the word's index.
 struct gather_flag_terminal {
     const gather_check& check;
     static constexpr bool is_array = false;

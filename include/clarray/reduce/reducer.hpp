@@ -2,14 +2,12 @@
 // Evaluation of reductions and scans over expressions: the map expression is fused into the
 // generated kernel (no temporary for `a * b + c`), results are new arrays on the storage policy
 // of the expression's first array operand, and nothing waits for the device.
-#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "clarray/codegen/reduce_source.hpp"
-#include "clarray/expr/assign_plan.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/expr/operands.hpp"
 #include "clarray/reduce/ops.hpp"
@@ -19,33 +17,9 @@
 
 namespace clarray::detail {
 
-// Calls f(operands) with the node described for the drivers (reduce/reduction.hpp): its array
-// operands as views broadcast to `shape`, its scalar bytes and kernel variants, and callbacks
-// into the node's type (its map source, its arguments, the launch its arrays are used by).
-template <class Node, class F>
-decltype(auto) with_operands(const Node& node, const shape_type& shape, const context& ctx,
-                             const void* kernel_tag, F&& f) {
-    auto emit = [](source_builder& b) { return Node::emit(b); };
-    auto bind = [&node](std::vector<launch_arg>& args) {
-        node.for_each_terminal([&](const auto& t) { push_kernel_argument(args, t); });
-    };
-    auto launched = [&node](const event& e) { notify_launched(node, e); };
-    reduction_operands ops{shape, {}, {}, 0, {}, kernel_tag, emit, bind, launched};
-    const cl_context cctx = ctx.get();
-    node.for_each_terminal([&](const auto& t) {
-        if constexpr (std::decay_t<decltype(t)>::is_array) {
-            if (t.array().get_context().get() != cctx)
-                throw usage_error("reduction: operands from different contexts");
-            const auto& a = t.array();
-            operand_view v = input_view(a.shape(), a.strides(), a.offset(), a.data().get(), shape);
-            ops.strides.push_back(v.strides);
-            ops.offsets.push_back(v.offset);
-        } else {
-            ops.scalar_bytes += argument_bytes(t);
-        }
-    });
-    add_variants(node, ops.variants);
-    return f(static_cast<const reduction_operands&>(ops));
+// The map source of node type Node (reduction_operands::emit).
+template <class Node> std::string emit_node(source_builder& b) {
+    return Node::emit(b);
 }
 
 template <class Op, class V, class S> struct reduce_stage2_tag {};
@@ -79,17 +53,17 @@ template <class Op, class Node> struct reducer {
     // n_adjust: subtracted from the reduced count passed to finish (var's ddof).
     static result run(const Node& node, const reduce_axes& axes, bool keep_dims,
                       const acc_host& neutral, bool has_initial, std::ptrdiff_t n_adjust = 0) {
-        const shape_type shape = expression_shape(node);
-        const queue& q = expression_queue(node);
+        const expression_operands d = describe(node); // the only walk
+        const shape_type shape = d.shape();
+        const queue& q = d.first_queue();
         const reduction_shape rs = reduction_result_shape(shape, axes, keep_dims, Op::name);
         // Results and partials come from the pool of a pooled operand, if any.
-        const allocation* like = expression_storage_like(node, S::kind);
+        const allocation* like = d.storage_like(S::kind);
         result out(q, rs.shape, layout::c, like);
-        with_operands(node, shape, q.context(), &type_tag<reducer>::id,
-                      [&](const reduction_operands& ops) {
-                          run_reduction(q, reduction_op_of<Op, V, S>(), ops, axes, rs.mask,
-                                        out.data().get(), like, &neutral, has_initial, n_adjust);
-                      });
+        run_reduction(
+            q, reduction_op_of<Op, V, S>(),
+            reduction_operands_of(d, shape, q.context(), &type_tag<reducer>::id, &emit_node<Node>),
+            axes, rs.mask, out.data().get(), like, &neutral, has_initial, n_adjust);
         return out;
     }
 };

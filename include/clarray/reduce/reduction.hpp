@@ -10,6 +10,7 @@
 #include "clarray/array/layout.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
+#include "clarray/expr/operands.hpp"
 #include "clarray/reduce/plan.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/function_ref.hpp"
@@ -34,21 +35,26 @@ struct reduction_op {
     const void* scan_parts_tag; // of the scan of chunk totals
 };
 
-// The expression being reduced, walked once: its array operands broadcast to `shape` (strides
-// and offsets in operand order), the bytes of its scalar operands and its kernel variants; and
-// callbacks into the expression type for what only it knows: its map source, its kernel
-// arguments, and the launch its arrays are used by.
+// The expression being reduced, as the drivers need it: its array operands broadcast to `shape`
+// (strides and offsets of each distinct operand, in emit order), the bytes of its value
+// operands, its kernel variants and operand sharing, and the walk it came from (its kernel
+// arguments and launch notices); emit writes its map source.
 struct reduction_operands {
     shape_type shape;
     std::vector<strides_type> strides;
     std::vector<std::ptrdiff_t> offsets;
     std::size_t scalar_bytes = 0;
     kernel_variants variants;
+    std::vector<std::uint8_t> shared; // expression_operands::sharing
     const void* kernel_tag = nullptr; // per (operation, expression type): the map kernel's key
-    function_ref<std::string(source_builder&)> emit;
-    function_ref<void(std::vector<launch_arg>&)> arguments;
-    function_ref<void(const event&)> launched;
+    std::string (*emit)(source_builder&) = nullptr;
+    const expression_operands* source = nullptr;
 };
+// The reduction operands of expression d over `shape` (its broadcast shape) in context ctx
+// (usage_error for operands of another context).
+reduction_operands reduction_operands_of(const expression_operands& d, const shape_type& shape,
+                                         const context& ctx, const void* kernel_tag,
+                                         std::string (*emit)(source_builder&));
 
 // The result's shape of reducing `shape` over `axes` (kept as 1 with keep_dims), and the mask of
 // reduced axes. Throws index_error / usage_error for bad axes, naming `what`.

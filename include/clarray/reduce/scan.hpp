@@ -22,24 +22,23 @@ template <class Op, class Node> struct scanner {
     using result = cl_array<out_type, S>;
 
     static result run(const Node& node, std::optional<std::ptrdiff_t> axis, bool exclusive) {
-        const shape_type shape = expression_shape(node);
-        const queue& q = expression_queue(node);
+        const expression_operands d = describe(node); // the only walk
+        const shape_type shape = d.shape();
+        const queue& q = d.first_queue();
         const char* what = exclusive ? "exclusive scan" : "scan";
         const std::vector<bool> mask =
             axis ? reduce_axes(*axis).mask(shape, what) : reduce_axes().mask(shape, what);
         const std::size_t size = checked_size(shape);
-        const allocation* like = expression_storage_like(node, S::kind);
+        const allocation* like = d.storage_like(S::kind);
         result out(q, axis ? shape : shape_type{size}, layout::c, like);
         if (size == 0) return out;
         const acc_host neutral = impl::neutral();
         const void* tag = exclusive ? &type_tag<scan_tag<Op, Node, true>>::id
                                     : &type_tag<scan_tag<Op, Node, false>>::id;
         // Pass 1 of long lines is the reduction's map kernel: the reducer's cache key.
-        with_operands(node, shape, q.context(), &type_tag<R>::id,
-                      [&](const reduction_operands& ops) {
-                          run_scan(q, reduction_op_of<Op, V, S>(), ops, mask, out.data().get(),
-                                   like, &neutral, exclusive, tag);
-                      });
+        run_scan(q, reduction_op_of<Op, V, S>(),
+                 reduction_operands_of(d, shape, q.context(), &type_tag<R>::id, &emit_node<Node>),
+                 mask, out.data().get(), like, &neutral, exclusive, tag);
         return out;
     }
 };

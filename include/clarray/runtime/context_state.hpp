@@ -81,14 +81,17 @@ struct context_state {
         cl_device_id device;
         const void* tag;
         std::uint64_t signature;
+        std::uint64_t sharing;
         bool operator==(const cache_key& o) const noexcept {
-            return device == o.device && tag == o.tag && signature == o.signature;
+            return device == o.device && tag == o.tag && signature == o.signature &&
+                   sharing == o.sharing;
         }
     };
     struct cache_key_hash {
         std::size_t operator()(const cache_key& k) const noexcept {
             return std::hash<const void*>()(k.tag) ^
                    (std::size_t(k.signature) * 0x9E3779B97F4A7C15ull) ^
+                   (std::size_t(k.sharing) * 0xC2B2AE3D27D4EB4Full) ^
                    std::hash<const void*>()(k.device);
         }
     };

@@ -20,8 +20,11 @@ namespace clarray::detail {
 template <class... T> struct type_tag { static constexpr char id = 0; };
 
 struct kernel_key {
+    kernel_key(const void* t, std::uint64_t s, std::uint64_t shared = 0) noexcept
+        : tag(t), signature(s), sharing(shared) {}
     const void* tag;
     std::uint64_t signature;
+    std::uint64_t sharing; // which operands of an expression are one (expr/operands.hpp)
 };
 
 struct program_source {
