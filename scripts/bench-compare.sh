@@ -1,52 +1,48 @@
 #!/usr/bin/env bash
-# Before/after comparison of the single-operation suite: builds bench_suite (Release) from another
-# source tree (BASE, e.g. a `git worktree` or `git archive` of the commit to compare with) and from
-# this one, then runs them alternately ROUNDS times on the same device, so machine drift hits both.
-# Prints each run and a summary of medians per (op, N, impl): before, after, after/before.
-# Usage: scripts/bench-compare.sh BASE_DIR
-# Environment: SIZES (default 1e3,1.6e7), OPS (default all), IMPLS (default raw,clarray), REPS (per
-# run, default 11), ROUNDS (default 3), CMAKE_ARGS (extra configure arguments for both builds),
-# JOBS (build parallelism, default 2). Output: build-bench-compare/{before,after}_*.txt.
+# Before/after figures of a change: builds the single-operation suite (bench_suite) and the
+# workload benchmark (bench_workloads) from BASE_SRC (a source tree of the earlier state, e.g.
+# `git worktree add /tmp/base <commit>`) and from this tree, runs them alternately ROUNDS times
+# in one process tree (so both see the same machine state), and prints the median of each
+# clarray row per state with the ratio new/base (scripts/bench-compare.py).
+# Usage: scripts/bench-compare.sh BASE_SRC [OUT_DIR]
+# Env: ROUNDS (default 3), REPS (suite repeats per round, default 11), SIZES (suite sizes,
+# default 1e5,1e6,1.6e7), OPS (suite ops, default all), PRESET (workloads preset: pocl, or gpu
+# on the GPU machine; default pocl), WL_REPS (default 5), JOBS (build jobs, default nproc),
+# CMAKE_ARGS (more configure arguments for both builds), EXTRA_ENV (space-separated VAR=value
+# settings: the new tree runs once more per round with them, labelled "new+env").
 set -euo pipefail
-base=$(cd "${1:?usage: scripts/bench-compare.sh BASE_DIR}" && pwd)
 cd "$(dirname "$0")/.."
-out=$PWD/build-bench-compare
+base_src=$(cd "$1" && pwd)
+out=${2:-build-compare}
 mkdir -p "$out"
-for side in before after; do
-  src=$PWD
-  [[ $side == before ]] && src=$base
-  cmake -S "$src" -B "$out/build-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_BENCH=ON \
-    -DCLARRAY_BUILD_TESTS=OFF -DCLARRAY_BUILD_EXAMPLES=OFF ${CMAKE_ARGS:-} > "$out/configure-$side.log"
-  cmake --build "$out/build-$side" -j "${JOBS:-2}" --target bench_suite > "$out/build-$side.log"
+out=$(cd "$out" && pwd)
+jobs=${JOBS:-$(nproc)}
+build() { # src dir, build dir
+  # shellcheck disable=SC2086 # CMAKE_ARGS is a list of arguments
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_BENCH=ON \
+    -DCLARRAY_BUILD_TESTS=OFF -DCLARRAY_BUILD_EXAMPLES=OFF ${CMAKE_ARGS:-} > "$2.configure.log" 2>&1
+  cmake --build "$2" -j "$jobs" --target bench_suite bench_workloads > "$2.build.log" 2>&1 ||
+    { tail -20 "$2.build.log"; exit 1; }
+}
+build "$base_src" "$out/build-base"
+build "$PWD" "$out/build-new"
+sizes=${SIZES:-1e5,1e6,1.6e7}
+ops_arg=()
+[[ -n ${OPS:-} ]] && ops_arg=(--ops "$OPS")
+run_state() { # label, build dir, env settings...
+  local label=$1 dir=$2 r=$3
+  shift 3
+  env "$@" "$dir/bench/bench_suite" --reps "${REPS:-11}" --sizes "$sizes" "${ops_arg[@]}" \
+    --out "$out/suite_${label}_$r.csv" > "$out/suite_${label}_$r.txt" 2>&1
+  env "$@" "$dir/bench/bench_workloads" --preset "${PRESET:-pocl}" --reps "${WL_REPS:-5}" \
+    --out "$out/workloads_${label}_$r.csv" > "$out/workloads_${label}_$r.txt" 2>&1
+}
+# shellcheck disable=SC2206 # EXTRA_ENV is a list of settings
+extra=(${EXTRA_ENV:-})
+for ((r = 0; r < ${ROUNDS:-3}; ++r)); do
+  run_state base "$out/build-base" "$r"
+  run_state new "$out/build-new" "$r"
+  ((${#extra[@]})) && run_state new+env "$out/build-new" "$r" "${extra[@]}"
+  echo "bench-compare: round $((r + 1)) of ${ROUNDS:-3} done"
 done
-args=(--reps "${REPS:-11}" --sizes "${SIZES:-1e3,1.6e7}" --impls "${IMPLS:-raw,clarray}")
-[[ -n ${OPS:-} ]] && args+=(--ops "$OPS")
-for ((r = 1; r <= ${ROUNDS:-3}; ++r)); do
-  for side in before after; do
-    echo "== round $r: $side"
-    "$out/build-$side/bench/bench_suite" "${args[@]}" > "$out/${side}_$r.txt" 2>&1
-    grep -E " us " "$out/${side}_$r.txt" || { tail -5 "$out/${side}_$r.txt"; exit 1; }
-  done
-done
-# Medians over the rounds of each side's per-run medians.
-awk '
-  FNR == 1 { side = (FILENAME ~ /before_/) ? "before" : "after" }
-  / us / {
-    for (i = 1; i <= NF; ++i) if ($i == "us") { t = $(i - 1); break }
-    key = $1 " " $2 " " $3
-    n = ++count[side, key]; v[side, key, n] = t; keys[key] = 1
-  }
-  function median(side, key,   n, i, j, a, tmp) {
-    n = count[side, key]
-    for (i = 1; i <= n; ++i) a[i] = v[side, key, i]
-    for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { tmp = a[i]; a[i] = a[j]; a[j] = tmp }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  END {
-    printf "%-14s %-12s %-10s %12s %12s %8s\n", "op", "N", "impl", "before us", "after us", "ratio"
-    for (key in keys) {
-      b = median("before", key); a = median("after", key)
-      split(key, k, " ")
-      printf "%-14s %-12s %-10s %12.2f %12.2f %8.3f\n", k[1], k[2], k[3], b, a, a / b
-    }
-  }' "$out"/before_*.txt "$out"/after_*.txt | sort
+python3 scripts/bench-compare.py "$out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
-# Usage: scripts/device-run.sh [examples|tests|check|bench|field|all] ; results go to $OUT when set.
+# Usage: scripts/device-run.sh [examples|tests|suite|check|bench|field|all] ; results go to $OUT when set.
+# suite: the whole ctest suite spread over calls (SUITE_CONFIG, SUITE_S, SUITE_JOBS; see below).
 # check: one bounded pass for a short lease: builds clarray_tests and bench_expr, runs the whole
 #   conformance matrix, CHECK_FUZZ_S seconds of expression fuzz and half that of breadth fuzz
 #   (seed CHECK_SEED), bench_expr's divide/sqrt with and without CLARRAY_FP32_DIVIDE_SQRT=fast, then
@@ -46,7 +47,7 @@ configure_bench() {
     -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu"
 }
-if [[ $what != bench && $what != field && $what != check ]]; then
+if [[ $what != bench && $what != field && $what != check && $what != suite ]]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
@@ -73,6 +74,36 @@ if [[ $what == tests || $what == all ]]; then
   echo "CLARRAY_SORT_RANK=split: $(tail -2 "$out/sort_split.log" | head -1)"
   grep -E "^\s+[0-9]+ - " "$out/ctest.log" | head -40
   echo "skips:"; grep -hE "skipped:" "$out/ctest.log" | sort | uniq -c | head
+fi
+if [[ $what == suite ]]; then
+  # The whole suite over several calls of a short lease: each call builds what is missing, then
+  # runs the ctest entries of configuration SUITE_CONFIG (default, or an environment setting such
+  # as CLARRAY_DISABLE_SVM=1) not yet run on this machine, until SUITE_S seconds have passed
+  # (ctest --stop-time). Results accumulate in build-device/suite-<config>.log; $OUT gets it.
+  t0=$SECONDS
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+    > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+  cmake --build build-device -j 16 > "$out/build-tests.log" 2>&1 || { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
+  echo "suite: built in $((SECONDS - t0)) s"
+  config=${SUITE_CONFIG:-default}
+  done_log=build-device/suite-${config//[^A-Za-z0-9_]/_}.log
+  touch "$done_log"
+  all=$(cd build-device && ctest -N | sed -nE 's/^ *Test +#([0-9]+):.*/\1/p')
+  ran=$(sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#([0-9]+):.*(Passed|Failed|Exception|Timeout|SEGFAULT|Subprocess).*/\1/p' "$done_log" | sort -u)
+  todo=$(comm -23 <(sort -u <<< "$all") <(echo "$ran") | sort -n | paste -sd, -)
+  echo "suite ($config): $(wc -w <<< "$ran") of $(wc -w <<< "$all") entries run before this call"
+  if [[ -n $todo ]]; then
+    stop=$(date -d "+$(( ${SUITE_S:-400} - (SECONDS - t0) )) sec" +%H:%M:%S)
+    env_args=(); [[ $config != default ]] && env_args=("$config")
+    (cd build-device && env "${env_args[@]}" ctest -j "${SUITE_JOBS:-12}" --timeout 300 --stop-time "$stop" \
+      --output-on-failure -I "0,0,0,$todo" > "$out/suite-call.log" 2>&1) || rc=1
+    cat "$out/suite-call.log" >> "$done_log"
+    grep -E "tests passed|tests failed" "$out/suite-call.log"
+  fi
+  cp "$done_log" "$out/"
+  echo "suite ($config) so far: $(grep -cE ' Passed ' "$done_log") passed, $(grep -E 'Test +#' "$done_log" | grep -cvE ' Passed |Not Run') failed"
+  grep -E "Test +#" "$done_log" | grep -vE " Passed |Not Run" | head -20
 fi
 if [[ $what == check ]]; then
   t0=$SECONDS

@@ -5,7 +5,8 @@
 # the other). Needs as many free cores as 2 x configurations.
 # Usage: scripts/measure-build-time.sh NAME=SOURCE_DIR[=CMAKE_ARGS] ...
 #   e.g. scripts/measure-build-time.sh before=/tmp/old after=. "after-O0=.=-DCLARRAY_TEST_OPTIMIZATION=-O0"
-# Environment: EXTRA_CMAKE_ARGS (given to every configuration), WORK (build dirs; default /tmp).
+# Environment: EXTRA_CMAKE_ARGS (given to every configuration), WORK (build dirs; default /tmp),
+# CORES_EACH (cores and build jobs per configuration, default 2; CPU seconds do not depend on it).
 # Prints, per configuration: wall seconds, CPU seconds (user + sys of the compiler processes) and
 # the three slowest translation units.
 set -euo pipefail
@@ -22,10 +23,11 @@ for spec in "$@"; do
   # shellcheck disable=SC2086
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLARRAY_BUILD_EXAMPLES=OFF \
     ${EXTRA_CMAKE_ARGS:-} $args > "$dir.configure.log" 2>&1 || { tail -20 "$dir.configure.log"; exit 1; }
-  first=$((2 * slot)); last=$((first + 1))
+  each=${CORES_EACH:-2}
+  first=$((each * slot)); last=$((first + each - 1))
   ((last < cores)) || { echo "not enough cores for $# configurations"; exit 1; }
-  ( /usr/bin/time -f "%e %U %S" -o "$dir.time" taskset -c "$first,$last" \
-      cmake --build "$dir" -j 2 --target clarray_tests > "$dir.build.log" 2>&1 ) &
+  ( /usr/bin/time -f "%e %U %S" -o "$dir.time" taskset -c "$first-$last" \
+      cmake --build "$dir" -j "$each" --target clarray_tests > "$dir.build.log" 2>&1 ) &
   names+=("$name")
   slot=$((slot + 1))
 done

@@ -5,7 +5,9 @@
 // Each node type N provides:
 //   using value_type;                               element type of the result
 //   static std::string emit(source_builder&);       OpenCL text of one element, from the type only
-//   template <class F> void for_each_terminal(F&&) const;   terminals in emit order
+//   template <class F> void for_each_terminal(F&&) const;   terminals in emit order (objects that
+//                                                   live in the node, never temporaries: the
+//                                                   drivers keep their addresses until the launch)
 //   template <class T> static constexpr bool lanewise_as;   see below
 //   static constexpr bool calls_function;           a math function call (sin, pow...) inside
 // Children are held as xtensor does: lvalues by const reference, temporaries by value.

@@ -61,6 +61,24 @@ private:
     cl_array<T, S> view_, whole_;
 };
 
+class gather_check;
+// The check's two kernel arguments as terminals (visited in this order): the flag words, which
+// hear of the launch (on_launched, expr/operands.hpp), and the word's index. They live in their
+// check (expression_operands keeps their addresses until the launch).
+struct gather_flag_terminal {
+    const gather_check* check;
+    static constexpr bool is_array = false;
+    cl_mem value() const noexcept { return nullptr; } // its size: a pointer parameter
+    launch_arg kernel_argument() const;
+    void on_launched(const event& e) const noexcept;
+};
+struct gather_word_terminal {
+    const gather_check* check;
+    static constexpr bool is_array = false;
+    cl_uint value() const noexcept { return 0; }
+    launch_arg kernel_argument() const noexcept;
+};
+
 // The raise-mode check of one gather (runtime/error_flag.hpp): a flag word reserved when the
 // kernel's arguments are bound and armed with the launch event after the launch. wrap and clip
 // bind NULL (their kernels never touch it).
@@ -74,26 +92,24 @@ public:
     launch_arg flag_argument() const { return res_.flag_argument(); }
     launch_arg word_argument() const noexcept { return res_.word_argument(); }
     void launched(const event& e) const noexcept { res_.arm(e, site_); }
+    const gather_flag_terminal& flag_terminal() const noexcept { return flag_; }
+    const gather_word_terminal& word_terminal() const noexcept { return word_; }
 
 private:
     index_check_site site_;
     mutable index_check_reservation res_; // the word, from binding the arguments until launched
+    gather_flag_terminal flag_{this};     // a copy's terminals point at the copy
+    gather_word_terminal word_{this};
 };
-// The check's two kernel arguments as terminals (visited in this order): the flag words, which
-// hear of the launch (on_launched, expr/operands.hpp), and the word's index.
-struct gather_flag_terminal {
-    const gather_check& check;
-    static constexpr bool is_array = false;
-    cl_mem value() const noexcept { return nullptr; } // its size: a pointer parameter
-    launch_arg kernel_argument() const { return check.flag_argument(); }
-    void on_launched(const event& e) const noexcept { check.launched(e); }
-};
-struct gather_word_terminal {
-    const gather_check& check;
-    static constexpr bool is_array = false;
-    cl_uint value() const noexcept { return 0; }
-    launch_arg kernel_argument() const noexcept { return check.word_argument(); }
-};
+inline launch_arg gather_flag_terminal::kernel_argument() const {
+    return check->flag_argument();
+}
+inline void gather_flag_terminal::on_launched(const event& e) const noexcept {
+    check->launched(e);
+}
+inline launch_arg gather_word_terminal::kernel_argument() const noexcept {
+    return check->word_argument();
+}
 
 // The array terminals of an index expression seen over the gather's result shape
 // a.shape[:axis] + idx.shape + a.shape[axis+1:]: each terminal's view gets `trailing` extent-1
@@ -205,8 +221,8 @@ public:
         f(mode_);
         f(len_);
         f(stride_);
-        f(gather_flag_terminal{check_});
-        f(gather_word_terminal{check_});
+        f(check_.flag_terminal());
+        f(check_.word_terminal());
         f(src_);
     }
     template <class U> static constexpr bool lanewise_as = false;

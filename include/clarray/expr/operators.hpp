@@ -235,8 +235,8 @@ public:
         return flag + ", " + b.scalar_input(dtype::uint32);
     }
     template <class F> void for_each_terminal(F&& f) const {
-        f(gather_flag_terminal{check_});
-        f(gather_word_terminal{check_});
+        f(check_.flag_terminal());
+        f(check_.word_terminal());
     }
     template <class T> static constexpr bool lanewise_as = false;
     static constexpr bool calls_function = false;
