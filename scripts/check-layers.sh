@@ -24,6 +24,7 @@ array     runtime storage memory
 codegen   runtime storage memory array
 expr      runtime storage memory array codegen
 reduce    runtime storage memory array codegen expr
+user      runtime storage memory array codegen expr reduce
 host      runtime storage memory array expr
 random    runtime storage memory array
 linalg    runtime storage memory array expr

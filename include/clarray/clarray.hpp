@@ -21,7 +21,7 @@
 #include "clarray/expr/assign.hpp"
 #include "clarray/expr/manipulation.hpp"
 #include "clarray/reduce/reduce.hpp"
-#include "clarray/reduce/user_kernels.hpp"
+#include "clarray/user/user_kernels.hpp"
 #include "clarray/indexing/indexing.hpp"
 #include "clarray/host/print.hpp"
 #include "clarray/host/npy.hpp"

@@ -1,4 +1,4 @@
-#include "clarray/reduce/user_kernels.hpp"
+#include "clarray/user/user_kernels.hpp"
 
 namespace clarray::detail {
 
