@@ -11,7 +11,7 @@
 namespace clarray::detail {
 
 namespace {
-// Launch sizes of a strided assignment of rank >= 2 (source_builder::assign_kernel): dimension
+// Launch sizes of a strided assignment of rank >= 2 (kernels/assign_strided.cl): dimension
 // 0 over the innermost axis, 1 and 2 over the rest. When some operand is laid out across the
 // iteration order (a transpose: its inner stride exceeds its outer one) groups are 16 x 16
 // tiles, so both the rows written and the columns read share cache lines; otherwise a group
@@ -185,15 +185,17 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
             vb.set_variants(&variants);
             vector_values = emit(vb);
         }
-        std::string src;
-        if (p.rows)
-            src = b.assign_kernel_rows(out_types, values, vector_values, p.width, p.rank,
-                                       p.inner_broadcast, p.by_buffer);
-        else if (p.width > 1)
-            src = b.assign_kernel_vector(out_types, values, vector_values, p.width, p.by_buffer);
-        else
-            src = b.assign_kernel(out_types, values, p.rank, p.contiguous, p.by_buffer);
-        return program_source{std::move(src), ""};
+        assign_kernel_spec spec;
+        spec.shape = p.rows                        ? assign_shape::rows
+                     : p.width > 1                 ? assign_shape::vector
+                     : p.contiguous || p.rank <= 1 ? assign_shape::flat
+                                                   : assign_shape::strided;
+        spec.rank = p.rank;
+        spec.contiguous = p.contiguous;
+        spec.width = p.width;
+        spec.inner_broadcast = p.inner_broadcast;
+        spec.layout_in_buffer = p.by_buffer;
+        return program_source{assign_source(b, out_types, values, vector_values, spec), ""};
     });
 }
 

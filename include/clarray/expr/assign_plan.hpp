@@ -10,6 +10,7 @@
 
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
+#include "clarray/codegen/assign_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/runtime/kernel.hpp"
