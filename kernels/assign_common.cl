@@ -17,8 +17,8 @@
 //   offset[j]          operand j's first element (operands: the outputs, then the inputs)
 //   stride[j][axis]    (not when contiguous) operand j's steps
 // Hooks from the generator (src/codegen/assign_source.cpp):
-//   INDEX32            1: every position and offset fits in 32 bits (index_t uint, offset_t
-//                      int), else 0 (ulong, long)
+//   INDEX32            strided and rows shapes: 1 when every position and offset fits in
+//                      32 bits (the row arithmetic is then 32-bit), else 0
 //   LAYOUT_IN_BUFFER   1: the layout comes through a constant pointer (too big for the
 //                      parameter space), else by value
 //   RANK               the iteration rank after coalescing (at least 1)
@@ -39,9 +39,17 @@
 // and a float16 operand accessed as a vector at its vector position v<j> (vload_half8(v<j>,
 // a<j>)); the shape skeletons declare both before the stores.
 
+// The types of the row arithmetic of the strided and rows shapes: the row index and its
+// coordinates (index_t) and the offsets where rows start (offset_t, signed: strides may be
+// negative), 32-bit with INDEX32 (the unravelling divides and multiplies in 32 bits). The
+// work-item's position along dimension 0 (an element or a column: ulong) and the element
+// offsets o<j> (long) stay 64-bit, the row offset sign-extended into them: pocl's vectoriser
+// then still sees consecutive work-items read consecutive elements. With int element offsets it
+// did not (pocl, 3 alternating runs: a flat strided copy of 8e6 elements 3.3x slower, a rank-3
+// transpose of 256^3 1.5x slower).
 #if INDEX32
-typedef uint index_t; // positions in the iteration: work-item ids, rows, columns
-typedef int offset_t; // element offsets in an operand (signed: strides may be negative)
+typedef uint index_t;
+typedef int offset_t;
 #else
 typedef ulong index_t;
 typedef long offset_t;
@@ -56,12 +64,10 @@ typedef long offset_t;
 
 // o<j> at flat position `index` (flat and vector shapes).
 #if CONTIGUOUS
-#define DECLARE_FLAT_OFFSET(j, index)                                                          \
-    const offset_t o##j = (offset_t)layout.offset[j] + (offset_t)(index);
+#define DECLARE_FLAT_OFFSET(j, index) const long o##j = layout.offset[j] + (long)(index);
 #else
 #define DECLARE_FLAT_OFFSET(j, index)                                                          \
-    const offset_t o##j =                                                                      \
-        (offset_t)layout.offset[j] + (offset_t)(index) * (offset_t)layout.stride[j][0];
+    const long o##j = layout.offset[j] + (long)(index) * layout.stride[j][0];
 #endif
 
 // row_offset<j>: where operand j's row `row` starts (strided and rows shapes). Rank 1 is one
@@ -101,4 +107,4 @@ typedef long offset_t;
 // consecutive vectors (pocl, add_f16 at 1.6e7: indexing by (base + first) / WIDTH ran at 0.57x
 // the hand-written 4-per-work-item kernel, this form at 0.89x).
 #define DECLARE_VECTOR_INDEX(j, unused)                                                        \
-    const offset_t v##j = VECTOR_BASE(j) / WIDTH + (offset_t)get_global_id(0);
+    const long v##j = (long)(VECTOR_BASE(j) / WIDTH) + (long)get_global_id(0);

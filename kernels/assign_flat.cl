@@ -2,8 +2,8 @@
 // 1-d iteration, every operand contiguous (CONTIGUOUS) or stepping by its stride[j][0].
 
 kernel void clarray_assign(@OPERAND_PARAMETERS@, LAYOUT_PARAMETER) {
-    const index_t index = (index_t)get_global_id(0);
-    if (index >= (index_t)layout.count) return;
+    const ulong index = get_global_id(0);
+    if (index >= layout.count) return;
     FOR_EACH_OPERAND(DECLARE_FLAT_OFFSET, index)
     @STORE_ELEMENT@
 }

@@ -7,17 +7,17 @@
 
 // o<j> at `column` of the row.
 #define DECLARE_ALONG_ROW_OFFSET(j, column)                                                    \
-    const offset_t o##j = row_offset##j + (offset_t)(column);
-#define DECLARE_BROADCAST_OFFSET(j, unused) const offset_t o##j = row_offset##j;
+    const long o##j = (long)row_offset##j + (long)(column);
+#define DECLARE_BROADCAST_OFFSET(j, unused) const long o##j = (long)row_offset##j;
 #define DECLARE_ROW_ELEMENT_OFFSETS(column)                                                    \
     FOR_EACH_ALONG_ROW(DECLARE_ALONG_ROW_OFFSET, column)                                       \
     FOR_EACH_INNER_BROADCAST(DECLARE_BROADCAST_OFFSET, ~)
 #define VECTOR_BASE(j) row_offset##j
 
 kernel void clarray_assign(@OPERAND_PARAMETERS@, LAYOUT_PARAMETER) {
-    const index_t first = (index_t)get_global_id(0) * WIDTH;
+    const ulong first = get_global_id(0) * WIDTH;
     const index_t row = (index_t)(get_global_id(1) + get_global_id(2) * get_global_size(1));
-    const index_t row_length = (index_t)layout.shape[RANK - 1];
+    const ulong row_length = layout.shape[RANK - 1];
     if (first >= row_length || row >= (index_t)layout.count) return;
     DECLARE_ROW_OFFSETS(row)
 #if WIDTH == 1
@@ -29,7 +29,7 @@ kernel void clarray_assign(@OPERAND_PARAMETERS@, LAYOUT_PARAMETER) {
         FOR_EACH_HALF_VECTOR(DECLARE_VECTOR_INDEX, ~)
         @STORE_VECTOR@
     } else {
-        for (index_t column = first; column < row_length; ++column) {
+        for (ulong column = first; column < row_length; ++column) {
             DECLARE_ROW_ELEMENT_OFFSETS(column)
             @STORE_ELEMENT@
         }

@@ -6,13 +6,12 @@
 
 // o<j> at `column` of the row.
 #define DECLARE_STRIDED_OFFSET(j, column)                                                      \
-    const offset_t o##j =                                                                      \
-        row_offset##j + (offset_t)(column) * (offset_t)layout.stride[j][RANK - 1];
+    const long o##j = (long)row_offset##j + (long)(column) * layout.stride[j][RANK - 1];
 
 kernel void clarray_assign(@OPERAND_PARAMETERS@, LAYOUT_PARAMETER) {
-    const index_t column = (index_t)get_global_id(0);
+    const ulong column = get_global_id(0);
     const index_t row = (index_t)(get_global_id(1) + get_global_id(2) * get_global_size(1));
-    if (column >= (index_t)layout.shape[RANK - 1] || row >= (index_t)layout.count) return;
+    if (column >= layout.shape[RANK - 1] || row >= (index_t)layout.count) return;
     DECLARE_ROW_OFFSETS(row)
     FOR_EACH_OPERAND(DECLARE_STRIDED_OFFSET, column)
     @STORE_ELEMENT@

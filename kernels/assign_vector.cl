@@ -3,17 +3,17 @@
 // functions unvectorised, but its floatN builtins are SIMD); the last partial run goes element
 // by element.
 
-#define VECTOR_BASE(j) ((offset_t)layout.offset[j])
+#define VECTOR_BASE(j) layout.offset[j]
 
 kernel void clarray_assign(@OPERAND_PARAMETERS@, LAYOUT_PARAMETER) {
-    const index_t first = (index_t)get_global_id(0) * WIDTH;
-    const index_t count = (index_t)layout.count;
+    const ulong first = get_global_id(0) * WIDTH;
+    const ulong count = layout.count;
     if (first + WIDTH <= count) {
         FOR_EACH_OPERAND(DECLARE_FLAT_OFFSET, first)
         FOR_EACH_HALF_VECTOR(DECLARE_VECTOR_INDEX, ~)
         @STORE_VECTOR@
     } else {
-        for (index_t index = first; index < count; ++index) {
+        for (ulong index = first; index < count; ++index) {
             FOR_EACH_OPERAND(DECLARE_FLAT_OFFSET, index)
             @STORE_ELEMENT@
         }

@@ -59,7 +59,7 @@ struct assign_kernel_spec {
     std::size_t width = 1;             // elements per work-item (rows, vector)
     std::uint32_t inner_broadcast = 0; // rows: bit j, input j is constant along the row
     bool layout_in_buffer = false;     // the layout arrives through a constant pointer
-    bool index32 = false;              // 32-bit positions and offsets
+    bool index32 = false;              // strided, rows: 32-bit row arithmetic (INDEX32)
 };
 
 // The program of an assignment storing values[k] (text of builder b, unconverted) into output k
