@@ -714,7 +714,9 @@ TEMPLATE_TEST_CASE("complex dtype traits match std::complex, OpenCL C and NumPy"
     ca::detail::source_builder b;
     const std::string v = b.array_input(tr::id);
     CHECK(b.uses_fp64() == wide);
-    CHECK((b.assign_kernel({ca::dtype::float32},
-                           {ca::detail::cl_convert(ca::dtype::float32, tr::id, v)}, 1, true, false)
+    const ca::detail::assign_kernel_spec flat{ca::detail::assign_shape::flat, 1, true};
+    CHECK((ca::detail::assign_source(b, {ca::dtype::float32},
+                                     {ca::detail::cl_convert(ca::dtype::float32, tr::id, v)}, {},
+                                     flat)
                .find("cl_khr_fp64") != std::string::npos) == wide);
 }

@@ -148,13 +148,15 @@ TEMPLATE_TEST_CASE("generated kernels enable the extensions of the types they us
     constexpr ca::dtype d = tr::id;
     const bool fp64 = std::is_same_v<T, double>;
     INFO(tr::name);
+    namespace cd = ca::detail;
+    const cd::assign_kernel_spec flat{cd::assign_shape::flat, 1, true};
     {
         // A copy into T, and a conversion of T into float32.
         ca::detail::source_builder b;
         const std::string v = b.array_input(d);
         CHECK(b.uses_fp64() == fp64);
-        CHECK(contains(b.assign_kernel({d}, {v}, 1, true, false), "cl_khr_fp64") == fp64);
-        CHECK(contains(b.assign_kernel({ca::dtype::float32}, {v}, 1, true, false), "cl_khr_fp64") ==
+        CHECK(contains(cd::assign_source(b, {d}, {v}, {}, flat), "cl_khr_fp64") == fp64);
+        CHECK(contains(cd::assign_source(b, {ca::dtype::float32}, {v}, {}, flat), "cl_khr_fp64") ==
               fp64);
         CHECK(b.required_extensions().names().size() == (fp64 ? 1u : 0u));
     }
@@ -162,7 +164,7 @@ TEMPLATE_TEST_CASE("generated kernels enable the extensions of the types they us
         // float32 in, T out.
         ca::detail::source_builder b;
         const std::string v = b.array_input(ca::dtype::float32);
-        CHECK(contains(b.assign_kernel({d}, {v}, 1, true, false), "cl_khr_fp64") == fp64);
+        CHECK(contains(cd::assign_source(b, {d}, {v}, {}, flat), "cl_khr_fp64") == fp64);
     }
     {
         // sin computes in float64 for 32- and 64-bit integers and float64 (NumPy), even when the
@@ -172,12 +174,11 @@ TEMPLATE_TEST_CASE("generated kernels enable the extensions of the types they us
         ca::detail::source_builder b;
         const std::string v = E::emit(b);
         CHECK(b.uses_fp64() == computes_fp64);
-        CHECK(contains(b.assign_kernel({ca::dtype::float32}, {v}, 1, true, false), "cl_khr_fp64") ==
+        CHECK(contains(cd::assign_source(b, {ca::dtype::float32}, {v}, {}, flat), "cl_khr_fp64") ==
               computes_fp64);
     }
     {
         // Reductions: the accumulator's extension reaches kernels that see only accumulators.
-        namespace cd = ca::detail;
         using sum = cd::sum_op::impl<T>;
         using argmax = cd::argmax_op::impl<T>;
         using mean = cd::mean_op::impl<T>;

@@ -3,6 +3,10 @@
 #include "support.hpp"
 
 #include <array>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -324,6 +328,115 @@ TEST_CASE("2^24+1 elements: 64-bit index math reaches the last one", "[expr]") {
     CHECK(h(n - 1) == 1.0f);
     CHECK(h(n - 2) == 1.0f);
     CHECK(xt::sum(h)() == Approx(double(n)));
+}
+
+TEST_CASE("32-bit index math only where the count and every reachable offset fit", "[expr]") {
+    namespace cd = ca::detail;
+    const auto view = [](ca::strides_type strides, std::ptrdiff_t offset) {
+        return cd::operand_view{std::move(strides), offset, nullptr, nullptr, nullptr};
+    };
+    const std::ptrdiff_t max = (std::ptrdiff_t(1) << 31) - 1; // the largest int
+    const std::size_t big = std::size_t(max);
+    // The element count: 2^31 - 1 elements fit, 2^31 do not.
+    CHECK(cd::fits_index32({1000}, {view({1}, 0), view({1}, 0)}));
+    CHECK(cd::fits_index32({big}, {view({1}, 0)}));
+    CHECK_FALSE(cd::fits_index32({big + 1}, {view({1}, 0)}));
+    CHECK_FALSE(cd::fits_index32({std::size_t(1) << 16, std::size_t(1) << 15}, {view({1, 1}, 0)}));
+    // An offset: the last element at 2^31 - 1 fits, one further does not.
+    CHECK(cd::fits_index32({10}, {view({1}, 0), view({1}, max - 9)}));
+    CHECK_FALSE(cd::fits_index32({10}, {view({1}, 0), view({1}, max - 8)}));
+    // Strides: 3 x 4 reaches 2 * s0 + 3, with s0 = 2^30 - 2 the largest int, with 2^30 - 1 past it.
+    const std::ptrdiff_t half = std::ptrdiff_t(1) << 30;
+    CHECK(cd::fits_index32({3, 4}, {view({4, 1}, 0), view({half - 2, 1}, 0)}));
+    CHECK_FALSE(cd::fits_index32({3, 4}, {view({4, 1}, 0), view({half - 1, 1}, 0)}));
+    // Negative strides reach down from the offset (a reversed view of 2^31 - 1 elements fits);
+    // below -2^31 does not.
+    CHECK(cd::fits_index32({big}, {view({1}, 0), view({-1}, max - 1)}));
+    CHECK(cd::fits_index32({3}, {view({-half}, 0)}));
+    CHECK_FALSE(cd::fits_index32({3}, {view({-half - 1}, 0)}));
+    // A broadcast input (stride 0) reaches only its offset; a zero-size iteration reaches nothing.
+    CHECK(cd::fits_index32({std::size_t(1) << 16, std::size_t(1) << 14},
+                           {view({std::ptrdiff_t(1) << 14, 1}, 0), view({0, 1}, max - (1 << 14))}));
+    CHECK(cd::fits_index32({0, std::size_t(1) << 40}, {view({0, 1}, max)}));
+
+    // The plan takes 32-bit row arithmetic in the 2-d shapes (here a row kernel over 2 x 5
+    // views of 2 x 6 arrays, reaching offset + 10) where the table allows and the operands fit,
+    // and caches the two kernels apart (the signature differs); flat kernels index in 64 bits.
+    const ca::device& dev = test::ctx().device();
+    std::vector<cd::operand_view> near{view({6, 1}, 0), view({6, 1}, max - 10)};
+    std::vector<cd::operand_view> far{view({6, 1}, 0), view({6, 1}, max - 9)};
+    std::vector<cd::operand_view> flat{view({1}, 0), view({1}, 0)};
+    cd::assign_plan fits, does_not, contiguous;
+    cd::plan_assignment({2, 5}, near, 1, 0, cd::vector_path::none, dev, fits);
+    cd::plan_assignment({2, 5}, far, 1, 0, cd::vector_path::none, dev, does_not);
+    cd::plan_assignment({10}, flat, 1, 0, cd::vector_path::none, dev, contiguous);
+    REQUIRE(fits.rows);
+    REQUIRE(does_not.rows);
+    CHECK(fits.index32 == dev.tuning().index32);
+    CHECK_FALSE(does_not.index32);
+    CHECK((fits.signature != does_not.signature) == dev.tuning().index32);
+    CHECK_FALSE(contiguous.index32);
+}
+
+namespace {
+// A queue of a context on the test device whose device object reads CLARRAY_INDEX32 = on, with
+// the test context's options (one per value for the process).
+ca::queue& queue_with_index32(bool on) {
+    static std::map<bool, std::unique_ptr<ca::queue>> made;
+    auto& slot = made[on];
+    if (!slot) {
+        const ca::context& base = test::ctx(); // made first: it must not see the override
+        const char* old = std::getenv("CLARRAY_INDEX32");
+        const std::string saved = old ? old : "";
+        ::setenv("CLARRAY_INDEX32", on ? "1" : "0", 1);
+        ca::device dev(base.device().id());
+        if (old)
+            ::setenv("CLARRAY_INDEX32", saved.c_str(), 1);
+        else
+            ::unsetenv("CLARRAY_INDEX32");
+        slot = std::make_unique<ca::queue>(ca::context(dev, base.options()));
+    }
+    return *slot;
+}
+} // namespace
+
+TEST_CASE("32- and 64-bit row arithmetic give the same results in the 2-d kernel shapes",
+          "[expr]") {
+    // The test context indexes as its table says; a second context on the same device the other
+    // way. Strided rank 2 with negative steps, strided rank 3 (the row index unravelled), rows
+    // of rank 2 with an inner broadcast, rows of rank 3, and rows of rank 3 on vector types
+    // (a math function: CPUs).
+    const bool other = !test::ctx().device().tuning().index32;
+    ca::queue& q = queue_with_index32(other);
+    REQUIRE(q.context().device().tuning().index32 == other);
+    const xt::xarray<float> h = test::random_array<float>({12, 10}, 7);
+    const xt::xarray<float> g = test::random_array<float>({12, 10}, 8);
+    const auto a = ca::to_device<ca::buffer>(q, h);
+    const auto b = ca::to_device<ca::buffer>(q, g);
+
+    ca::cl_array<float, ca::buffer> reversed =
+        a(ca::range(ca::none, ca::none, -1), ca::range(8, ca::none, -2)) -
+        b(ca::range(0, 12), ca::range(0, 5));
+    check_equal<float>(reversed.get(), xt::xarray<float>(xt::view(xt::flip(xt::flip(h, 0), 1),
+                                                                  xt::all(), xt::range(1, 10, 2)) -
+                                                         xt::view(g, xt::all(), xt::range(0, 5))));
+
+    const auto a3 = a.reshape({3, 4, 10});
+    const auto h3 = xt::reshape_view(h, {3, 4, 10});
+    ca::cl_array<float, ca::buffer> transposed = a3.transpose() + 1.0f;
+    check_equal<float>(transposed.get(), xt::xarray<float>(xt::transpose(h3) + 1.0f));
+
+    ca::cl_array<float, ca::buffer> rows = a - b(ca::all(), ca::range(0, 1));
+    check_equal<float>(rows.get(), xt::xarray<float>(h - xt::view(g, xt::all(), xt::range(0, 1))));
+
+    ca::cl_array<float, ca::buffer> rows3 = a3(ca::all(), ca::all(), ca::range(1, 10)) * 2.0f;
+    check_equal<float>(
+        rows3.get(),
+        xt::xarray<float>(xt::view(h3, xt::all(), xt::all(), xt::range(1, 10)) * 2.0f));
+
+    ca::cl_array<float, ca::buffer> vector3 = ca::sin(a3(ca::all(), ca::all(), ca::range(0, 9)));
+    check_equal<float>(vector3.get(), xt::xarray<float>(xt::sin(
+                                          xt::view(h3, xt::all(), xt::all(), xt::range(0, 9)))));
 }
 
 TEST_CASE("strided launches past 65535 groups along the outer dimensions", "[expr]") {

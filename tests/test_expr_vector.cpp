@@ -1,4 +1,4 @@
-// Vector kernels (source_builder::assign_kernel_vector): contiguous lanewise expressions that call
+// Vector kernels (kernels/assign_vector.cl): contiguous lanewise expressions that call
 // math functions run W elements per work-item on CPU devices. Sizes around W exercise the
 // scalar tail, offset views the unaligned vload/vstore, and the mixes that must stay scalar
 // (other dtypes, NaN-propagating helpers, strides) are checked against the same host references.

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include <clarray/array/builtin_kernels.hpp>
+#include <clarray/codegen/assign_source.hpp>
 #include <clarray/codegen/reduce_source.hpp>
-#include <clarray/codegen/source_builder.hpp>
 
 #include "xtensor_headers.hpp"
 
@@ -159,15 +159,18 @@ TEST_CASE("assignment layouts: the kernel reads each word where the launch write
                       variant{3, 4, false}, variant{20, ca::max_dims, false}}) {
         INFO("operands " << v.operands << ", rank " << v.rank << ", contiguous " << v.contiguous);
         const assign_layout_schema s(v.operands, v.rank, v.contiguous);
-        std::vector<probe_point> points{{s.count_word(), s.count_ref()}};
+        // The fields as the skeletons (kernels/assign_common.cl and the shapes after it) read
+        // them.
+        std::vector<probe_point> points{{s.count_word(), "L.count"}};
         for (std::size_t j = 0; j < v.operands; ++j)
-            points.push_back({s.offset_word(j), s.offset_ref(j)});
+            points.push_back({s.offset_word(j), "L.offset[" + str(j) + "]"});
         if (!v.contiguous) {
             for (std::size_t i = 0; i < v.rank; ++i)
-                points.push_back({s.shape_word(i), s.shape_ref(str(i))});
+                points.push_back({s.shape_word(i), "L.shape[" + str(i) + "]"});
             for (std::size_t j = 0; j < v.operands; ++j)
                 for (std::size_t i = 0; i < v.rank; ++i)
-                    points.push_back({s.stride_word(j, i), s.stride_ref(j, str(i))});
+                    points.push_back(
+                        {s.stride_word(j, i), "L.stride[" + str(j) + "][" + str(i) + "]"});
         }
         check_word_struct(s.layout(), points);
     }

@@ -1,4 +1,4 @@
-// Row kernels (source_builder::assign_kernel_rows; rows_copy/rows_fill in kernels/strided.cl):
+// Row kernels (kernels/assign_rows.cl; rows_copy/rows_fill in kernels/strided.cl):
 // assignments and copies whose innermost axis is unit-stride for every operand (or stride 0 for
 // an input broadcast along the row). Row lengths around the vector width exercise the tails,
 // and the layouts that must not take the row path (negative or non-unit inner strides,

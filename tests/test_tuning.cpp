@@ -48,6 +48,7 @@ void check_same(const tuning_t& a, const tuning_t& b) {
     CHECK(a.kind == b.kind);
     CHECK(a.function_vector_width == b.function_vector_width);
     CHECK(a.half_vector_width == b.half_vector_width);
+    CHECK(a.index32 == b.index32);
     CHECK(a.reduce_lanes == b.reduce_lanes);
     CHECK(a.reduce_groups_per_cu == b.reduce_groups_per_cu);
     CHECK(a.output_steps == b.output_steps);
@@ -69,6 +70,7 @@ const std::vector<std::string>& override_names() {
     static const std::vector<std::string> names = {"CLARRAY_PLAN_AS_GPU",
                                                    "CLARRAY_VECTOR_WIDTH",
                                                    "CLARRAY_HALF_VECTOR_WIDTH",
+                                                   "CLARRAY_INDEX32",
                                                    "CLARRAY_GPU_REDUCE_LANES",
                                                    "CLARRAY_GPU_REDUCE_GROUPS_PER_CU",
                                                    "CLARRAY_GPU_OUTPUT_STEPS",
@@ -126,6 +128,7 @@ TEST_CASE("tuning: the test device's table is sane and its kind's", "[tuning]") 
     const bool capped = dev.quirks().register_cap_option != nullptr;
     CHECK(t.function_vector_width == (cpu ? 8u : 1u));
     CHECK(t.half_vector_width == (t.kind == kind_t::other ? 1u : 4u));
+    CHECK(t.index32);
     CHECK(t.reduce_lanes == 4u);
     CHECK(t.reduce_groups_per_cu == 8u);
     CHECK(t.output_steps == 8u);
@@ -186,6 +189,11 @@ TEST_CASE("tuning: an override changes the value the table reports", "[tuning]")
     CHECK(table(cpu, with("CLARRAY_VECTOR_WIDTH", "2")).function_vector_width == 2u);
     CHECK(table(nvidia, with("CLARRAY_VECTOR_WIDTH", "16")).function_vector_width == 16u);
     CHECK(table(cpu, with("CLARRAY_HALF_VECTOR_WIDTH", "8")).half_vector_width == 8u);
+    CHECK(table(cpu).index32);
+    CHECK(table(nvidia).index32);
+    CHECK(!table(cpu, with("CLARRAY_INDEX32", "0")).index32);
+    CHECK(!table(nvidia, with("CLARRAY_INDEX32", "0")).index32);
+    CHECK(table(nvidia, with("CLARRAY_INDEX32", "1")).index32);
     CHECK(table(nvidia, with("CLARRAY_GPU_REDUCE_LANES", "1")).reduce_lanes == 1u);
     CHECK(table(nvidia, with("CLARRAY_GPU_REDUCE_GROUPS_PER_CU", "13")).reduce_groups_per_cu ==
           13u);
@@ -243,6 +251,8 @@ TEST_CASE("tuning: a bad override is a usage_error naming the variable", "[tunin
         {"CLARRAY_VECTOR_WIDTH", "3", "a power of two in [1, 16]"},
         {"CLARRAY_VECTOR_WIDTH", "32", "a power of two in [1, 16]"},
         {"CLARRAY_HALF_VECTOR_WIDTH", "four", "a power of two in [1, 16]"},
+        {"CLARRAY_INDEX32", "on", "a whole number in [0, 1]"},
+        {"CLARRAY_INDEX32", "2", "a whole number in [0, 1]"},
         {"CLARRAY_GPU_REDUCE_LANES", "16", "a power of two in [1, 8]"},
         {"CLARRAY_GPU_REDUCE_GROUPS_PER_CU", "0", "a whole number in [1, 64]"},
         {"CLARRAY_GPU_OUTPUT_STEPS", "-8", "a power of two in [1, 16]"},

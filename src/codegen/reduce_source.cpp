@@ -1,6 +1,5 @@
 #include "clarray/codegen/reduce_source.hpp"
 
-#include <stdexcept>
 #include <vector>
 
 #include "clarray/codegen/emitter.hpp"
@@ -39,34 +38,12 @@ struct expression_text {
     std::string map_expression;   // the mapped value of one element, e.g. "(a1[o1] * s2)"
 };
 
-// `skeleton` with every marked point (@NAME@, NAME of capitals and underscores) replaced by its
-// text. An unknown mark is a generator bug, caught here rather than by the OpenCL compiler.
-std::string splice(const std::string& skeleton, const expression_text& text) {
-    const std::pair<std::string, const std::string*> marks[] = {
-        {"@INPUT_PARAMETERS@", &text.input_parameters},
-        {"@INPUT_ARGUMENTS@", &text.input_arguments},
-        {"@MAP_EXPRESSION@", &text.map_expression}};
-    std::string out;
-    out.reserve(skeleton.size() + 256);
-    std::size_t pos = 0;
-    for (std::size_t at; (at = skeleton.find('@', pos)) != std::string::npos;) {
-        const std::size_t end = skeleton.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", at + 1);
-        if (end == std::string::npos || end == at + 1 || skeleton[end] != '@') {
-            out.append(skeleton, pos, at + 1 - pos); // an @ of a comment
-            pos = at + 1;
-            continue;
-        }
-        const std::string mark = skeleton.substr(at, end + 1 - at);
-        const std::string* value = nullptr;
-        for (const auto& [name, v] : marks)
-            if (name == mark) value = v;
-        if (!value) throw std::logic_error("reduction skeleton: unknown mark " + mark);
-        out.append(skeleton, pos, at - pos);
-        out += *value;
-        pos = end + 1;
-    }
-    out.append(skeleton, pos, std::string::npos);
-    return out;
+std::string splice_expression(const std::string& skeleton, const expression_text& text) {
+    return splice(skeleton,
+                  {{"@INPUT_PARAMETERS@", text.input_parameters},
+                   {"@INPUT_ARGUMENTS@", text.input_arguments},
+                   {"@MAP_EXPRESSION@", text.map_expression}},
+                  "reduction skeleton");
 }
 
 // The pragmas every program starts with: the extensions its types need (`extensions`, the
@@ -189,8 +166,8 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
                 spec.kept_rank, spec.red_rank, spec.layout_in_buffer);
     const expression_text text = expression(b, map_text);
     e.verbatim(kernel_source_reduce_ops);
-    e.verbatim(splice(kernel_source_reduce_operands, text));
-    e.verbatim(splice(kernel_source_reduce_stage1, text));
+    e.verbatim(splice_expression(kernel_source_reduce_operands, text));
+    e.verbatim(splice_expression(kernel_source_reduce_stage1, text));
     return e.str();
 }
 
@@ -226,8 +203,8 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     emit_layout(e, reduce_layout_schema(inputs.size() + 1, kept_rank, red_rank), kept_rank,
                 red_rank, layout_in_buffer);
     const expression_text text = expression(b, map_text);
-    e.verbatim(splice(kernel_source_reduce_operands, text));
-    e.verbatim(splice(kernel_source_scan, text));
+    e.verbatim(splice_expression(kernel_source_reduce_operands, text));
+    e.verbatim(splice_expression(kernel_source_scan, text));
     return e.str();
 }
 
@@ -238,7 +215,8 @@ std::string scan_parts_source(const reduce_text& op) {
     e.define("SCAN_PARTS", "1");
     e.define("ACC", op.acc);
     emit_op_functions(e, op, "", "");
-    e.verbatim(splice(kernel_source_scan, expression_text{})); // clarray_scan is left out
+    e.verbatim(
+        splice_expression(kernel_source_scan, expression_text{})); // clarray_scan is left out
 
     return e.str();
 }

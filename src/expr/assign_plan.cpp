@@ -13,7 +13,7 @@
 namespace clarray::detail {
 
 namespace {
-// Launch sizes of a strided assignment of rank >= 2 (source_builder::assign_kernel): dimension
+// Launch sizes of a strided assignment of rank >= 2 (kernels/assign_strided.cl): dimension
 // 0 over the innermost axis, 1 and 2 over the rest. When some operand is laid out across the
 // iteration order (a transpose: its inner stride exceeds its outer one) groups are 16 x 16
 // tiles, so both the rows written and the columns read share cache lines; otherwise a group
@@ -72,6 +72,30 @@ bool has_harmful_alias(const std::vector<operand_view>& ops, std::size_t n_out) 
     return false;
 }
 
+bool fits_index32(const shape_type& shape, const std::vector<operand_view>& ops) {
+    constexpr std::int64_t limit = std::int64_t(1) << 31; // int holds [-2^31, 2^31)
+    std::uint64_t n = 1;
+    for (std::size_t e : shape) {
+        if (e == 0) return true; // nothing is reached
+        if (e >= static_cast<std::uint64_t>(limit)) return false;
+        n *= e;
+        if (n >= static_cast<std::uint64_t>(limit)) return false;
+    }
+    for (const operand_view& v : ops) {
+        std::int64_t high = v.offset, low = v.offset;
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+            // |stride| and extent below 2^31: the step stays below 2^62.
+            const std::int64_t stride = v.strides[i];
+            if (stride >= limit || stride <= -limit) return false;
+            const std::int64_t step = stride * static_cast<std::int64_t>(shape[i] - 1);
+            (step > 0 ? high : low) += step;
+            if (high >= limit || low < -limit) return false;
+        }
+        if (high >= limit || low < -limit) return false;
+    }
+    return true;
+}
+
 void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, std::size_t n_out,
                      std::size_t scalar_bytes, vector_path path, const device& dev,
                      assign_plan& p) {
@@ -126,12 +150,18 @@ void plan_assignment(const shape_type& shape0, std::vector<operand_view>& ops, s
     p.by_buffer = by_buffer;
     p.inner_broadcast = inner_broadcast;
     p.width = width;
-    p.signature = static_cast<std::uint32_t>(rank) | (contiguous ? 1u << 8 : 0u) |
-                  (by_buffer ? 1u << 9 : 0u) | static_cast<std::uint32_t>(width << 10) |
-                  (rows ? 1u << 15 : 0u) | inner_broadcast << 16;
+    // 32-bit row arithmetic (kernels/assign_common.cl): the 2-d shapes, where the table allows
+    // and every offset fits (after coalescing: fewer axes to sum, the same reach). The flat and
+    // vector shapes index in 64 bits: their code would be the same.
+    const bool two_d = !contiguous && (rows || rank >= 2);
+    p.index32 = two_d && dev.tuning().index32 && fits_index32(shape, ops);
+    // rank <= max_dims (16) takes bits 0..6.
+    p.signature = static_cast<std::uint32_t>(rank) | (p.index32 ? 1u << 7 : 0u) |
+                  (contiguous ? 1u << 8 : 0u) | (by_buffer ? 1u << 9 : 0u) |
+                  static_cast<std::uint32_t>(width << 10) | (rows ? 1u << 15 : 0u) |
+                  inner_broadcast << 16;
 
     // Layout words at the schema's positions (the kernel's clarray_layout comes from it).
-    const bool two_d = !contiguous && (rows || rank >= 2);
     p.words = schema.words();
     if (p.words > 256) p.large_words.assign(p.words, 0);
     cl_long* lay = p.words > 256 ? p.large_words.data() : p.small_words;
@@ -190,15 +220,18 @@ kernel assign_kernel(const context& ctx, const void* tag, const assign_plan& p,
             vb.set_shared_inputs(&shared);
             vector_values = emit(vb);
         }
-        std::string src;
-        if (p.rows)
-            src = b.assign_kernel_rows(out_types, values, vector_values, p.width, p.rank,
-                                       p.inner_broadcast, p.by_buffer);
-        else if (p.width > 1)
-            src = b.assign_kernel_vector(out_types, values, vector_values, p.width, p.by_buffer);
-        else
-            src = b.assign_kernel(out_types, values, p.rank, p.contiguous, p.by_buffer);
-        return program_source{std::move(src), ""};
+        assign_kernel_spec spec;
+        spec.shape = p.rows                        ? assign_shape::rows
+                     : p.width > 1                 ? assign_shape::vector
+                     : p.contiguous || p.rank <= 1 ? assign_shape::flat
+                                                   : assign_shape::strided;
+        spec.rank = p.rank;
+        spec.contiguous = p.contiguous;
+        spec.width = p.width;
+        spec.inner_broadcast = p.inner_broadcast;
+        spec.layout_in_buffer = p.by_buffer;
+        spec.index32 = p.index32;
+        return program_source{assign_source(b, out_types, values, vector_values, spec), ""};
     });
 }
 

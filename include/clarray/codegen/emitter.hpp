@@ -10,6 +10,8 @@
 //   e.define("LANES", "4");                 // "#define LANES 4"
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clarray::detail {
 
@@ -36,5 +38,13 @@ private:
     std::string text_;
     std::size_t depth_ = 0;
 };
+
+// `skeleton` (an OpenCL C skeleton of kernels/) with every marked point (@NAME@, NAME of capitals
+// and underscores) replaced by its text in `marks` ({"@NAME@", text}); a text of several lines
+// goes on at the indentation of the mark's line. An @ not starting a mark (a comment's) stays.
+// An unknown mark is a generator bug, thrown as std::logic_error naming `what` rather than left
+// to the OpenCL compiler.
+std::string splice(const std::string& skeleton,
+                   const std::vector<std::pair<std::string, std::string>>& marks, const char* what);
 
 } // namespace clarray::detail

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "clarray/array/dtype.hpp"
-#include "clarray/array/shared_struct.hpp"
 #include "clarray/runtime/context.hpp"
 
 namespace clarray::detail {
@@ -54,40 +53,6 @@ private:
 
 // Throws unsupported, naming `what`, when ctx's device lacks one of the extensions in `needs`.
 void require_extensions(const context& ctx, const extension_set& needs, const std::string& what);
-
-// The layout argument of assignment kernels (clarray_layout), for `operands` arrays (outputs
-// first) over `rank` axes (at least 1): n, the elements (or, for 2-d launches, the outer
-// positions n / inner extent); unless contiguous the shape; the operands' offsets; unless
-// contiguous their strides [operand][axis]. The launch fills the words at the *_word indices,
-// the kernel source declares declaration() and reads the *_ref texts.
-class assign_layout_schema {
-public:
-    assign_layout_schema(std::size_t operands, std::size_t rank, bool contiguous) noexcept
-        : s_("clarray_layout"), n_(s_.scalar("n", false)),
-          shape_(contiguous ? word_struct::no_field : s_.array("shape", false, rank)),
-          off_(s_.array("off", true, operands)),
-          st_(contiguous ? word_struct::no_field : s_.matrix("st", true, operands, rank)) {}
-
-    std::size_t words() const noexcept { return s_.words(); }
-    std::size_t count_word() const noexcept { return s_.word(n_); }
-    std::size_t shape_word(std::size_t i) const noexcept { return s_.word(shape_, i); }
-    std::size_t offset_word(std::size_t j) const noexcept { return s_.word(off_, j); }
-    std::size_t stride_word(std::size_t j, std::size_t i) const noexcept {
-        return s_.word(st_, j, i);
-    }
-
-    const word_struct& layout() const noexcept { return s_; }
-    std::string count_ref() const { return s_.ref(n_); }
-    std::string shape_ref(const std::string& i) const { return s_.ref(shape_, i); }
-    std::string offset_ref(std::size_t j) const { return s_.ref(off_, std::to_string(j)); }
-    std::string stride_ref(std::size_t j, const std::string& i) const {
-        return s_.ref(st_, std::to_string(j), i);
-    }
-
-private:
-    word_struct s_;
-    word_struct::field_id n_, shape_, off_, st_;
-};
 
 // Small values that select a generated kernel's source, e.g. a gather's index mode: each value
 // gets a kernel of its own, with no branch on it at run time (a uniform branch still kept pocl
@@ -161,34 +126,6 @@ public:
     // Whether a value of type d was noted.
     bool uses_type(dtype d) const noexcept { return types_ >> static_cast<unsigned>(d) & 1u; }
 
-    // A kernel assigning `values[k]` (already converted) to output k of type outs[k].
-    // rank: index rank after coalescing; contiguous: every operand is unit-stride 1-d;
-    // layout_in_buffer: the layout struct arrives through a __constant pointer (too big for
-    // the parameter space).
-    std::string assign_kernel(const std::vector<dtype>& outs,
-                              const std::vector<std::string>& values, std::size_t rank,
-                              bool contiguous, bool layout_in_buffer) const;
-
-    // The contiguous kernel of a lanewise expression on vector types: each work-item stores
-    // `width` elements of vector_values (emitted by a vector builder over the same inputs), the
-    // last partial chunk falls back to `values` (this builder's scalar text).
-    std::string assign_kernel_vector(const std::vector<dtype>& outs,
-                                     const std::vector<std::string>& values,
-                                     const std::vector<std::string>& vector_values,
-                                     std::size_t width, bool layout_in_buffer) const;
-
-    // The row kernel (rank >= 1 after coalescing, every operand steps its innermost axis by 1,
-    // or by 0 for the inputs in `inner_broadcast`): a 2-d launch, dimension 0 along the row
-    // (`width` elements per work-item with a scalar tail when width > 1, vector_values then
-    // coming from a vector builder), dimensions 1 and 2 over the rows. Each work-item computes
-    // its row's base offsets once (no division for rank <= 2) and walks the row with unit
-    // steps known to the compiler.
-    std::string assign_kernel_rows(const std::vector<dtype>& outs,
-                                   const std::vector<std::string>& values,
-                                   const std::vector<std::string>& vector_values, std::size_t width,
-                                   std::size_t rank, std::uint32_t inner_broadcast,
-                                   bool layout_in_buffer) const;
-
     std::size_t array_count() const noexcept { return params_arrays_; }
     // Helper definitions collected so far (emitted before any kernel).
     const std::string& helpers_text() const noexcept { return helpers_; }
@@ -203,7 +140,7 @@ public:
     }
 
     // Kernel parameters of the inputs, in visit order (outputs come first and are added by
-    // assign_kernel), and the number of array operands among them.
+    // assign_source), and the number of array operands among them.
     struct param {
         bool is_array;
         dtype type;
@@ -231,11 +168,6 @@ private:
 
     // The array parameter of the next array terminal, declared unless it repeats an operand.
     std::size_t next_array_parameter(dtype d);
-
-    assign_layout_schema layout_schema(std::size_t outputs, std::size_t rank,
-                                       bool contiguous) const;
-    std::string kernel_head(const std::vector<dtype>& outs, const assign_layout_schema& lay,
-                            bool layout_in_buffer) const;
 };
 
 } // namespace clarray::detail

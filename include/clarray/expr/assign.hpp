@@ -50,7 +50,7 @@ struct assigner<std::tuple<cl_array<OT, OS>...>, std::tuple<E...>> {
     static constexpr std::size_t n_out = sizeof...(OT);
     using first_out_t = canonical_t<std::tuple_element_t<0, std::tuple<OT...>>>;
     static constexpr bool same_out = (std::is_same_v<canonical_t<OT>, first_out_t> && ...);
-    // Worth a vector kernel (source_builder::assign_kernel_vector): every output and value of
+    // Worth a vector kernel (kernels/assign_vector.cl): every output and value of
     // one floating type, and a math function call, which pocl's vectoriser leaves scalar.
     // float16 (half_vector below) has its own width.
     static constexpr bool vectorizable =

@@ -12,6 +12,7 @@
 #include "clarray/array/copy.hpp"
 #include "clarray/array/dtype.hpp"
 #include "clarray/array/layout.hpp"
+#include "clarray/codegen/assign_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/operands.hpp"
 #include "clarray/runtime/function_ref.hpp"
@@ -49,6 +50,7 @@ struct assign_plan {
     bool by_buffer = false;
     std::uint32_t inner_broadcast = 0;
     std::size_t width = 1;
+    bool index32 = false; // 32-bit row arithmetic (2-d shapes: fits_index32 and the table)
     std::uint32_t signature = 0;
     ndrange global, local;
     // Layout words: on the stack unless the layout is large (many operands of high rank).
@@ -65,6 +67,11 @@ struct assign_plan {
 // a lanewise float16 expression (half_vector_width, only where every float16 operand the vector
 // accesses touch is aligned to the vector).
 enum class vector_path { none, function, half };
+
+// Whether an iteration of `shape` over `ops` (strides broadcast to shape) can index in 32 bits:
+// the element count, and every operand's reachable element offsets (offset plus the positive
+// strides' steps over their axes, and offset plus the negative ones'), lie within int32.
+bool fits_index32(const shape_type& shape, const std::vector<operand_view>& ops);
 
 // Plans the assignment of the expression over `ops` (outputs first, coalesced in place) to
 // outputs of shape `shape`.

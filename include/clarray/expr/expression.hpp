@@ -62,7 +62,7 @@ template <class T> constexpr dtype dtype_of() {
     return dtype_traits<canonical_t<T>>::id;
 }
 
-// Vector kernels (source_builder::assign_kernel_vector) evaluate W elements at once on OpenCL
+// Vector kernels (kernels/assign_vector.cl, assign_rows.cl) evaluate W elements at once on OpenCL
 // vector types. A node is `lanewise_as<T>` when its whole tree computes in floating type T
 // (every value, array and scalar is T, so each cast is an identity) using only ops whose OpenCL
 // text means the same on vectors: an op says so by deriving from lanewise_op (or

@@ -172,6 +172,12 @@ public:
         // (docs/internals/tuning.md, performance.md). Other devices: 1 (default, not measured).
         // CLARRAY_HALF_VECTOR_WIDTH: 1, 2, 4, 8 or 16.
         std::size_t half_vector_width = 1;
+        // Strided and row element-wise kernels do their row arithmetic (unravelling the row
+        // index, the row offsets) in 32 bits where the element count and every operand's
+        // reachable offset fit below 2^31, as CuPy indexes; else, and with it off, in 64 bits
+        // (docs/internals/elementwise.md). On, every device: pocl measures both alike (within
+        // noise); GPUs: default, not measured. CLARRAY_INDEX32=0|1.
+        bool index32 = true;
 
         // Reductions (src/reduce/plan.cpp). The GPU plan's parameters below serve every device
         // that is not a CPU (CPUs plan shapes of their own); all were measured on an H200.
