@@ -9,7 +9,8 @@
 # default 1e5,1e6,1.6e7), OPS (suite ops, default all), PRESET (workloads preset: pocl, or gpu
 # on the GPU machine; default pocl), WL_REPS (default 5), JOBS (build jobs, default nproc),
 # CMAKE_ARGS (more configure arguments for both builds), EXTRA_ENV (space-separated VAR=value
-# settings: the new tree runs once more per round with them, labelled "new+env").
+# settings: the new tree runs once more per round with them, labelled "new+env"), BUILD_ROOT
+# (where the two builds go; default OUT_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_src=$(cd "$1" && pwd)
@@ -24,8 +25,10 @@ build() { # src dir, build dir
   cmake --build "$2" -j "$jobs" --target bench_suite bench_workloads > "$2.build.log" 2>&1 ||
     { tail -20 "$2.build.log"; exit 1; }
 }
-build "$base_src" "$out/build-base"
-build "$PWD" "$out/build-new"
+builds=${BUILD_ROOT:-$out}
+mkdir -p "$builds"
+build "$base_src" "$builds/build-base"
+build "$PWD" "$builds/build-new"
 sizes=${SIZES:-1e5,1e6,1.6e7}
 ops_arg=()
 [[ -n ${OPS:-} ]] && ops_arg=(--ops "$OPS")
@@ -40,9 +43,9 @@ run_state() { # label, build dir, env settings...
 # shellcheck disable=SC2206 # EXTRA_ENV is a list of settings
 extra=(${EXTRA_ENV:-})
 for ((r = 0; r < ${ROUNDS:-3}; ++r)); do
-  run_state base "$out/build-base" "$r"
-  run_state new "$out/build-new" "$r"
-  ((${#extra[@]})) && run_state new+env "$out/build-new" "$r" "${extra[@]}"
+  run_state base "$builds/build-base" "$r"
+  run_state new "$builds/build-new" "$r"
+  ((${#extra[@]})) && run_state new+env "$builds/build-new" "$r" "${extra[@]}"
   echo "bench-compare: round $((r + 1)) of ${ROUNDS:-3} done"
 done
 python3 scripts/bench-compare.py "$out"

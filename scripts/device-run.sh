@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (Ubuntu 24.04, NVIDIA OpenCL): unpacks the header-only Debian
 # packages carried in .device/debs, registers the NVIDIA ICD, builds, and runs what is asked.
-# Usage: scripts/device-run.sh [examples|tests|suite|check|bench|field|all] ; results go to $OUT when set.
+# Usage: scripts/device-run.sh [examples|tests|suite|compare|check|bench|field|all] ; results go to $OUT when set.
 # suite: the whole ctest suite spread over calls (SUITE_CONFIG, SUITE_S, SUITE_JOBS; see below).
 # check: one bounded pass for a short lease: builds clarray_tests and bench_expr, runs the whole
 #   conformance matrix, CHECK_FUZZ_S seconds of expression fuzz and half that of breadth fuzz
@@ -47,7 +47,7 @@ configure_bench() {
     -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu"
 }
-if [[ $what != bench && $what != field && $what != check && $what != suite ]]; then
+if [[ $what != bench && $what != field && $what != check && $what != suite && $what != compare ]]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
@@ -104,6 +104,16 @@ if [[ $what == suite ]]; then
   cp "$done_log" "$out/"
   echo "suite ($config) so far: $(grep -cE ' Passed ' "$done_log") passed, $(grep -E 'Test +#' "$done_log" | grep -cvE ' Passed |Not Run') failed"
   grep -E "Test +#" "$done_log" | grep -vE " Passed |Not Run" | head -20
+fi
+if [[ $what == compare ]]; then
+  # Before/after on this GPU: scripts/bench-compare.sh with the source tree in COMPARE_BASE
+  # (default .device/baseline, carried), the GPU preset of the workloads, and COMPARE_ENV (e.g.
+  # CLARRAY_INDEX32=0) as a third state; the CSVs and the summary go to $OUT/compare.
+  lib=$prefix/usr/lib/x86_64-linux-gnu # no spaces inside an argument: bench-compare.sh splits them
+  CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$prefix/usr -DCMAKE_CXX_FLAGS=-isystem$prefix/usr/include -DCMAKE_EXE_LINKER_FLAGS=-Wl,--library-path=$lib,-rpath=$lib" \
+    PRESET=gpu JOBS=16 EXTRA_ENV="${COMPARE_ENV:-}" ROUNDS="${ROUNDS:-2}" BUILD_ROOT=build-compare \
+    scripts/bench-compare.sh "${COMPARE_BASE:-.device/baseline}" "$out/compare" > "$out/compare.txt" 2>&1 || rc=1
+  grep -vE "^\|" "$out/compare.txt" | tail -12
 fi
 if [[ $what == check ]]; then
   t0=$SECONDS
