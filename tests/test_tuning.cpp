@@ -128,7 +128,7 @@ TEST_CASE("tuning: the test device's table is sane and its kind's", "[tuning]") 
     const bool capped = dev.quirks().register_cap_option != nullptr;
     CHECK(t.function_vector_width == (cpu ? 8u : 1u));
     CHECK(t.half_vector_width == (t.kind == kind_t::other ? 1u : 4u));
-    CHECK(t.index32);
+    CHECK(t.index32 == (t.kind == kind_t::nvidia_gpu || t.kind == kind_t::gpu));
     CHECK(t.reduce_lanes == 4u);
     CHECK(t.reduce_groups_per_cu == 8u);
     CHECK(t.output_steps == 8u);
@@ -189,8 +189,9 @@ TEST_CASE("tuning: an override changes the value the table reports", "[tuning]")
     CHECK(table(cpu, with("CLARRAY_VECTOR_WIDTH", "2")).function_vector_width == 2u);
     CHECK(table(nvidia, with("CLARRAY_VECTOR_WIDTH", "16")).function_vector_width == 16u);
     CHECK(table(cpu, with("CLARRAY_HALF_VECTOR_WIDTH", "8")).half_vector_width == 8u);
-    CHECK(table(cpu).index32);
+    CHECK(!table(cpu).index32);
     CHECK(table(nvidia).index32);
+    CHECK(table(cpu, with("CLARRAY_INDEX32", "1")).index32);
     CHECK(!table(cpu, with("CLARRAY_INDEX32", "0")).index32);
     CHECK(!table(nvidia, with("CLARRAY_INDEX32", "0")).index32);
     CHECK(table(nvidia, with("CLARRAY_INDEX32", "1")).index32);
