@@ -13,14 +13,6 @@ extern const char* const kernel_source_assign_vector;
 
 namespace {
 
-std::string str(std::size_t v) {
-    return std::to_string(v);
-}
-
-std::string flag(bool on) {
-    return on ? "1" : "0";
-}
-
 bool bit(std::uint32_t mask, std::size_t j) {
     return j < 32 && (mask >> j & 1u);
 }
@@ -31,7 +23,7 @@ template <class Take>
 void emit_operand_list(emitter& e, const char* name, std::size_t operands, Take take) {
     std::string list;
     for (std::size_t j = 0; j < operands; ++j)
-        if (take(j)) list += (list.empty() ? "X(" : " X(") + str(j) + ", A)";
+        if (take(j)) list += (list.empty() ? "X(" : " X(") + count_text(j) + ", A)";
     e.define(std::string("FOR_EACH_") + name + "(X, A)", list);
 }
 
@@ -53,7 +45,7 @@ const char* shape_skeleton(assign_shape shape) {
 std::string operand_parameters(const source_builder& b, const std::vector<dtype>& outs) {
     std::string s;
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += std::string(k ? ", " : "") + "global " + cl_type_name(outs[k]) + "* a" + str(k);
+        s += std::string(k ? ", " : "") + "global " + cl_type_name(outs[k]) + "* a" + count_text(k);
     const std::string inputs = b.input_parameters();
     if (!inputs.empty()) s += ", " + inputs;
     return s;
@@ -63,7 +55,9 @@ std::string operand_parameters(const source_builder& b, const std::vector<dtype>
 std::string element_stores(const std::vector<dtype>& outs, const std::vector<std::string>& values) {
     std::string s;
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += cl_store(outs[k], "a" + str(k), "o" + str(k), cl_cast(outs[k], values[k])) + ";\n";
+        s += cl_store(outs[k], "a" + count_text(k), "o" + count_text(k),
+                      cl_cast(outs[k], values[k])) +
+             ";\n";
     return s;
 }
 
@@ -73,7 +67,9 @@ std::string vector_stores(const std::vector<dtype>& outs, const std::vector<std:
                           std::size_t width) {
     std::string s;
     for (std::size_t k = 0; k < outs.size(); ++k)
-        s += cl_vstore(outs[k], width, "a" + str(k), "o" + str(k), "v" + str(k), values[k]) + ";\n";
+        s += cl_vstore(outs[k], width, "a" + count_text(k), "o" + count_text(k),
+                       "v" + count_text(k), values[k]) +
+             ";\n";
     return s;
 }
 
@@ -105,11 +101,11 @@ std::string assign_source(const source_builder& b, const std::vector<dtype>& out
     e.line("#pragma OPENCL FP_CONTRACT OFF");
     e.verbatim(b.helpers_text());
     e.comment("Hooks of kernels/assign_common.cl (src/codegen/assign_source.cpp).");
-    e.define("INDEX32", flag(spec.index32));
-    e.define("LAYOUT_IN_BUFFER", flag(spec.layout_in_buffer));
-    e.define("RANK", str(rank));
-    e.define("CONTIGUOUS", flag(spec.contiguous));
-    e.define("WIDTH", str(spec.width));
+    e.define("INDEX32", flag_text(spec.index32));
+    e.define("LAYOUT_IN_BUFFER", flag_text(spec.layout_in_buffer));
+    e.define("RANK", count_text(rank));
+    e.define("CONTIGUOUS", flag_text(spec.contiguous));
+    e.define("WIDTH", count_text(spec.width));
     emit_operand_list(e, "OPERAND", operands, [](std::size_t) { return true; });
     if (rows) {
         emit_operand_list(e, "ALONG_ROW", operands,

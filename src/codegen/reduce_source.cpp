@@ -15,14 +15,6 @@ extern const char* const kernel_source_scan;
 
 namespace {
 
-std::string str(std::size_t v) {
-    return std::to_string(v);
-}
-
-std::string flag(bool on) {
-    return on ? "1" : "0";
-}
-
 // Source indices j of the map's array inputs (a<j>; a0 is the output), in parameter order.
 std::vector<std::size_t> array_inputs(const source_builder& b) {
     std::vector<std::size_t> inputs;
@@ -66,9 +58,9 @@ void emit_types(emitter& e, const reduce_text& op, const std::string& value_type
     e.define("STORE_OUTPUT(pointer, index, value)",
              cl_store(out_type, "pointer", "index",
                       std::string("(") + cl_value_type_name(out_type) + ")(value)"));
-    e.define("COMPENSATED", flag(op.compensated));
+    e.define("COMPENSATED", flag_text(op.compensated));
     // Struct accumulators (argmin/argmax) are defined by the operation's prelude.
-    e.define("ACC_IS_STRUCT", flag(!op.prelude.empty()));
+    e.define("ACC_IS_STRUCT", flag_text(!op.prelude.empty()));
 }
 
 // The operation's functions: clarray_from (when values are mapped: value_type not empty),
@@ -92,7 +84,7 @@ void emit_op_functions(emitter& e, const reduce_text& op, const std::string& val
 void emit_inputs(emitter& e, const std::vector<std::size_t>& inputs) {
     std::string list;
     for (std::size_t j : inputs)
-        list += (list.empty() ? "X(" : " X(") + str(j) + ", A)";
+        list += (list.empty() ? "X(" : " X(") + count_text(j) + ", A)";
     e.define("FOR_EACH_INPUT(X, A)", list);
 }
 
@@ -103,11 +95,12 @@ void emit_lanes(emitter& e, const std::string& plural, const std::string& singul
                 std::size_t count) {
     std::string each, fold;
     for (std::size_t k = 0; k < count; ++k)
-        each += (k ? " X(" : "X(") + str(k) + ", A)";
+        each += (k ? " X(" : "X(") + count_text(k) + ", A)";
     for (std::size_t half = count / 2; half >= 1; half /= 2)
         for (std::size_t k = 0; k < half; ++k)
-            fold += (fold.empty() ? "F(" : " F(") + str(k) + ", " + str(k + half) + ")";
-    e.define(plural, str(count));
+            fold +=
+                (fold.empty() ? "F(" : " F(") + count_text(k) + ", " + count_text(k + half) + ")";
+    e.define(plural, count_text(count));
     e.define("FOR_EACH_" + singular + "(X, A)", each);
     e.define("FOLD_" + plural + "(F)", fold);
 }
@@ -115,9 +108,9 @@ void emit_lanes(emitter& e, const std::string& plural, const std::string& singul
 // The layout argument: its struct and how it arrives.
 void emit_layout(emitter& e, const reduce_layout_schema& layout, std::size_t kept_rank,
                  std::size_t red_rank, bool in_buffer) {
-    e.define("KEPT_RANK", str(kept_rank));
-    e.define("REDUCED_RANK", str(red_rank));
-    e.define("LAYOUT_IN_BUFFER", flag(in_buffer));
+    e.define("KEPT_RANK", count_text(kept_rank));
+    e.define("REDUCED_RANK", count_text(red_rank));
+    e.define("LAYOUT_IN_BUFFER", flag_text(in_buffer));
     e.verbatim(layout.layout().declaration());
 }
 
@@ -149,12 +142,12 @@ std::string reduce_stage1_source(const source_builder& b, const std::string& map
     emit_pragmas(e, op, b.required_extensions(), out_type, true);
     e.comment("Hooks of kernels/reduce_stage1.cl (src/codegen/reduce_source.cpp).");
     e.define("SHAPE", shape_name(spec));
-    e.define("FINISH_HERE", flag(spec.finish_here));
-    e.define("ONE_PASS", flag(spec.one_pass));
-    e.define("COOPERATIVE", flag(spec.cooperative));
-    e.define("REDUCED_CONTIGUOUS", flag(spec.red_contiguous));
-    e.define("KEPT_CONTIGUOUS", flag(spec.kept_contiguous));
-    e.define("ROWS_STRIP", str(rows_strip));
+    e.define("FINISH_HERE", flag_text(spec.finish_here));
+    e.define("ONE_PASS", flag_text(spec.one_pass));
+    e.define("COOPERATIVE", flag_text(spec.cooperative));
+    e.define("REDUCED_CONTIGUOUS", flag_text(spec.red_contiguous));
+    e.define("KEPT_CONTIGUOUS", flag_text(spec.kept_contiguous));
+    e.define("ROWS_STRIP", count_text(rows_strip));
     emit_lanes(e, "LANES", "LANE", spec.lanes);
     emit_lanes(e, "STEPS", "STEP", spec.steps);
     e.define("DEVICE_FENCE()", spec.device_fence);
@@ -175,7 +168,7 @@ std::string reduce_stage2_source(const reduce_text& op, dtype out_type, bool coo
     emitter e;
     emit_pragmas(e, op, {}, out_type, true);
     e.comment("Hooks of kernels/reduce_combine.cl (src/codegen/reduce_source.cpp).");
-    e.define("COOPERATIVE", flag(cooperative));
+    e.define("COOPERATIVE", flag_text(cooperative));
     e.define("ONE_PASS", "0");
     emit_types(e, op, "", out_type);
     emit_op_functions(e, op, "", cl_value_type_name(out_type));
@@ -193,7 +186,7 @@ std::string scan_source(const source_builder& b, const std::string& map_text, dt
     emit_pragmas(e, op, b.required_extensions(), out_type, true);
     e.comment("Hooks of kernels/scan.cl (src/codegen/reduce_source.cpp).");
     e.define("SCAN_PARTS", "0");
-    e.define("EXCLUSIVE", flag(exclusive));
+    e.define("EXCLUSIVE", flag_text(exclusive));
     e.define("REDUCED_CONTIGUOUS", "0");
     emit_types(e, op, value, out_type);
     emit_inputs(e, inputs);

@@ -39,6 +39,15 @@ private:
     std::size_t depth_ = 0;
 };
 
+// Texts of the generators' hooks: a flag as a #define value ("1" or "0"), a count or index in
+// decimal.
+inline std::string flag_text(bool on) {
+    return on ? "1" : "0";
+}
+inline std::string count_text(std::size_t v) {
+    return std::to_string(v);
+}
+
 // `skeleton` (an OpenCL C skeleton of kernels/) with every marked point (@NAME@, NAME of capitals
 // and underscores) replaced by its text in `marks` ({"@NAME@", text}); a text of several lines
 // goes on at the indentation of the mark's line. An @ not starting a mark (a comment's) stays.
