@@ -259,18 +259,14 @@ void run_assignment(const array_ref* outs, std::size_t n_out, const expression_o
     for (std::size_t o = 0; o < n_out; ++o)
         ops.push_back(
             {*outs[o].strides, outs[o].offset, outs[o].alloc, outs[o].shape, outs[o].strides});
-    std::size_t array_index = 0;
-    for (const terminal_record& t : in.terminals) {
-        if (t.what != terminal_record::kind::array) continue;
-        const std::size_t i = array_index++;
-        if (!shared.empty() && shared[i] != i) continue;
+    in.for_each_operand(shared, [&](const terminal_record& t) {
         ops.push_back(
             input_view(*t.shape, *t.strides, t.offset, t.alloc, shape0, &t.type, &first.type));
         if (t.read_shape) {
             ops.back().shape = t.read_shape;
             ops.back().own_strides = t.read_strides;
         }
-    }
+    });
 
     if (has_harmful_alias(ops, n_out)) {
         // Evaluate into temporaries first, as if every input were read before any write. They

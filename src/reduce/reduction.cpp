@@ -129,15 +129,11 @@ reduction_operands reduction_operands_of(const expression_operands& d, const sha
     ops.kernel_tag = kernel_tag;
     ops.emit = emit;
     ops.source = &d;
-    std::size_t array_index = 0;
-    for (const terminal_record& t : d.terminals) {
-        if (t.what != terminal_record::kind::array) continue;
-        const std::size_t i = array_index++;
-        if (!ops.shared.empty() && ops.shared[i] != i) continue; // one operand, bound once
+    d.for_each_operand(ops.shared, [&](const terminal_record& t) { // each operand once
         const operand_view v = input_view(*t.shape, *t.strides, t.offset, t.alloc, shape);
         ops.strides.push_back(v.strides);
         ops.offsets.push_back(v.offset);
-    }
+    });
     return ops;
 }
 

@@ -85,6 +85,16 @@ public:
     // strides; gathers excepted): shared[i] is the first array terminal equal to array terminal
     // i (i itself for the first). Empty when no terminal repeats, or past 16 array terminals.
     std::vector<std::uint8_t> sharing() const;
+    // Calls f(record) for each distinct array operand in visit order: the array terminals less
+    // the repeats of `shared` (sharing()).
+    template <class F> void for_each_operand(const std::vector<std::uint8_t>& shared, F&& f) const {
+        std::size_t array_index = 0;
+        for (const terminal_record& t : terminals) {
+            if (t.what != terminal_record::kind::array) continue;
+            const std::size_t i = array_index++;
+            if (shared.empty() || shared[i] == i) f(t);
+        }
+    }
     // The kernel arguments of the terminals in visit order (variants have none), the repeated
     // array terminals of `shared` (sharing()) left out.
     void bind(std::vector<launch_arg>& args, const std::vector<std::uint8_t>& shared) const;
