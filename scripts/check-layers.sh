@@ -18,19 +18,21 @@ set -euo pipefail
 # Each layer (bottom first) and the layers it may use besides itself. A new folder is one line.
 LAYERS='
 runtime   -
+types     runtime
+shape     runtime types
 storage   runtime
 memory    runtime storage
-array     runtime storage memory
-codegen   runtime storage memory array
-expr      runtime storage memory array codegen
-reduce    runtime storage memory array codegen expr
-user      runtime storage memory array codegen expr reduce
-host      runtime storage memory array expr
-random    runtime storage memory array
-linalg    runtime storage memory array expr
-fft       runtime storage memory array expr
-sort      runtime storage memory array codegen expr
-indexing  runtime storage memory array codegen expr reduce
+array     runtime storage memory types shape
+codegen   runtime storage memory types shape array
+expr      runtime storage memory types shape array codegen
+reduce    runtime storage memory types shape array codegen expr
+user      runtime storage memory types shape array codegen expr reduce
+host      runtime storage memory types shape array expr
+random    runtime storage memory types shape array
+linalg    runtime storage memory types shape array expr
+fft       runtime storage memory types shape array expr
+sort      runtime storage memory types shape array codegen expr
+indexing  runtime storage memory types shape array codegen expr reduce
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

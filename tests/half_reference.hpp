@@ -7,7 +7,7 @@
 
 #include "xtensor_headers.hpp"
 
-#include "clarray/array/half.hpp"
+#include "clarray/types/half.hpp"
 
 namespace test {
 

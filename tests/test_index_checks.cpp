@@ -1,4 +1,4 @@
-// Raise-mode index checks on the device (runtime/error_flag.hpp, docs/indexing.md): take, put
+// Raise-mode index checks on the device (runtime/device_checks.hpp, docs/indexing.md): take, put
 // and add_at do not wait at the call; an index out of range is reported as index_error by the
 // next host wait (get, item, a host view, queue::finish) after the faulty kernel completed, once,
 // in the thread that issued it. Expected values come from host loops over the same indices.
@@ -19,7 +19,7 @@ using test::each_policy;
 using test::host_vector;
 
 std::size_t pending() {
-    return ca::detail::index_checks_of(test::ctx()).pending();
+    return ca::detail::device_checks_of(test::ctx()).pending();
 }
 
 std::vector<float> iota_values(std::size_t n, float base) {

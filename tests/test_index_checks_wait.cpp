@@ -1,4 +1,4 @@
-// How raise-mode index checks are read back (runtime/error_flag.hpp, docs/indexing.md): a host
+// How raise-mode index checks are read back (runtime/device_checks.hpp, docs/indexing.md): a host
 // wait that covers the faulty launch (a read or a reading view on its queue, a read that waits for
 // it from another queue, a finish) brings the flag words back with the wait itself, with no read
 // on the registry's own queue; other waits fall back to that read. Either way the error is
@@ -19,8 +19,8 @@ using test::device_array;
 using test::each_policy;
 using test::host_vector;
 
-ca::detail::index_checks& checks() {
-    return ca::detail::index_checks_of(test::ctx());
+ca::detail::device_checks& checks() {
+    return ca::detail::device_checks_of(test::ctx());
 }
 
 std::vector<float> iota_values(std::size_t n, float base) {
@@ -45,7 +45,7 @@ std::vector<float> expected(const std::vector<float>& b, const std::vector<I>& k
 } // namespace
 
 TEST_CASE("index checks: a wait that covers the launch brings its word back itself",
-          "[indexing][index_checks]") {
+          "[indexing][device_checks]") {
     each_policy([](auto policy) {
         using S = decltype(policy);
         INFO(S::name);
@@ -94,7 +94,7 @@ TEST_CASE("index checks: a wait that covers the launch brings its word back itse
 }
 
 TEST_CASE("index checks: a read from another queue that waits for the launch reports it",
-          "[indexing][index_checks]") {
+          "[indexing][device_checks]") {
     ca::queue q2(test::ctx());
     const std::vector<float> hb = iota_values(9, 0);
     const std::vector<std::int64_t> hbad{8, 9};
@@ -110,7 +110,7 @@ TEST_CASE("index checks: a read from another queue that waits for the launch rep
     CHECK(checks().pending() == 0);
 }
 
-TEST_CASE("index checks on an out-of-order queue", "[indexing][index_checks]") {
+TEST_CASE("index checks on an out-of-order queue", "[indexing][device_checks]") {
     ca::queue ooo(test::ctx(), ca::out_of_order);
     const std::vector<float> hb = iota_values(16, 0);
     auto b = device_array<float, ca::buffer>(ooo, hb);
@@ -145,7 +145,7 @@ TEST_CASE("index checks on an out-of-order queue", "[indexing][index_checks]") {
 }
 
 TEST_CASE("index checks: four threads, each reporting its own faults at every kind of wait",
-          "[indexing][index_checks]") {
+          "[indexing][device_checks]") {
     // Each thread has its own queue (one out of order) and sizes, and alternates faulty and valid
     // takes and puts, reported by a read, a finish or a reading view in turn: reads of other
     // threads' queues, their sweeps and the words' reuse interleave with its own.

@@ -62,7 +62,7 @@ void check_same(const tuning_t& a, const tuning_t& b) {
     CHECK(a.sort_onesweep == b.sort_onesweep);
     CHECK(a.sort_groups_per_cu == b.sort_groups_per_cu);
     CHECK(a.sort_registers == b.sort_registers);
-    CHECK(a.index_check_staging == b.index_check_staging);
+    CHECK(a.device_check_staging == b.device_check_staging);
 }
 
 // The variables the table reads (docs/internals/tuning.md lists the same).
@@ -142,7 +142,7 @@ TEST_CASE("tuning: the test device's table is sane and its kind's", "[tuning]") 
     CHECK(t.sort_rank == (dev.quirks().ptx_warp_match ? rank_t::warp : rank_t::split));
     CHECK(t.sort_onesweep == !cpu);
     CHECK(t.sort_groups_per_cu == 4u);
-    CHECK(t.index_check_staging == tuning_t::staging_t::pinned);
+    CHECK(t.device_check_staging == tuning_t::staging_t::pinned);
 }
 
 TEST_CASE("tuning: the columns differ where the measurements do", "[tuning]") {
@@ -223,7 +223,7 @@ TEST_CASE("tuning: an override changes the value the table reports", "[tuning]")
     CHECK(uncapped.sort_items_keys_only == 16u);
     CHECK(uncapped.sort_items_with_positions == 16u);
     CHECK(table(cpu, with("CLARRAY_SORT_REGISTERS", "32")).sort_registers == 0u);
-    CHECK(table(cpu, with("CLARRAY_INDEX_CHECK_STAGING", "heap")).index_check_staging ==
+    CHECK(table(cpu, with("CLARRAY_INDEX_CHECK_STAGING", "heap")).device_check_staging ==
           tuning_t::staging_t::heap);
     // CLARRAY_PLAN_AS_GPU=1: a CPU takes the GPU column; a GPU keeps its own.
     const tuning_t as_gpu = table(cpu, with("CLARRAY_PLAN_AS_GPU", "1"));

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/array/shared_struct.hpp"
-#include "clarray/runtime/error_flag.hpp"
+#include "clarray/types/shared_struct.hpp"
+#include "clarray/runtime/device_checks.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
@@ -118,6 +118,23 @@ event launch_n(const queue& q, const kernel& k, std::size_t n, const launch_arg*
 
 } // namespace
 
+namespace {
+// "take: an index is out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
+std::string index_range_message(const device_check_site& site) {
+    const std::string n = std::to_string(site.extent);
+    return std::string(site.what) + ": an index is out of range for " +
+           (site.axis >= 0 ? "axis " + std::to_string(site.axis) + " with size " + n
+                           : "an array of size " + n) +
+           " (indices must lie in [-" + n + ", " + n + "))";
+}
+void raise_index_error(const std::string& message) {
+    throw index_error(message);
+}
+} // namespace
+
+const device_check_kind index_range_check = {index_range_message, raise_index_error,
+                                             "out-of-range indexing operation"};
+
 void throw_index_range(const char* what, std::size_t extent, std::optional<std::size_t> axis) {
     throw index_error(index_range_message(check_site(what, extent, axis)));
 }
@@ -149,9 +166,10 @@ void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, 
     set_view(L, 1, idx);
     set_view(L, 2, values);
     kernel k = index_kernel(q.context(), which::scatter, a.type, idx.type, add);
-    // raise: the check's flag word (runtime/error_flag.hpp), given back if the launch fails.
-    index_check_reservation check = mode == index_mode::raise ? index_check_reservation(q.context())
-                                                              : index_check_reservation();
+    // raise: the check's flag word (runtime/device_checks.hpp), given back if the launch fails.
+    device_check_reservation check = mode == index_mode::raise
+                                         ? device_check_reservation(q.context())
+                                         : device_check_reservation();
     const launch_arg args[] = {mem(a, add ? access::read_write : access::write),
                                mem(idx, access::read),
                                mem(values, access::read),

@@ -439,7 +439,7 @@ void product_t(product_kind kind, const array_ref& out, const array_ref& ra, con
 }
 
 // Complex products: CLBlast's routines take std::complex. Written so that a build without
-// complex dtypes (array/dtype.hpp) still compiles: then it returns false.
+// complex dtypes (types/dtype.hpp) still compiles: then it returns false.
 template <class C>
 bool product_if(product_kind kind, const array_ref& out, const array_ref& a, const array_ref& b) {
     if constexpr (is_dtype_v<C>) {

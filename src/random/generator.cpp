@@ -7,7 +7,7 @@
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/error.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"

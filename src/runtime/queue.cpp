@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "clarray/error.hpp"
-#include "clarray/runtime/error_flag.hpp"
+#include "clarray/runtime/device_checks.hpp"
 
 namespace clarray {
 
@@ -31,7 +31,7 @@ void queue::flush() const {
     detail::check_cl(clFlush(get()), "clFlush");
 }
 void queue::finish() const {
-    detail::index_checks& checks = detail::index_checks_of(context());
+    detail::device_checks& checks = detail::device_checks_of(context());
     checks.before_wait(*this, true); // the finish brings back the words of the index checks
     detail::check_cl(clFinish(get()), "clFinish");
     checks.poll(context());

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"

@@ -8,7 +8,7 @@
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/context_state.hpp"
-#include "clarray/runtime/error_flag.hpp"
+#include "clarray/runtime/device_checks.hpp"
 
 namespace clarray {
 
@@ -37,14 +37,18 @@ cl_map_flags map_flags(access a) {
     return CL_MAP_READ | CL_MAP_WRITE;
 }
 
-void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) { std::free(staging); }
+void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) {
+    std::free(staging);
+}
 
 // clEnqueueSVMFree's callback: frees the pointers itself (passing NULL, "let the runtime free",
 // is legal too; an explicit callback is what every implementation handles).
 void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], void*) {
     cl_context ctx = nullptr;
-    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS) return;
-    for (cl_uint i = 0; i < n; ++i) clSVMFree(ctx, ptrs[i]);
+    if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, nullptr) != CL_SUCCESS)
+        return;
+    for (cl_uint i = 0; i < n; ++i)
+        clSVMFree(ctx, ptrs[i]);
 }
 } // namespace
 
@@ -107,13 +111,12 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
         const bool fine = kind == storage_kind::svm_fine;
         svm_capabilities caps = ctx.svm_caps();
         if (fine ? !caps.fine : !caps.coarse)
-            throw unsupported(std::string(storage_name(kind)) + " storage: device '" + dev.name() +
-                              "' (" + dev.version() + ") does not support " +
-                              (fine ? "fine" : "coarse") +
-                              "-grained buffer SVM" +
-                              (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)"
-                                                         : "") +
-                              "; use clarray::buffer storage");
+            throw unsupported(
+                std::string(storage_name(kind)) + " storage: device '" + dev.name() + "' (" +
+                dev.version() + ") does not support " + (fine ? "fine" : "coarse") +
+                "-grained buffer SVM" +
+                (ctx.options().disable_svm ? " (SVM disabled by CLARRAY_DISABLE_SVM)" : "") +
+                "; use clarray::buffer storage");
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE | (fine ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0);
         detail::deferred_svm_frees& parked = ctx.state().svm_frees;
         parked.sweep(ctx.get());
@@ -121,9 +124,10 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes)
         // Memory parked behind finished-but-unswept or still-running work may be what is missing:
         // wait for it (the one blocking path, taken only under memory pressure) and retry.
         if (!svm_ && parked.drain(ctx.get()) > 0) svm_ = clSVMAlloc(ctx.get(), flags, bytes, 0);
-        if (!svm_) throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
-                                       std::to_string(bytes) + " bytes) returned NULL on '" +
-                                       dev.name() + "'");
+        if (!svm_)
+            throw out_of_memory(std::string("clSVMAlloc(") + storage_name(kind) + ", " +
+                                std::to_string(bytes) + " bytes) returned NULL on '" + dev.name() +
+                                "'");
     }
     g_live_allocations.fetch_add(1);
     g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
@@ -144,8 +148,10 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes,
 
 wait_list allocation::all_uses_locked() {
     wait_list all;
-    for (const use_record& u : writers_) all.add(u.ev);
-    for (const use_record& u : readers_) all.add(u.ev);
+    for (const use_record& u : writers_)
+        all.add(u.ev);
+    for (const use_record& u : readers_)
+        all.add(u.ev);
     return all;
 }
 
@@ -294,20 +300,21 @@ void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* d
     wait_list deps;
     collect_locked(q, access::read, deps);
     // The read brings back the words of the index checks it waits for (polled below).
-    detail::index_checks_of(q.context()).before_wait(q, false, &deps);
+    detail::device_checks_of(q.context()).before_wait(q, false, &deps);
     cl_event e = nullptr;
     if (mem_)
         detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_TRUE, offset, n, dst, deps.size(),
                                              deps.data(), &e),
                          "clEnqueueReadBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst, static_cast<char*>(svm_) + offset,
-                                            n, deps.size(), deps.data(), &e),
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst,
+                                            static_cast<char*>(svm_) + offset, n, deps.size(),
+                                            deps.data(), &e),
                          "clEnqueueSVMMemcpy(to host)");
     record_locked(q, access::read, event(e));
     lock.unlock();
     // The host has waited for device data: report the index checks that completed meanwhile.
-    detail::index_checks_of(q.context()).poll(q.context());
+    detail::device_checks_of(q.context()).poll(q.context());
 }
 
 void allocation::write(const queue& q, std::size_t offset, std::size_t n, const void* src) {
@@ -321,8 +328,8 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
                                               deps.data(), &e),
                          "clEnqueueWriteBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset, src,
-                                            n, deps.size(), deps.data(), &e),
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset,
+                                            src, n, deps.size(), deps.data(), &e),
                          "clEnqueueSVMMemcpy(from host)");
     record_locked(q, access::write, event(e));
 }
@@ -342,7 +349,8 @@ event allocation::copy_from(const queue& q, allocation& src, std::size_t src_off
                                              deps.size(), deps.data(), &e),
                          "clEnqueueCopyBuffer");
     else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + dst_offset,
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE,
+                                            static_cast<char*>(svm_) + dst_offset,
                                             static_cast<char*>(src.svm_) + src_offset, n,
                                             deps.size(), deps.data(), &e),
                          "clEnqueueSVMMemcpy");
@@ -388,7 +396,7 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
     // A view that reads brings back the words of the index checks it waits for (polled below);
     // a fine-grained view waits for events only, with no command to queue the read before.
     if (reads(a) && kind_ != storage_kind::svm_fine)
-        detail::index_checks_of(q.context()).before_wait(q, false, &deps);
+        detail::device_checks_of(q.context()).before_wait(q, false, &deps);
     void* host = nullptr;
     cl_event e = nullptr;
     switch (kind_) {
@@ -401,12 +409,13 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
         if (emulate_coarse_) {
             // Staging copy, as a discrete GPU's map would be: the host never sees svm_ itself.
             host = std::malloc(n);
-            if (!host) throw out_of_memory("coarse-emulation staging copy of " + std::to_string(n) +
-                                           " bytes");
+            if (!host)
+                throw out_of_memory("coarse-emulation staging copy of " + std::to_string(n) +
+                                    " bytes");
             if (reads(a)) {
-                cl_int rc = clEnqueueSVMMemcpy(q.get(), CL_TRUE, host,
-                                               static_cast<char*>(svm_) + offset, n, deps.size(),
-                                               deps.data(), &e);
+                cl_int rc =
+                    clEnqueueSVMMemcpy(q.get(), CL_TRUE, host, static_cast<char*>(svm_) + offset, n,
+                                       deps.size(), deps.data(), &e);
                 if (rc != CL_SUCCESS) std::free(host);
                 detail::check_cl(rc, "clEnqueueSVMMemcpy(emulated map)");
             } else {
@@ -430,8 +439,10 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
     }
     }
     if (e) {
-        if (lock.owns_lock()) record_locked(q, access::read, event(e));
-        else clReleaseEvent(e);
+        if (lock.owns_lock())
+            record_locked(q, access::read, event(e));
+        else
+            clReleaseEvent(e);
     }
     (writes(a) ? write_maps_ : read_maps_).fetch_add(1);
     if (lock.owns_lock()) lock.unlock(); // unmap records under it
@@ -439,7 +450,7 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
     // only view reads nothing, and undoing it would write its garbage back).
     if (reads(a)) {
         try {
-            detail::index_checks_of(q.context()).poll(q.context());
+            detail::device_checks_of(q.context()).poll(q.context());
         } catch (...) {
             unmap(q, host, a, offset, n); // writes back what was read: the contents stay
             throw;
@@ -460,8 +471,10 @@ void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
             if (writes(a)) {
                 rc = clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset, host,
                                         n, 0, nullptr, &e);
-                if (rc == CL_SUCCESS) rc = clSetEventCallback(e, CL_COMPLETE, free_staging, host);
-                else std::free(host);
+                if (rc == CL_SUCCESS)
+                    rc = clSetEventCallback(e, CL_COMPLETE, free_staging, host);
+                else
+                    std::free(host);
             } else {
                 std::free(host);
             }
@@ -477,7 +490,8 @@ void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
     (writes(a) ? write_maps_ : read_maps_).fetch_sub(1);
     if (e) {
         try {
-            // Later commands must follow the unmap: as a writer if the host wrote, else as a reader.
+            // Later commands must follow the unmap: as a writer if the host wrote, else as a
+            // reader.
             record(q, writes(a) ? access::write : access::read, event(e));
         } catch (...) { // record allocates; nothing may escape a destructor path
             report_noexcept_failure("recording an unmap event", CL_OUT_OF_HOST_MEMORY);

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/layout.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/runtime/kernel.hpp"
 
 namespace clarray::detail {

@@ -20,9 +20,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/layout.hpp"
-#include "clarray/array/slice.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/shape/slice.hpp"
 #include "clarray/error.hpp"
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/kernel.hpp"
@@ -96,7 +96,7 @@ template <class A> detail::array_arg<A, access::read_write> inout(const A& a) {
 // storage, copy() copies the values (the file header and docs/semantics.md say more).
 template <class T, class Storage> class cl_array {
     static_assert(is_dtype_v<T>, "cl_array: unsupported element type (the dtypes are listed in "
-                                 "clarray/array/dtype.hpp, CLARRAY_DTYPES)");
+                                 "clarray/types/dtype.hpp, CLARRAY_DTYPES)");
     static_assert(is_storage_policy_v<Storage>,
                   "cl_array: Storage must be svm_coarse, svm_fine or buffer");
 

@@ -1,6 +1,6 @@
 #pragma once
 // Member definitions of cl_array (included by cl_array.hpp): forwards to the type-erased copies,
-// fills and view arithmetic of array/copy.hpp and array/layout.hpp.
+// fills and view arithmetic of array/copy.hpp and shape/layout.hpp.
 #include <type_traits>
 #include <vector>
 

@@ -5,8 +5,8 @@
 // overlap, kernel choice, launch sizes) is compiled once in src/array/copy.cpp.
 #include <cstddef>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/layout.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
 

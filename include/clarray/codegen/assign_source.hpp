@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {

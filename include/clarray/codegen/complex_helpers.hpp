@@ -4,7 +4,7 @@
 // vector operators, everything else is one of these helpers, emitted once per kernel before it.
 #include <string>
 
-#include "clarray/array/dtype.hpp"
+#include "clarray/types/dtype.hpp"
 #include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {

@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <string>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "clarray/array/dtype.hpp"
+#include "clarray/types/dtype.hpp"
 #include "clarray/runtime/context.hpp"
 
 namespace clarray::detail {
@@ -91,7 +91,7 @@ public:
     // The next scalar argument ("s2", or "((float8)(s2))" in a vector builder); declares it.
     std::string scalar_input(dtype d);
     // The next argument as a writable `global uint*` ("f3"): the flag words of device-side
-    // index checks (runtime/error_flag.hpp). Not an array operand: no offset, no strides.
+    // index checks (runtime/device_checks.hpp). Not an array operand: no offset, no strides.
     std::string flag_input();
     // The value of the next kernel variant (set_variants), in visit order; not a parameter.
     std::uint32_t variant_input();

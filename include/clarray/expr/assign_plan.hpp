@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "clarray/array/copy.hpp"
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/layout.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/assign_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/operands.hpp"

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
-#include "clarray/array/dtype.hpp"
+#include "clarray/types/dtype.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/error.hpp"
 #include "clarray/expr/promotion.hpp"

@@ -18,7 +18,7 @@
 
 namespace clarray::detail {
 
-// Whether terminal T reads beyond its broadcast view (a gather: expr/gather.hpp), naming the
+// Whether terminal T reads beyond its broadcast view (a gather: indexing/gather.hpp), naming the
 // region it may read (read_shape, read_strides, at its view's offset) for the alias analysis.
 template <class T, class = void> struct reads_region : std::false_type {};
 template <class T>

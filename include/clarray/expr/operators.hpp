@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "clarray/codegen/complex_helpers.hpp"
+#include "clarray/expr/device_check.hpp"
 #include "clarray/expr/expression.hpp"
-#include "clarray/expr/gather.hpp"
 
 namespace clarray {
 namespace detail {
@@ -222,14 +222,15 @@ struct power_op : lanewise_call_op { // lanewise for floats only (lanewise_as)
 inline constexpr const char* negative_power_message =
     "pow: integers to negative integer powers are not allowed (NumPy's power raises too); "
     "convert the base or the exponent to a floating type first";
+// The device check of an array exponent (runtime/device_checks.hpp): negative_power_message.
+extern const device_check_kind negative_power_check;
 
-// A device check's two kernel arguments (runtime/error_flag.hpp) as one child of a function
-// node: its text is "flag words, word index", for the op's helper to pass on. The check is
-// gather.hpp's (a flag word reserved when the arguments are bound, armed after the launch).
+// A device check's two kernel arguments (expr/device_check.hpp) as one child of a function
+// node: its text is "flag words, word index", for the op's helper to pass on.
 class check_node {
 public:
     using value_type = bool; // no value: see emit
-    check_node(const context& ctx, const index_check_site& site) : check_(ctx, site, true) {}
+    check_node(const context& ctx, const device_check_site& site) : check_(ctx, site, true) {}
     static std::string emit(source_builder& b) {
         const std::string flag = b.flag_input();
         return flag + ", " + b.scalar_input(dtype::uint32);
@@ -242,7 +243,7 @@ public:
     static constexpr bool calls_function = false;
 
 private:
-    gather_check check_;
+    device_check check_;
 };
 
 // power_op on integers whose exponent is an array of a signed type: a negative exponent sets the
@@ -290,7 +291,7 @@ template <class X, class Y> auto make_power(X&& x, Y&& y) {
             if constexpr (std::decay_t<decltype(t)>::is_array)
                 if (!ctx) ctx = &t.array().get_context();
         });
-        check_node check(*ctx, index_check_site{"pow", 0, -1, negative_power_message});
+        check_node check(*ctx, device_check_site{&negative_power_check, "pow"});
         if constexpr (is_scalar_v<X>) {
             using ST = weak_operand_t<power_op, Y, X>;
             return function_node<checked_power_op, ST, child_t<Y>, check_node>(

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "clarray/array/dtype.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray {
 

@@ -14,7 +14,7 @@
 //
 // Where the host waits: nowhere for take/put/add_at in any mode; in raise mode their kernels
 // flag an index out of range on the device, and the next host wait reports it
-// (runtime/error_flag.hpp). compress, extract and nonzero read the count of selected elements
+// (runtime/device_checks.hpp). compress, extract and nonzero read the count of selected elements
 // (the result's size); count_nonzero reads its result. Everything else is enqueued.
 //
 // Every argument that is read may be an expression (docs/semantics.md): take's indices and the
@@ -32,9 +32,9 @@
 #include "clarray/array/manipulation.hpp" // detail::normalize_axis
 #include "clarray/error.hpp"
 #include "clarray/expr/assign.hpp"
-#include "clarray/expr/gather.hpp"
 #include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
+#include "clarray/indexing/gather.hpp"
 #include "clarray/reduce/reduce.hpp"
 
 namespace clarray {
@@ -44,7 +44,7 @@ namespace detail {
 // else a[k, ...] along axis 0 (add_at). values: put reads values.flat[i % values.size];
 // add_at reads values, already broadcast to idx.shape + a.shape[1:], in C order.
 // raise mode: an index out of range is skipped and reported at the next host wait as
-// index_error naming `what` (runtime/error_flag.hpp).
+// index_error naming `what` (runtime/device_checks.hpp).
 void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
              bool flat, bool add, const char* what);
 // out[j] = a.flat[i] for the i where the inclusive running count pos (int64, contiguous, of
@@ -65,9 +65,9 @@ template <class I> constexpr void check_index_type() {
 }
 
 // Where a raise-mode check came from (the index_error's message): axis empty for a flat index.
-inline index_check_site check_site(const char* what, std::size_t extent,
-                                   std::optional<std::size_t> axis) noexcept {
-    return {what, extent, axis ? static_cast<std::ptrdiff_t>(*axis) : -1};
+inline device_check_site check_site(const char* what, std::size_t extent,
+                                    std::optional<std::size_t> axis) noexcept {
+    return {&index_range_check, what, extent, axis ? static_cast<std::ptrdiff_t>(*axis) : -1};
 }
 
 template <class A, class B> void same_context(const A& a, const B& b, const char* what) {

@@ -10,8 +10,8 @@
 #include <string>
 #include <type_traits>
 
-#include "clarray/array/dtype.hpp"
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/types/shared_struct.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/expr/promotion.hpp"
 

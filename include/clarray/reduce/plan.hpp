@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "clarray/array/layout.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/runtime/cl.hpp"
 #include "clarray/runtime/device.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "clarray/array/layout.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/operands.hpp"

@@ -8,7 +8,7 @@
 
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/deferred_free.hpp"
-#include "clarray/runtime/error_flag.hpp"
+#include "clarray/runtime/device_checks.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/launch.hpp"
 
@@ -101,8 +101,8 @@ struct context_state {
     // Device buffers for layouts too large for the parameter space (runtime/launch.hpp).
     layout_buffers layouts;
 
-    // Pending device-side index checks (runtime/error_flag.hpp), polled after host waits.
-    index_checks checks;
+    // Pending device-side index checks (runtime/device_checks.hpp), polled after host waits.
+    device_checks checks;
 };
 
 } // namespace clarray::detail

@@ -246,10 +246,10 @@ public:
         // 48. Elsewhere 0 (no cap can be set). CLARRAY_SORT_REGISTERS: 0, or 16 to 255.
         std::size_t sort_registers = 0;
 
-        // Index checks (src/runtime/error_flag.cpp): pinned, every device. H100, take / put in
+        // Index checks (src/runtime/device_checks.cpp): pinned, every device. H100, take / put in
         // raise mode at 1.6e7: 220.3 / 973.9 us pinned, 263.6 / 1073.9 us heap (raw kernels
         // 198.5 / 907.6 us); CPUs: default, not measured. CLARRAY_INDEX_CHECK_STAGING=pinned|heap.
-        staging_t index_check_staging = staging_t::pinned;
+        staging_t device_check_staging = staging_t::pinned;
     };
     // The tuned kernel parameters of this device.
     const tuning_t& tuning() const noexcept;

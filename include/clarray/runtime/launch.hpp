@@ -110,7 +110,7 @@ struct launch_arg {
 
     // A cl_mem bound without use tracking (memory null): no waits, no records. For words that
     // unrelated kernels share without ordering between them (the index-check flags,
-    // runtime/error_flag.hpp); a null cl_mem binds NULL.
+    // runtime/device_checks.hpp); a null cl_mem binds NULL.
     static launch_arg untracked_buffer(cl_mem mem, std::size_t total_bytes) noexcept {
         return buffer_memory(nullptr, mem, total_bytes, access::read_write);
     }

@@ -1,11 +1,11 @@
-#include "clarray/array/layout.hpp"
+#include "clarray/shape/layout.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "clarray/array/slice.hpp"
+#include "clarray/shape/slice.hpp"
 #include "clarray/error.hpp"
 
 namespace clarray {

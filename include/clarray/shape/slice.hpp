@@ -76,7 +76,7 @@ struct slice_arg {
 
 } // namespace clarray
 
-#include "clarray/array/layout.hpp"
+#include "clarray/shape/layout.hpp"
 
 namespace clarray::detail {
 // Applies view arguments to (shape, strides, offset); throws index_error on out-of-range

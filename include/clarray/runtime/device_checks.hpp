@@ -1,15 +1,17 @@
 #pragma once
-// Index checks on the device without a host round trip (docs/indexing.md, "Out-of-range
-// indices"); the same words report value checks (an integer power's negative exponent) as
-// dtype_error. A kernel that can meet a bad index gets two extra arguments, the context's flag
-// words (`global uint*`) and the word reserved for its launch; on a bad index it stores 1 there
-// and goes on with a safe value. After the launch the operation arms the word with the launch
-// event and where the check came from. Every host point that waits for device data (blocking
-// reads and maps of the storage layer, queue::finish) then polls the context: the words of the
-// completed launches are read, and a set word becomes an index_error thrown in the thread that
-// launched the kernel. The words come back with the wait itself: just before it, a non-blocking
-// read of the words its queue's stream covers is queued on the same queue (before_wait); only
-// launches the wait does not cover are read on a queue of the registry's own.
+// Checks that kernels make on the device without a host round trip: an out-of-range index
+// (indexing/, docs/indexing.md "Out-of-range indices"), a negative integer exponent (expr/). A
+// kernel that can meet bad input gets two extra arguments, the context's flag words
+// (`global uint*`) and the word reserved for its launch; on bad input it stores 1 there and goes
+// on with a safe value. After the launch the operation arms the word with the launch event and
+// where the check came from (a site, whose kind says which error a failure raises). Every host
+// point that waits for device data (blocking reads and maps of the storage layer, queue::finish)
+// then polls the context: the words of the completed launches are read, and a set word becomes
+// the kind's error, thrown in the thread that launched the kernel. The words come back with the
+// wait itself: just before it, a non-blocking read of the words its queue's stream covers is
+// queued on the same queue (before_wait); only launches the wait does not cover are read on a
+// queue of the registry's own. The runtime knows no check: the layers that launch them define
+// their kinds.
 //
 // One word per launch in flight (not one per context): a reset can then never erase another
 // launch's report, and each report knows its operation and thread.
@@ -33,21 +35,26 @@ class queue;
 
 namespace detail {
 
-// What a check belongs to, for the index_error message.
-struct index_check_site {
-    const char* what = "";    // a static string: "take", "put", "add_at"
-    std::size_t extent = 0;   // the extent indices must fit (with negative ones from the end)
-    std::ptrdiff_t axis = -1; // -1: a flat index
-    // A check of values rather than indices (an integer power's negative exponent): its whole
-    // message, a static string, reported as a dtype_error. Null for index checks.
-    const char* value_message = nullptr;
+struct device_check_site;
+// A kind of check, defined by the layer that launches it: the failure's message and error.
+struct device_check_kind {
+    std::string (*message)(const device_check_site& site);
+    // Throws the kind's error (index_error, dtype_error, ...) with that message.
+    void (*raise)(const std::string& message);
+    // How later failures of the same thread are counted in the message, in the singular
+    // ("out-of-range indexing operation").
+    const char* later;
 };
-// "take: an index is out of range for axis 0 with size 5 (indices must lie in [-5, 5))"; a
-// value check's value_message.
-std::string index_range_message(const index_check_site& site);
+// Where one launch's check came from.
+struct device_check_site {
+    const device_check_kind* kind = nullptr;
+    const char* what = "";    // a static string: the operation ("take", "pow")
+    std::size_t extent = 0;   // numbers for the kind's message (index checks: the extent that
+    std::ptrdiff_t axis = -1; // indices must fit and their axis, -1 for a flat index)
+};
 
 // A context's registry of pending checks (one per context, in its context_state).
-class index_checks {
+class device_checks {
 public:
     // One reserved word: the kernel binds `flag` (a cl_mem, not use-tracked) and writes word.
     struct ticket {
@@ -57,16 +64,16 @@ public:
         explicit operator bool() const noexcept { return slot != 0; }
     };
 
-    index_checks();
-    ~index_checks();
-    index_checks(const index_checks&) = delete;
-    index_checks& operator=(const index_checks&) = delete;
+    device_checks();
+    ~device_checks();
+    device_checks(const device_checks&) = delete;
+    device_checks& operator=(const device_checks&) = delete;
 
     // Reserves a zeroed word for one launch; never waits for the device (more words are made
     // when all are in flight).
     ticket reserve(const context& ctx);
     // After the launch of t's kernel with event e (e null: the launch failed, same as cancel).
-    void arm(const ticket& t, const event& e, const index_check_site& site) noexcept;
+    void arm(const ticket& t, const event& e, const device_check_site& site) noexcept;
     // The launch did not happen: the word is free again.
     void cancel(const ticket& t) noexcept;
 
@@ -103,7 +110,7 @@ private:
 };
 
 // ctx's registry.
-index_checks& index_checks_of(const context& ctx) noexcept;
+device_checks& device_checks_of(const context& ctx) noexcept;
 
 // One launch's check, from reservation to arming: the kernel's two arguments (the flag words and
 // the word's index), the word reserved by the first flag_argument() and handed to the registry
@@ -112,16 +119,16 @@ index_checks& index_checks_of(const context& ctx) noexcept;
 // and clip) it binds NULL and index 0, which the kernels never touch. word_argument() points
 // into the object: it must stay in place from binding to launch. After arm() the next
 // flag_argument() reserves a new word (a launch of its own).
-class index_check_reservation {
+class device_check_reservation {
 public:
-    index_check_reservation() noexcept = default;
-    explicit index_check_reservation(const context& ctx) : ctx_(ctx) {}
-    index_check_reservation(index_check_reservation&& o) noexcept
+    device_check_reservation() noexcept = default;
+    explicit device_check_reservation(const context& ctx) : ctx_(ctx) {}
+    device_check_reservation(device_check_reservation&& o) noexcept
         : ctx_(std::move(o.ctx_)), ticket_(o.ticket_), word_(o.word_) {
         o.ctx_.reset(); // inactive now
         o.ticket_ = {};
     }
-    index_check_reservation& operator=(index_check_reservation&& o) noexcept {
+    device_check_reservation& operator=(device_check_reservation&& o) noexcept {
         if (this != &o) {
             cancel();
             ctx_ = std::move(o.ctx_);
@@ -132,39 +139,39 @@ public:
         }
         return *this;
     }
-    index_check_reservation(const index_check_reservation&) = delete;
-    index_check_reservation& operator=(const index_check_reservation&) = delete;
-    ~index_check_reservation() { cancel(); }
+    device_check_reservation(const device_check_reservation&) = delete;
+    device_check_reservation& operator=(const device_check_reservation&) = delete;
+    ~device_check_reservation() { cancel(); }
 
     bool active() const noexcept { return ctx_.has_value(); }
     // A new reservation for the same check (no word yet), e.g. for a copy of an expression.
-    index_check_reservation fresh() const {
-        return ctx_ ? index_check_reservation(*ctx_) : index_check_reservation();
+    device_check_reservation fresh() const {
+        return ctx_ ? device_check_reservation(*ctx_) : device_check_reservation();
     }
     // The flag words (reserving the word now if there is none yet), then the word's index.
     launch_arg flag_argument() {
         if (!ctx_) return launch_arg::untracked_buffer(nullptr, 0);
-        if (!ticket_) ticket_ = index_checks_of(*ctx_).reserve(*ctx_);
+        if (!ticket_) ticket_ = device_checks_of(*ctx_).reserve(*ctx_);
         word_ = ticket_.word;
         return launch_arg::untracked_buffer(ticket_.flag, 0);
     }
     launch_arg word_argument() const noexcept { return launch_arg::value(&word_, sizeof word_); }
     // After the launch with event e (null: it failed, the word is given back).
-    void arm(const event& e, const index_check_site& site) noexcept {
+    void arm(const event& e, const device_check_site& site) noexcept {
         if (!ticket_) return;
-        index_checks_of(*ctx_).arm(ticket_, e, site);
+        device_checks_of(*ctx_).arm(ticket_, e, site);
         ticket_ = {};
     }
     // The launch will not happen: the word is free again.
     void cancel() noexcept {
         if (!ticket_) return;
-        index_checks_of(*ctx_).cancel(ticket_);
+        device_checks_of(*ctx_).cancel(ticket_);
         ticket_ = {};
     }
 
 private:
     std::optional<context> ctx_;
-    index_checks::ticket ticket_;
+    device_checks::ticket ticket_;
     cl_uint word_ = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "clarray/runtime/error_flag.hpp"
+#include "clarray/runtime/device_checks.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -40,37 +40,28 @@ void CL_CALLBACK free_words(cl_event, cl_int, void* words) {
 // Where the reads before a wait land: page-locked host memory where the device offers it (a
 // mapped CL_MEM_ALLOC_HOST_PTR buffer), so that the read is one DMA. Into heap memory NVIDIA's
 // non-blocking read went through a staging copy that cost a take in raise mode about 220 us per
-// wait on an H100, 10x the gather. The device's tuning_t::index_check_staging chooses (heap for
+// wait on an H100, 10x the gather. The device's tuning_t::device_check_staging chooses (heap for
 // comparisons).
 bool pinned_landing(const device& dev) {
-    return dev.tuning().index_check_staging == device::tuning_t::staging_t::pinned;
+    return dev.tuning().device_check_staging == device::tuning_t::staging_t::pinned;
 }
 
 } // namespace
 
-std::string index_range_message(const index_check_site& site) {
-    if (site.value_message) return site.value_message;
-    const std::string n = std::to_string(site.extent);
-    return std::string(site.what) + ": an index is out of range for " +
-           (site.axis >= 0 ? "axis " + std::to_string(site.axis) + " with size " + n
-                           : "an array of size " + n) +
-           " (indices must lie in [-" + n + ", " + n + "))";
-}
-
-struct index_checks::state {
+struct device_checks::state {
     // resetting: faulty and reported; its word is set until reset_parked resets it.
     enum class slot_state : unsigned char { free, reserved, armed, resetting };
     struct slot {
         slot_state st = slot_state::free;
         event ev;
-        index_check_site site;
+        device_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
         std::uint64_t serial = 0;
         cl_command_queue q = nullptr; // the launch's queue (compared, never used)
     };
     struct fault {
         std::uint64_t serial;
-        index_check_site site;
+        device_check_site site;
         std::shared_ptr<std::atomic<bool>> owner;
     };
     // Host memory for the words of one chunk: a mapped CL_MEM_ALLOC_HOST_PTR buffer (`pinned`,
@@ -290,10 +281,10 @@ struct index_checks::state {
     }
 };
 
-index_checks::index_checks() : s_(std::make_unique<state>()) {}
-index_checks::~index_checks() = default;
+device_checks::device_checks() : s_(std::make_unique<state>()) {}
+device_checks::~device_checks() = default;
 
-index_checks::ticket index_checks::reserve(const context& ctx) {
+device_checks::ticket device_checks::reserve(const context& ctx) {
     std::lock_guard<std::mutex> lock(mutex_);
     state& s = *s_;
     // All words in flight: settle the finished launches first (their kernels are over, so the
@@ -314,7 +305,7 @@ index_checks::ticket index_checks::reserve(const context& ctx) {
     return ticket{s.chunks[i / words_per_chunk].get(), i % words_per_chunk, i + 1};
 }
 
-void index_checks::arm(const ticket& t, const event& e, const index_check_site& site) noexcept {
+void device_checks::arm(const ticket& t, const event& e, const device_check_site& site) noexcept {
     if (!t) return;
     if (!e) {
         cancel(t);
@@ -335,7 +326,7 @@ void index_checks::arm(const ticket& t, const event& e, const index_check_site& 
     pending_.store(s.armed + s.faults.size(), std::memory_order_release);
 }
 
-void index_checks::cancel(const ticket& t) noexcept {
+void device_checks::cancel(const ticket& t) noexcept {
     if (!t) return;
     std::lock_guard<std::mutex> lock(mutex_);
     state& s = *s_;
@@ -346,7 +337,7 @@ void index_checks::cancel(const ticket& t) noexcept {
     pending_.store(s.armed + s.faults.size(), std::memory_order_release);
 }
 
-void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps) {
+void device_checks::before_wait_slow(const queue& q, bool drains_queue, const wait_list* deps) {
     // On an out-of-order queue a blocking command need not come after the read; clFinish does.
     if (q.is_out_of_order() && !drains_queue) return;
     // What to read, chosen under the mutex; the reads are enqueued outside it (an enqueue may
@@ -439,9 +430,9 @@ void index_checks::before_wait_slow(const queue& q, bool drains_queue, const wai
     check_cl(failed, "clEnqueueReadBuffer(index check flags, before a host wait)");
 }
 
-void index_checks::poll_slow(const context& ctx) {
+void device_checks::poll_slow(const context& ctx) {
     std::string message;
-    bool value_check = false;
+    const device_check_kind* kind = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         state& s = *s_;
@@ -458,29 +449,26 @@ void index_checks::poll_slow(const context& ctx) {
                 if (!oldest || f.serial < oldest->serial) oldest = &f;
             }
         if (oldest) {
-            message = index_range_message(oldest->site);
-            value_check = oldest->site.value_message != nullptr;
-            if (count > 1 && !value_check)
-                message += " (and " + std::to_string(count - 1) +
-                           " later out-of-range indexing operation" + (count > 2 ? "s" : "") +
-                           " of this thread)";
-            else if (count > 1)
-                message += " (and " + std::to_string(count - 1) + " later failed device check" +
+            kind = oldest->site.kind;
+            message = kind->message(oldest->site);
+            if (count > 1)
+                message += " (and " + std::to_string(count - 1) + " later " + kind->later +
                            (count > 2 ? "s" : "") + " of this thread)";
             s.faults.erase(std::remove_if(s.faults.begin(), s.faults.end(), mine), s.faults.end());
         }
         pending_.store(s.armed + s.faults.size(), std::memory_order_release);
     }
-    if (!message.empty() && value_check) throw dtype_error(message);
-    if (!message.empty()) throw index_error(message);
+    if (!kind) return;
+    kind->raise(message);
+    throw usage_error(message); // a kind whose raise returned
 }
 
-std::size_t index_checks::own_reads() {
+std::size_t device_checks::own_reads() {
     std::lock_guard<std::mutex> lock(mutex_);
     return s_->own_reads;
 }
 
-index_checks& index_checks_of(const context& ctx) noexcept {
+device_checks& device_checks_of(const context& ctx) noexcept {
     return ctx.state().checks;
 }
 

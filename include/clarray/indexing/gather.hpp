@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "clarray/error.hpp"
+#include "clarray/expr/device_check.hpp"
 #include "clarray/expr/expression.hpp"
-#include "clarray/runtime/error_flag.hpp"
 
 namespace clarray {
 
@@ -31,6 +31,10 @@ namespace clarray {
 enum class index_mode : unsigned char { raise, wrap, clip };
 
 namespace detail {
+
+// The raise-mode index check's kind (runtime/device_checks.hpp): an index_error "take: an index
+// is out of range for axis 0 with size 5 (indices must lie in [-5, 5))".
+extern const device_check_kind index_range_check;
 
 template <class I>
 inline constexpr bool is_index_type_v =
@@ -60,56 +64,6 @@ public:
 private:
     cl_array<T, S> view_, whole_;
 };
-
-class gather_check;
-// The check's two kernel arguments as terminals (visited in this order): the flag words, which
-// hear of the launch (on_launched, expr/operands.hpp), and the word's index. They live in their
-// check (expression_operands keeps their addresses until the launch).
-struct gather_flag_terminal {
-    const gather_check* check;
-    static constexpr bool is_array = false;
-    cl_mem value() const noexcept { return nullptr; } // its size: a pointer parameter
-    launch_arg kernel_argument() const;
-    void on_launched(const event& e) const noexcept;
-};
-struct gather_word_terminal {
-    const gather_check* check;
-    static constexpr bool is_array = false;
-    cl_uint value() const noexcept { return 0; }
-    launch_arg kernel_argument() const noexcept;
-};
-
-// The raise-mode check of one gather (runtime/error_flag.hpp): a flag word reserved when the
-// kernel's arguments are bound and armed with the launch event after the launch. wrap and clip
-// bind NULL (their kernels never touch it).
-class gather_check {
-public:
-    gather_check(const context& ctx, const index_check_site& site, bool active)
-        : site_(site), res_(active ? index_check_reservation(ctx) : index_check_reservation()) {}
-    // A copy is a new check: the reservation belongs to the launch being prepared.
-    gather_check(const gather_check& o) : site_(o.site_), res_(o.res_.fresh()) {}
-    gather_check& operator=(const gather_check&) = delete;
-    launch_arg flag_argument() const { return res_.flag_argument(); }
-    launch_arg word_argument() const noexcept { return res_.word_argument(); }
-    void launched(const event& e) const noexcept { res_.arm(e, site_); }
-    const gather_flag_terminal& flag_terminal() const noexcept { return flag_; }
-    const gather_word_terminal& word_terminal() const noexcept { return word_; }
-
-private:
-    index_check_site site_;
-    mutable index_check_reservation res_; // the word, from binding the arguments until launched
-    gather_flag_terminal flag_{this};     // a copy's terminals point at the copy
-    gather_word_terminal word_{this};
-};
-inline launch_arg gather_flag_terminal::kernel_argument() const {
-    return check->flag_argument();
-}
-inline void gather_flag_terminal::on_launched(const event& e) const noexcept {
-    check->launched(e);
-}
-inline launch_arg gather_word_terminal::kernel_argument() const noexcept {
-    return check->word_argument();
-}
 
 // The array terminals of an index expression seen over the gather's result shape
 // a.shape[:axis] + idx.shape + a.shape[axis+1:]: each terminal's view gets `trailing` extent-1
@@ -159,7 +113,7 @@ public:
     // index outside [-n, n) sets a flag that the next host wait reports as index_error naming
     // `site`.
     gather_node(const cl_array<T, S>& a, X idx, const shape_type& idx_shape, std::size_t axis,
-                index_mode mode, const index_check_site& site)
+                index_mode mode, const device_check_site& site)
         : mode_{static_cast<std::uint32_t>(mode)}, len_(static_cast<cl_long>(a.shape()[axis])),
           stride_(static_cast<cl_long>(a.strides()[axis])),
           check_(a.get_context(), site, mode == index_mode::raise), idx_(std::move(idx)),
@@ -261,7 +215,7 @@ private:
 
     variant_terminal<2> mode_;
     scalar_terminal<std::int64_t> len_, stride_;
-    gather_check check_;
+    device_check check_;
     X idx_;
     // idx_'s array terminals restrided (restrided_terminal), in visit order; shared by copies.
     std::vector<std::shared_ptr<const void>> terminals_;

@@ -1,4 +1,4 @@
-#include "clarray/array/shared_struct.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 #include <cstring>
 

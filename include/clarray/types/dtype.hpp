@@ -20,7 +20,7 @@ template <typename T> class complex;
 #include <complex>
 #endif
 
-#include "clarray/array/half.hpp"
+#include "clarray/types/half.hpp"
 
 namespace clarray {
 

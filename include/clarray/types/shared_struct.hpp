@@ -18,7 +18,7 @@
 #include <string>
 #include <type_traits>
 
-#include "clarray/array/dtype.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray::detail {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "clarray/array/fixed_vector.hpp"
+#include "clarray/shape/fixed_vector.hpp"
 
 namespace clarray {
 
