@@ -3,13 +3,13 @@
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/types/shared_struct.hpp"
 #include "clarray/runtime/device_checks.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/storage/allocation.hpp"
 #include "clarray/storage/policies.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 namespace clarray::detail {
 

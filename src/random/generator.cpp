@@ -7,12 +7,12 @@
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/types/shared_struct.hpp"
 #include "clarray/error.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/storage/policies.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 namespace clarray::detail {
 extern const char* const kernel_source_random;

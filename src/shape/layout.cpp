@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "clarray/shape/slice.hpp"
 #include "clarray/error.hpp"
+#include "clarray/shape/slice.hpp"
 
 namespace clarray {
 

@@ -8,12 +8,12 @@
 #include <memory>
 
 #include "clarray/array/builtin_kernels.hpp"
-#include "clarray/types/shared_struct.hpp"
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/sort/sort.hpp"
 #include "clarray/storage/policies.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 namespace clarray::detail::sorting {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "clarray/types/dtype.hpp"
-#include "clarray/shape/layout.hpp"
-#include "clarray/types/shared_struct.hpp"
 #include "clarray/runtime/kernel.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 namespace clarray::detail {
 

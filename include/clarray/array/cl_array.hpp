@@ -20,15 +20,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "clarray/types/dtype.hpp"
-#include "clarray/shape/layout.hpp"
-#include "clarray/shape/slice.hpp"
 #include "clarray/error.hpp"
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/kernel.hpp"
 #include "clarray/runtime/queue.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/shape/slice.hpp"
 #include "clarray/storage/allocation.hpp"
 #include "clarray/storage/policies.hpp"
+#include "clarray/types/dtype.hpp"
 
 // The host side (get, set, map, to_device with xtensor) is in host/: this header names xtensor's
 // expression base only, so that set() keeps its signature without including xtensor.

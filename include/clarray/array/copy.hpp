@@ -5,10 +5,10 @@
 // overlap, kernel choice, launch sizes) is compiled once in src/array/copy.cpp.
 #include <cstddef>
 
-#include "clarray/types/dtype.hpp"
-#include "clarray/shape/layout.hpp"
 #include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray {
 

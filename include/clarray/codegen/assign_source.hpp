@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "clarray/codegen/source_builder.hpp"
 #include "clarray/types/dtype.hpp"
 #include "clarray/types/shared_struct.hpp"
-#include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {
 

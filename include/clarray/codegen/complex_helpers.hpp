@@ -4,8 +4,8 @@
 // vector operators, everything else is one of these helpers, emitted once per kernel before it.
 #include <string>
 
-#include "clarray/types/dtype.hpp"
 #include "clarray/codegen/source_builder.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray::detail {
 

@@ -12,9 +12,9 @@
 #include <cstddef>
 #include <string>
 
+#include "clarray/codegen/source_builder.hpp"
 #include "clarray/types/dtype.hpp"
 #include "clarray/types/shared_struct.hpp"
-#include "clarray/codegen/source_builder.hpp"
 
 namespace clarray::detail {
 

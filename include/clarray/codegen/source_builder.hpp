@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "clarray/types/dtype.hpp"
 #include "clarray/runtime/context.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray::detail {
 

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "clarray/array/copy.hpp"
-#include "clarray/types/dtype.hpp"
-#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/assign_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/operands.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/runtime/kernel.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/storage/allocation.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray::detail {
 

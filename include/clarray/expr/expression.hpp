@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
-#include "clarray/types/dtype.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/error.hpp"
 #include "clarray/expr/promotion.hpp"
+#include "clarray/types/dtype.hpp"
 
 namespace clarray {
 

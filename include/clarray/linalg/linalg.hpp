@@ -24,9 +24,9 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
-#include "clarray/types/half.hpp"
 #include "clarray/expr/assign.hpp" // astype: float16 products run in float32
 #include "clarray/expr/materialize.hpp"
+#include "clarray/types/half.hpp"
 
 namespace clarray {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <type_traits>
 
-#include "clarray/types/dtype.hpp"
-#include "clarray/types/shared_struct.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/expr/promotion.hpp"
+#include "clarray/types/dtype.hpp"
+#include "clarray/types/shared_struct.hpp"
 
 namespace clarray::detail {
 

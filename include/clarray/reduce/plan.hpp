@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/runtime/cl.hpp"
 #include "clarray/runtime/device.hpp"
+#include "clarray/shape/layout.hpp"
 
 namespace clarray {
 

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "clarray/shape/layout.hpp"
 #include "clarray/codegen/reduce_source.hpp"
 #include "clarray/codegen/source_builder.hpp"
 #include "clarray/expr/operands.hpp"
@@ -15,6 +14,7 @@
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/runtime/launch.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/storage/policies.hpp"
 
 namespace clarray {

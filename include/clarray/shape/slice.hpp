@@ -46,11 +46,17 @@ inline range_t range(range_bound start, range_bound stop, std::ptrdiff_t step = 
     return {start, stop, step};
 }
 // The whole axis, as `:` in NumPy's indexing.
-inline all_t all() { return {}; }
+inline all_t all() {
+    return {};
+}
 // A new axis of extent 1, as NumPy's newaxis.
-inline newaxis_t newaxis() { return {}; }
+inline newaxis_t newaxis() {
+    return {};
+}
 // As many whole axes as needed, as `...` in NumPy's indexing.
-inline ellipsis_t ellipsis() { return {}; }
+inline ellipsis_t ellipsis() {
+    return {};
+}
 
 // One normalised view argument.
 struct slice_arg {
@@ -67,10 +73,10 @@ struct slice_arg {
     //@{
     template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
     slice_arg(I v) : kind(index), i(static_cast<std::ptrdiff_t>(v)) {} // NOLINT
-    slice_arg(range_t v) : kind(range), r(v) {}                         // NOLINT
-    slice_arg(all_t) : kind(all) {}                                     // NOLINT
-    slice_arg(newaxis_t) : kind(newaxis) {}                             // NOLINT
-    slice_arg(ellipsis_t) : kind(ellipsis) {}                           // NOLINT
+    slice_arg(range_t v) : kind(range), r(v) {}                        // NOLINT
+    slice_arg(all_t) : kind(all) {}                                    // NOLINT
+    slice_arg(newaxis_t) : kind(newaxis) {}                            // NOLINT
+    slice_arg(ellipsis_t) : kind(ellipsis) {}                          // NOLINT
     //@}
 };
 

@@ -33,10 +33,10 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
-#include "clarray/shape/layout.hpp"
 #include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/expr/promotion.hpp"
+#include "clarray/shape/layout.hpp"
 
 namespace clarray {
 

@@ -154,7 +154,7 @@ template <class T> struct dtype_traits; // only the supported types are defined
         /** Its NumPy kind. */                                                                     \
         static constexpr dtype_kind kind = dtype_kind::KIND;                                       \
         /** Bytes stored per element. */                                                           \
-        static constexpr std::size_t size = detail::stored_size<STORED>::value;                     \
+        static constexpr std::size_t size = detail::stored_size<STORED>::value;                    \
         /** NumPy's name. */                                                                       \
         static constexpr const char* name = NAME;                                                  \
         /** The OpenCL C type that stores it. */                                                   \
