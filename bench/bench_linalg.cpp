@@ -3,7 +3,9 @@
 // result's allocation from the pool, the zeroing of C, the ordering barrier). Also matmul with a
 // transposed first operand (CLBlast's transpose flag, no copy). Interleaved repeats (every op
 // once per round), each timed from enqueue to q.finish(); prints the median time and GFLOP/s
-// (2 n^3 per product) and writes every sample to a CSV.
+// (2 n^3 per product) and writes every sample to a CSV. Where the device has SVM, matmul of
+// svm_coarse arrays too: on CPU devices that is the host BLAS (OpenBLAS) on the SVM memory
+// (docs/linalg.md), which the buffer rows compare with CLBlast's kernels.
 // Options: --size N (default 1024, or CLARRAY_BENCH_GEMM_SIZE) --reps R --out file.csv
 #include <clarray/clarray.hpp>
 
@@ -54,6 +56,12 @@ void add_ops(std::vector<op>& ops, const ca::queue& q, std::size_t n, const char
                  throw ca::error("clblast::Gemm: status " + std::to_string(static_cast<int>(s)));
              if (ev) clReleaseEvent(ev);
          }});
+    if (!q.context().svm_caps().coarse) return;
+    auto sa = gen.uniform<T, ca::svm_coarse>(q, {n, n}, T(-1), T(1));
+    auto sb = gen.uniform<T, ca::svm_coarse>(q, {n, n}, T(-1), T(1));
+    ops.push_back({std::string(prefix) + " matmul svm", flops, [sa, sb] { ca::matmul(sa, sb); }});
+    ops.push_back({std::string(prefix) + " matmul(a.T, b) svm", flops,
+                   [sa, sb] { ca::matmul(sa.transpose(), sb); }});
 }
 
 } // namespace

@@ -35,6 +35,8 @@ if ! command -v "$cxx" >/dev/null; then
   need g++ required
   cxx=""
 fi
+# OpenBLAS: products of SVM arrays on CPU devices run through it (without it, through CLBlast).
+{ command -v pkg-config >/dev/null && pkg-config --exists openblas; } || need libopenblas-dev optional
 # One OpenCL driver at least (tests run on pocl when there is no other).
 if ! compgen -G "${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}/*.icd" >/dev/null; then
   need pocl-opencl-icd required

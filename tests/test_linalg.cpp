@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <string>
@@ -429,6 +430,43 @@ TEMPLATE_LIST_TEST_CASE("linalg: products do not block the host", "[linalg]", te
     CHECK(all_equal(gemv.get(), k));
     CHECK(all_equal(d.get(), k));
     CHECK(all_equal(rev.get(), k));
+}
+
+TEMPLATE_LIST_TEST_CASE("linalg: products of SVM arrays on a CPU device run through the host BLAS",
+                        "[linalg]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    // The product's write is a native kernel exactly where the host BLAS serves it (a CPU
+    // device, tuning_t::host_blas, SVM storage, a build with OpenBLAS); CLBlast's is a kernel.
+    const ca::device& device = test::ctx().device();
+    cl_device_exec_capabilities caps = 0;
+    REQUIRE(clGetDeviceInfo(device.id(), CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps,
+                            nullptr) == CL_SUCCESS);
+    const bool built_with_openblas = CLARRAY_TEST_OPENBLAS != 0;
+    const bool host = built_with_openblas && device.tuning().host_blas && S::is_svm &&
+                      (caps & CL_EXEC_NATIVE_KERNEL) != 0;
+    const char* setting = std::getenv("CLARRAY_HOST_BLAS");
+    CHECK(device.tuning().host_blas == (setting ? std::string(setting) == "1" : device.is_cpu()));
+    const std::size_t n = 33;
+    const auto ha = test::random_array<float>({3, n, n}, 21),
+               hb = test::random_array<float>({n, n}, 22);
+    const auto a = dev<float, S>(ha), b = dev<float, S>(hb);
+    for (const auto& c : {ca::matmul(a, b), ca::matmul(a(1), b), ca::linalg::dot(b(0), b(1))}) {
+        ca::queue other(test::ctx());
+        ca::wait_list last_write;
+        c.data()->add_dependencies(other, ca::access::read, last_write);
+        REQUIRE(last_write.size() >= 1);
+        cl_command_type type = 0;
+        REQUIRE(clGetEventInfo(last_write.events().back().get(), CL_EVENT_COMMAND_TYPE, sizeof type,
+                               &type, nullptr) == CL_SUCCESS);
+        CHECK((type == CL_COMMAND_NATIVE_KERNEL) == host);
+    }
+    // And the batch's values.
+    xt::xarray<double> ref, mag;
+    for (std::size_t i = 0; i < 3; ++i) {
+        host_matmul(xt::xarray<float>(xt::view(ha, i)), hb, ref, mag);
+        check_close<float>(xt::xarray<float>(xt::view(ca::matmul(a, b).get(), i)), ref, mag, n);
+    }
 }
 
 TEST_CASE("support: host_wait_gate reports a call that waits on the host", "[linalg][support]") {

@@ -12,6 +12,7 @@
 #include "clarray/memory/pool.hpp"
 #include "clarray/runtime/queue.hpp"
 #include "clarray/storage/allocation.hpp"
+#include "host_blas.hpp"
 
 namespace clarray::detail {
 
@@ -235,11 +236,9 @@ Transpose flip(Transpose t) {
     return t == Transpose::kNo ? Transpose::kYes : Transpose::kNo;
 }
 
-// Runs one CLBlast call in the operands' event order: the queue first waits (a barrier) for what
-// the operands' use records require, then the routine's event is recorded on every operand.
-template <class Call>
-void enqueue_blas(const char* routine, const queue& q, const std::vector<allocation*>& reads,
-                  allocation* out, Call call) {
+// What a product must wait for: the operands' use records (reads of a and b, a write of out).
+wait_list product_dependencies(const char* routine, const queue& q,
+                               const std::vector<allocation*>& reads, allocation* out) {
     for (allocation* a : reads)
         a->check_not_mapped(access::read, routine);
     out->check_not_mapped(access::write, routine);
@@ -247,6 +246,22 @@ void enqueue_blas(const char* routine, const queue& q, const std::vector<allocat
     for (allocation* a : reads)
         a->add_dependencies(q, access::read, deps);
     out->add_dependencies(q, access::write, deps);
+    return deps;
+}
+
+void record_product(const queue& q, const std::vector<allocation*>& reads, allocation* out,
+                    const event& ev) {
+    for (allocation* a : reads)
+        a->record(q, access::read, ev);
+    out->record(q, access::write, ev);
+}
+
+// Runs one CLBlast call in the operands' event order: the queue first waits (a barrier) for what
+// the operands' use records require, then the routine's event is recorded on every operand.
+template <class Call>
+void enqueue_blas(const char* routine, const queue& q, const std::vector<allocation*>& reads,
+                  allocation* out, Call call) {
+    const wait_list deps = product_dependencies(routine, q, reads, out);
     if (deps.size()) q.enqueue_barrier(deps); // CLBlast takes no wait list
     cl_command_queue raw = q.get();
     cl_event done = nullptr;
@@ -255,9 +270,20 @@ void enqueue_blas(const char* routine, const queue& q, const std::vector<allocat
     check_blas(static_cast<int>(s), routine);
     if (!ev.get()) throw error(std::string(routine) + ": CLBlast returned no event");
     // On an in-order queue the routine's last event follows all of its commands.
-    for (allocation* a : reads)
-        a->record(q, access::read, ev);
-    out->record(q, access::write, ev);
+    record_product(q, reads, out, ev);
+}
+
+// Runs one host BLAS product (host_blas.hpp) as a native kernel in the operands' event order.
+template <class T>
+void enqueue_host(const queue& q, const std::vector<allocation*>& reads, allocation* out,
+                  const host_product& p) {
+    const wait_list deps = product_dependencies("host BLAS product", q, reads, out);
+    record_product(q, reads, out, enqueue_host_product<T>(q, p, deps));
+}
+
+// The element at `offset` of an SVM allocation, for the host BLAS.
+template <class T> T* svm_element(allocation* a, std::ptrdiff_t offset) {
+    return static_cast<T*>(a->svm_pointer()) + offset;
 }
 
 template <class T> struct blas_names;
@@ -328,6 +354,49 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
                       ob = static_cast<std::size_t>(b.offset),
                       oc = static_cast<std::size_t>(out.offset);
     const auto layout = clblast::Layout::kRowMajor;
+
+    if (host_blas_serves(q, {a.kind, b.kind, out.kind})) {
+        // One GEMM per batch (gemv's and dot's shapes too, but inner products), on the SVM
+        // memory itself; BLAS's beta = 0 never reads C, so C needs no zeroing.
+        host_product p;
+        p.m = M, p.n = N, p.k = K;
+        if (count == 1 && M == 1 && N == 1) {
+            p.what = is_complex_v<T> && conj_a ? host_product::kind::dotc : host_product::kind::dot;
+            p.inc_a = K == 1 ? 1 : A.cs;
+            p.inc_b = K == 1 ? 1 : B.rs;
+        }
+        p.trans_a = la.t == Transpose::kYes, p.trans_b = lb.t == Transpose::kYes;
+        p.lda = la.ld, p.ldb = lb.ld, p.ldc = N;
+        if (count == 1) {
+            p.a = svm_element<T>(a.alloc, a.offset), p.b = svm_element<T>(b.alloc, b.offset);
+            p.c = svm_element<T>(out.alloc, out.offset);
+            return enqueue_host<T>(q, reads, out.alloc, p);
+        }
+        // Batches: one call per index of the outer axes, each looping over the last batch axis
+        // left after coalescing (any stride: the pointers step by it).
+        shape_type cb = batch;
+        strides_type ca = sa, cbs = sb, cc = sc;
+        coalesce(cb, {&ca, &cbs, &cc});
+        const std::size_t last = cb.size() - 1;
+        p.count = cb[last];
+        p.stride_a = ca[last], p.stride_b = cbs[last], p.stride_c = cc[last];
+        std::vector<std::size_t> idx(last, 0);
+        std::ptrdiff_t pa = a.offset, pb = b.offset, pc = out.offset;
+        for (std::size_t done = 0; done < count; done += p.count) {
+            p.a = svm_element<T>(a.alloc, pa), p.b = svm_element<T>(b.alloc, pb);
+            p.c = svm_element<T>(out.alloc, pc);
+            enqueue_host<T>(q, reads, out.alloc, p);
+            for (std::size_t k = last; k-- > 0;) { // the next index of the outer axes, C order
+                pa += ca[k], pb += cbs[k], pc += cc[k];
+                if (++idx[k] < cb[k]) break;
+                pa -= ca[k] * static_cast<std::ptrdiff_t>(cb[k]);
+                pb -= cbs[k] * static_cast<std::ptrdiff_t>(cb[k]);
+                pc -= cc[k] * static_cast<std::ptrdiff_t>(cb[k]);
+                idx[k] = 0;
+            }
+        }
+        return;
+    }
 
     if (count == 1 && M == 1 && N == 1) { // an inner product
         const std::size_t ix = K == 1 ? 1 : static_cast<std::size_t>(A.cs);

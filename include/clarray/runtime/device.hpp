@@ -246,6 +246,13 @@ public:
         // 48. Elsewhere 0 (no cap can be set). CLARRAY_SORT_REGISTERS: 0, or 16 to 255.
         std::size_t sort_registers = 0;
 
+        // Products (matmul, dot, vdot, inner, outer, tensordot) of SVM arrays through the
+        // host's BLAS (OpenBLAS, where the library was built with it) in a native kernel of
+        // the queue, on the SVM memory itself (src/linalg/host_blas.cpp): on CPU devices, whose
+        // SVM is host memory. pocl, 2 cores, sgemm 256 / 1024: see docs/internals/tuning.md.
+        // Elsewhere off (a GPU's memory is not the host's). CLARRAY_HOST_BLAS=0|1.
+        bool host_blas = false;
+
         // Index checks (src/runtime/device_checks.cpp): pinned, every device. H100, take / put in
         // raise mode at 1.6e7: 220.3 / 973.9 us pinned, 263.6 / 1073.9 us heap (raw kernels
         // 198.5 / 907.6 us); CPUs: default, not measured. CLARRAY_INDEX_CHECK_STAGING=pinned|heap.
