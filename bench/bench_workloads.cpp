@@ -11,6 +11,17 @@
 //   outer          c = a(all,newaxis) * b(newaxis,all)
 //   where_scale    x = where(x > t, x * s, x)
 //
+// Composed programs (the field's paths in whole programs; checked against host computations):
+//   mlp            softmax(relu(x @ w1 + b1) @ w2 + b2) by rows (matmul, fused bias + relu)
+//   fftconv        real(ifft2(fft2(x) * h)), h a shift by (1, 1) in the frequency domain
+//   topk           i = argsort(x)[-k:]; v = take(x, i)
+//   unique         unique(v) of int32 with 1000 distinct values
+//   gather_norm    r = take(table, idx, 0); layer norm of the rows of r
+//   montecarlo     count_nonzero(x*x + y*y <= 1) of 2 x n uniforms, read back
+//   spectrum       argmax(abs(rfft(x))), read back
+//   histogram      histogram(z, 256, {-4, 4}) of n normals
+//   kmeans_iter    distances by GEMM, argmin, bincount, add_at, new centres
+//
 // One step = the work above, then q.finish(). Results of expressions are new arrays each step
 // (held until the next step, so their release is part of the timing); named intermediates that
 // a later statement reads twice are stored (softmax's e), one used by a single expression stays
@@ -37,6 +48,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -80,6 +92,21 @@ struct preset {
 const preset pocl_preset{"pocl", 1024, 512, 4096, 262144, 4096, 1024, 4096, 1024, 2048, 1u << 22};
 const preset gpu_preset{"gpu", 4096,  8192, 4096, 1u << 22, 16384,
                         4096,  16384, 4096, 8192, 1u << 26};
+// Sizes of the composed programs (the same table is in bench/py_workloads.py).
+struct program_preset {
+    std::size_t mlp_batch, mlp_in, mlp_hidden; // x: batch x in, w1: in x hidden, w2: hidden x in
+    std::size_t fft;                           // fftconv: fft x fft
+    std::size_t sort_n;                        // topk, unique
+    std::size_t table_rows, gathered;          // gather_norm: table_rows x 256, gathered rows
+    std::size_t random_n;                      // montecarlo (x2), histogram
+    std::size_t spectrum;                      // rfft length
+    std::size_t km_points, km_dims, km_centres;
+};
+const program_preset pocl_programs{1024, 512,      1024,     512,    1u << 20, 16384,
+                                   8192, 1u << 20, 1u << 18, 262144, 16,       32};
+const program_preset gpu_programs{4096,  1024,     4096,     2048,     16000000, 65536,
+                                  32768, 16000000, 1u << 22, 1u << 22, 16,       32};
+constexpr std::size_t topk_k = 100, unique_distinct = 1000, norm_cols = 256;
 constexpr std::size_t kmeans_centres = 16, kmeans_dims = 4;
 constexpr float heat_a = 0.2f, ln_eps = 1e-5f, where_t = 1.0f, where_s = 0.5f;
 
@@ -236,9 +263,9 @@ public:
                                      ? (ctx_.device().is_cpu() ? std::string("pocl") : "gpu")
                                      : opt_.preset;
         if (want == "pocl")
-            p_ = pocl_preset;
+            p_ = pocl_preset, pp_ = pocl_programs;
         else if (want == "gpu")
-            p_ = gpu_preset;
+            p_ = gpu_preset, pp_ = gpu_programs;
         else
             throw std::runtime_error("unknown preset '" + want + "' (pocl or gpu)");
     }
@@ -248,6 +275,7 @@ public:
         header();
         std::vector<workload> ws;
         add_workloads(ws);
+        add_programs(ws);
         measure("workloads", ws);
         std::vector<spelling_pair> pairs;
         add_pairs(pairs);
@@ -272,6 +300,7 @@ private:
     ca::context ctx_ = ca::context::from_env();
     ca::queue q_{ctx_};
     preset p_;
+    program_preset pp_;
     std::ofstream csv_;
     int failures_ = 0;
 
@@ -613,6 +642,367 @@ private:
                         want[i] = x0[i] > t ? x0[i] * s : x0[i];
                     return compare_all("x", to_host(*x), want, 0.0);
                 }};
+    }
+
+    // ------------------------------------------------------------------ composed programs
+    // Inputs are integer patterns (bench/py_workloads.py builds the same ones); checks compare
+    // with host computations in double from the same inputs.
+    using carr = ca::cl_array<std::complex<float>>;
+    using iarr = ca::cl_array<std::int32_t>;
+    using larr = ca::cl_array<std::int64_t>;
+    static hvec grid_pattern(std::size_t rows, std::size_t cols, std::size_t a, std::size_t b,
+                             std::size_t mod, float scale, float shift) {
+        hvec v(rows * cols);
+        for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t j = 0; j < cols; ++j)
+                v[i * cols + j] = float((i * a + j * b) % mod) * scale + shift;
+        return v;
+    }
+
+    workload mlp_program() {
+        const std::size_t B = pp_.mlp_batch, D = pp_.mlp_in, H = pp_.mlp_hidden;
+        const hvec hx = grid_pattern(B, D, 7, 3, 23, 0.05f, -0.5f);
+        const hvec hw1 = grid_pattern(D, H, 5, 11, 19, 0.01f, -0.09f);
+        const hvec hw2 = grid_pattern(H, D, 13, 7, 17, 0.01f, -0.08f);
+        const hvec hb1 = grid_pattern(1, H, 0, 1, 7, 0.01f, -0.03f);
+        const hvec hb2 = grid_pattern(1, D, 0, 1, 5, 0.02f, -0.04f);
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({B, D}));
+        auto w1 = std::make_shared<farr>(ca::to_device(q_, hw1).reshape({D, H}));
+        auto w2 = std::make_shared<farr>(ca::to_device(q_, hw2).reshape({H, D}));
+        auto b1 = std::make_shared<farr>(ca::to_device(q_, hb1));
+        auto b2 = std::make_shared<farr>(ca::to_device(q_, hb2));
+        auto y = std::make_shared<std::optional<farr>>();
+        return {"mlp",
+                std::to_string(B) + "x" + std::to_string(D) + "x" + std::to_string(H),
+                B * D,
+                4.0 * (2 * D * H + 2 * B * D + B * H),
+                [this, x, w1, w2, b1, b2, y] {
+                    farr h = ca::maximum(ca::matmul(*x, *w1) + *b1, 0.0f);
+                    farr z = ca::matmul(h, *w2) + *b2;
+                    auto m = ca::max(z, {1}, true);
+                    farr e = ca::exp(z - m);
+                    y->emplace(e / ca::sum(e, {1}, true));
+                    q_.finish();
+                },
+                {},
+                [y, hx, hw1, hw2, hb1, hb2, D, H] {
+                    // The first four rows in double.
+                    const std::size_t rows = 4;
+                    hvec want(rows * D);
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        std::vector<double> h(H, 0.0), z(D, 0.0);
+                        for (std::size_t k = 0; k < D; ++k)
+                            for (std::size_t j = 0; j < H; ++j)
+                                h[j] += double(hx[r * D + k]) * hw1[k * H + j];
+                        for (std::size_t j = 0; j < H; ++j)
+                            h[j] = std::max(h[j] + hb1[j], 0.0);
+                        for (std::size_t j = 0; j < H; ++j)
+                            for (std::size_t c = 0; c < D; ++c)
+                                z[c] += h[j] * hw2[j * D + c];
+                        double m = -1e300, s = 0;
+                        for (std::size_t c = 0; c < D; ++c)
+                            m = std::max(m, z[c] += hb2[c]);
+                        for (std::size_t c = 0; c < D; ++c)
+                            s += std::exp(z[c] - m);
+                        for (std::size_t c = 0; c < D; ++c)
+                            want[r * D + c] = float(std::exp(z[c] - m) / s);
+                    }
+                    const hvec got = to_host(y->value());
+                    return compare_all("y", hvec(got.begin(), got.begin() + rows * D), want, 1e-5);
+                }};
+    }
+    workload fftconv_program() {
+        const std::size_t n = pp_.fft;
+        const hvec hx = grid_pattern(n, n, 3, 5, 29, 0.1f, 0.0f);
+        // The transfer function of a circular shift by (1, 1): exp(-2 pi i (k1 + k2) / n).
+        std::vector<std::complex<float>> hh(n * n);
+        const double two_pi = 6.283185307179586;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                hh[i * n + j] =
+                    std::complex<float>(std::polar(1.0, -two_pi * double((i + j) % n) / double(n)));
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx).reshape({n, n}));
+        auto h = std::make_shared<carr>(ca::to_device(q_, hh).reshape({n, n}));
+        auto y = std::make_shared<std::optional<farr>>();
+        return {"fftconv",
+                dims(n, n),
+                n * n,
+                4.0 * n * n * 2 + 8.0 * n * n,
+                [this, x, h, y] {
+                    y->emplace(ca::real(ca::fft::ifft2(ca::fft::fft2(*x) * *h)));
+                    q_.finish();
+                },
+                {},
+                [y, hx, n] {
+                    hvec want(n * n);
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j)
+                            want[i * n + j] = hx[((i + n - 1) % n) * n + (j + n - 1) % n];
+                    return compare_all("y", to_host(y->value()), want, 1e-4);
+                }};
+    }
+    workload topk_program() {
+        const std::size_t n = pp_.sort_n;
+        hvec hx(n); // a permutation of 0 .. n-1: distinct values
+        for (std::size_t i = 0; i < n; ++i)
+            hx[i] = float((std::uint64_t(i) * 7919u) % n);
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx));
+        auto v = std::make_shared<std::optional<farr>>();
+        return {"topk",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [this, x, v, n] {
+                    auto i = ca::argsort(*x);
+                    v->emplace(ca::take(*x, i(ca::range(std::ptrdiff_t(n - topk_k), ca::none))));
+                    q_.finish();
+                },
+                {},
+                [v, n] {
+                    hvec want(topk_k);
+                    for (std::size_t k = 0; k < topk_k; ++k)
+                        want[k] = float(n - topk_k + k);
+                    return compare_all("top", to_host(v->value()), want, 0.0);
+                }};
+    }
+    workload unique_program() {
+        const std::size_t n = pp_.sort_n;
+        std::vector<std::int32_t> hv(n);
+        for (std::size_t i = 0; i < n; ++i)
+            hv[i] = std::int32_t(((std::uint64_t(i) * 37u) ^ (std::uint64_t(i) >> 3)) %
+                                 unique_distinct);
+        auto v = std::make_shared<iarr>(ca::to_device(q_, hv));
+        auto u = std::make_shared<std::optional<iarr>>();
+        return {"unique",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [this, v, u] {
+                    u->emplace(ca::unique(*v));
+                    q_.finish();
+                },
+                {},
+                [u, hv] {
+                    std::vector<std::int32_t> want(hv);
+                    std::sort(want.begin(), want.end());
+                    want.erase(std::unique(want.begin(), want.end()), want.end());
+                    return compare_all("unique", to_host(u->value()), want, 0.0);
+                }};
+    }
+    workload gather_norm_program() {
+        const std::size_t rows = pp_.table_rows, m = pp_.gathered, c = norm_cols;
+        const hvec ht = grid_pattern(rows, c, 7, 13, 37, 0.1f, -1.8f);
+        std::vector<std::int64_t> hi(m);
+        for (std::size_t i = 0; i < m; ++i)
+            hi[i] = std::int64_t((std::uint64_t(i) * 40503u) % rows);
+        const hvec hg = grid_pattern(1, c, 0, 1, 3, 0.1f, 1.0f);
+        const hvec hb = grid_pattern(1, c, 0, 1, 4, 0.05f, 0.0f);
+        auto table = std::make_shared<farr>(ca::to_device(q_, ht).reshape({rows, c}));
+        auto idx = std::make_shared<larr>(ca::to_device(q_, hi));
+        auto gamma = std::make_shared<farr>(ca::to_device(q_, hg));
+        auto beta = std::make_shared<farr>(ca::to_device(q_, hb));
+        auto y = std::make_shared<std::optional<farr>>();
+        return {"gather_norm",
+                std::to_string(m) + "x" + std::to_string(c),
+                m * c,
+                8.0 * m * c,
+                [this, table, idx, gamma, beta, y] {
+                    farr r = ca::take(*table, *idx, 0);
+                    auto mu = ca::mean(r, {1}, true);
+                    auto var = ca::var(r, {1}, true);
+                    y->emplace((r - mu) / ca::sqrt(var + ln_eps) * *gamma + *beta);
+                    q_.finish();
+                },
+                {},
+                [y, ht, hi, hg, hb, m, c] {
+                    hvec want(m * c);
+                    for (std::size_t i = 0; i < m; ++i) {
+                        const float* row = ht.data() + std::size_t(hi[i]) * c;
+                        double mu = 0, var = 0;
+                        for (std::size_t k = 0; k < c; ++k)
+                            mu += row[k];
+                        mu /= double(c);
+                        for (std::size_t k = 0; k < c; ++k)
+                            var += (row[k] - mu) * (row[k] - mu);
+                        var /= double(c);
+                        for (std::size_t k = 0; k < c; ++k)
+                            want[i * c + k] =
+                                float((row[k] - mu) / std::sqrt(var + ln_eps) * hg[k] + hb[k]);
+                    }
+                    return compare_all("y", to_host(y->value()), want, 1e-4);
+                }};
+    }
+    workload montecarlo_program() {
+        const std::size_t n = pp_.random_n;
+        auto gen = std::make_shared<ca::random::generator>(7);
+        struct state {
+            std::optional<farr> x, y;
+            std::int64_t inside = 0;
+        };
+        auto st = std::make_shared<state>();
+        return {"montecarlo",
+                std::to_string(n),
+                n,
+                8.0 * n,
+                [this, gen, st, n] {
+                    st->x.emplace(gen->uniform<float>(q_, {n}));
+                    st->y.emplace(gen->uniform<float>(q_, {n}));
+                    const farr& x = *st->x;
+                    const farr& y = *st->y;
+                    st->inside = ca::count_nonzero(x * x + y * y <= 1.0f);
+                },
+                {},
+                [st, n] {
+                    const hvec x = to_host(*st->x), y = to_host(*st->y);
+                    std::int64_t want = 0;
+                    for (std::size_t i = 0; i < n; ++i)
+                        want += x[i] * x[i] + y[i] * y[i] <= 1.0f;
+                    const double pi = 4.0 * double(st->inside) / double(n);
+                    if (st->inside != want)
+                        return "inside " + std::to_string(st->inside) + ", expected " +
+                               std::to_string(want);
+                    if (std::fabs(pi - 3.14159265) > 0.01) return "pi " + std::to_string(pi);
+                    return std::string();
+                }};
+    }
+    workload spectrum_program() {
+        const std::size_t n = pp_.spectrum, f0 = n / 16 + 3, f1 = n / 8 + 5;
+        hvec hx(n);
+        const double two_pi = 6.283185307179586;
+        for (std::size_t t = 0; t < n; ++t)
+            hx[t] = float(std::sin(two_pi * double(f0 * t % n) / double(n)) +
+                          0.5 * std::sin(two_pi * double(f1 * t % n) / double(n)));
+        auto x = std::make_shared<farr>(ca::to_device(q_, hx));
+        auto peak = std::make_shared<std::int64_t>(-1);
+        return {"spectrum",
+                std::to_string(n),
+                n,
+                4.0 * n + 8.0 * (n / 2 + 1),
+                [this, x, peak] {
+                    *peak = ca::argmax(ca::abs(ca::fft::rfft(*x))).item();
+                    q_.finish();
+                },
+                {},
+                [peak, f0] {
+                    return *peak == std::int64_t(f0) ? std::string()
+                                                     : "peak at " + std::to_string(*peak) +
+                                                           ", expected " + std::to_string(f0);
+                }};
+    }
+    workload histogram_program() {
+        const std::size_t n = pp_.random_n, bins = 256;
+        ca::random::generator gen(11);
+        auto z = std::make_shared<farr>(gen.normal<float>(q_, {n}));
+        struct result {
+            std::optional<larr> counts;
+            std::optional<farr> edges;
+        };
+        auto r = std::make_shared<result>();
+        return {"histogram",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [this, z, r] {
+                    auto h = ca::histogram(*z, 256, {-4.0, 4.0});
+                    r->counts.emplace(std::move(h.counts));
+                    r->edges.emplace(std::move(h.edges));
+                    q_.finish();
+                },
+                {},
+                [z, r, bins] {
+                    // NumPy's rule on the edges returned: [e_i, e_i+1), the last bin closed.
+                    const hvec v = to_host(*z), e = to_host(*r->edges);
+                    std::vector<std::int64_t> want(bins, 0);
+                    for (float x : v) {
+                        if (!(x >= e.front() && x <= e.back())) continue;
+                        std::size_t b =
+                            std::size_t(std::upper_bound(e.begin(), e.end(), x) - e.begin()) - 1;
+                        ++want[std::min(b, bins - 1)];
+                    }
+                    return compare_all("counts", to_host(*r->counts), want, 0.0);
+                }};
+    }
+    workload kmeans_iteration_program() {
+        const std::size_t n = pp_.km_points, d = pp_.km_dims, k = pp_.km_centres;
+        const hvec hp = grid_pattern(n, d, 1, 7, 23, 0.25f, -2.75f);
+        hvec hc = grid_pattern(k, d, 5, 3, 13, 0.5f, -3.0f);
+        for (std::size_t j = 0; j < k; ++j) // distinct centres: row j's pattern times (1 + j/k)
+            for (std::size_t c = 0; c < d; ++c)
+                hc[j * d + c] *= 1.0f + float(j) / float(k);
+        auto p = std::make_shared<farr>(ca::to_device(q_, hp).reshape({n, d}));
+        auto c = std::make_shared<farr>(ca::to_device(q_, hc).reshape({k, d}));
+        struct result {
+            std::optional<larr> labels, counts;
+            std::optional<farr> centres;
+        };
+        auto r = std::make_shared<result>();
+        return {"kmeans_iter",
+                std::to_string(n) + "x" + std::to_string(d) + "/" + std::to_string(k),
+                n * d,
+                4.0 * n * d + 4.0 * n * k,
+                [this, p, c, r, k, d] {
+                    using ca::all;
+                    using ca::newaxis;
+                    const farr& P = *p;
+                    const farr& C = *c;
+                    farr dist = ca::sum(P * P, {1}, true) - 2.0f * ca::matmul(P, C.transpose()) +
+                                ca::sum(C * C, {1})(newaxis(), all());
+                    auto labels = ca::argmin(dist, 1);
+                    auto counts = ca::bincount(labels, k);
+                    farr sums = ca::zeros<float>(q_, {k, d});
+                    ca::add_at(sums, labels, P);
+                    farr n_per = counts.astype<float>();
+                    r->centres.emplace(sums / ca::maximum(n_per(all(), newaxis()), 1.0f));
+                    r->labels.emplace(std::move(labels));
+                    r->counts.emplace(std::move(counts));
+                    q_.finish();
+                },
+                {},
+                [r, hp, hc, n, d, k] {
+                    // Each label a nearest centre (up to float rounding of the GEMM form), the
+                    // counts and centres those of the labels.
+                    const auto lab = to_host(*r->labels);
+                    std::vector<std::int64_t> cnt(k, 0);
+                    std::vector<double> sum(k * d, 0.0);
+                    for (std::size_t i = 0; i < n; ++i) {
+                        double best = 1e300, mine = 0;
+                        for (std::size_t j = 0; j < k; ++j) {
+                            double acc = 0;
+                            for (std::size_t t = 0; t < d; ++t) {
+                                const double diff = double(hp[i * d + t]) - hc[j * d + t];
+                                acc += diff * diff;
+                            }
+                            best = std::min(best, acc);
+                            if (std::int64_t(j) == lab[i]) mine = acc;
+                        }
+                        if (lab[i] < 0 || lab[i] >= std::int64_t(k) ||
+                            mine > best + 1e-3 * (1.0 + best))
+                            return "point " + std::to_string(i) + ": label " +
+                                   std::to_string(lab[i]) + " is not a nearest centre";
+                        ++cnt[std::size_t(lab[i])];
+                        for (std::size_t t = 0; t < d; ++t)
+                            sum[std::size_t(lab[i]) * d + t] += hp[i * d + t];
+                    }
+                    std::string err = compare_all("counts", to_host(*r->counts), cnt, 0.0);
+                    if (!err.empty()) return err;
+                    hvec want(k * d);
+                    for (std::size_t j = 0; j < k; ++j)
+                        for (std::size_t t = 0; t < d; ++t)
+                            want[j * d + t] =
+                                float(sum[j * d + t] / double(std::max<std::int64_t>(cnt[j], 1)));
+                    return compare_all("centres", to_host(*r->centres), want, 1e-4);
+                }};
+    }
+    void add_programs(std::vector<workload>& ws) {
+        if (wanted("mlp")) ws.push_back(mlp_program());
+        if (wanted("fftconv")) ws.push_back(fftconv_program());
+        if (wanted("topk")) ws.push_back(topk_program());
+        if (wanted("unique")) ws.push_back(unique_program());
+        if (wanted("gather_norm")) ws.push_back(gather_norm_program());
+        if (wanted("montecarlo")) ws.push_back(montecarlo_program());
+        if (wanted("spectrum")) ws.push_back(spectrum_program());
+        if (wanted("histogram")) ws.push_back(histogram_program());
+        if (wanted("kmeans_iter")) ws.push_back(kmeans_iteration_program());
     }
 
     void add_workloads(std::vector<workload>& ws) {

@@ -316,11 +316,244 @@ def make_where_scale(be, P):
                                   np.where(x0 > WHERE_T, x0 * WHERE_S, x0), 0.0),
                     reset)
 
-MAKERS = [("heat_inplace", make_heat_inplace), ("heat_pingpong", make_heat_pingpong), ("softmax", make_softmax), ("kmeans_assign", make_kmeans_assign), ("standardise", make_standardise), ("layernorm", make_layernorm), ("outer", make_outer), ("where_scale", make_where_scale)]
+
+# ---------------------------------------------------------------- composed programs
+# Keep in step with the program_preset table in bench/bench_workloads.cpp.
+PROGRAMS = {
+    "pocl": dict(mlp=(1024, 512, 1024), fft=512, sort_n=1 << 20, table=(16384, 8192),
+                 random_n=1 << 20, spectrum=1 << 18, km=(262144, 16, 32)),
+    "gpu": dict(mlp=(4096, 1024, 4096), fft=2048, sort_n=16000000, table=(65536, 32768),
+                random_n=16000000, spectrum=1 << 22, km=(1 << 22, 16, 32)),
+}
+TOPK, UNIQUE_DISTINCT, NORM_COLS = 100, 1000, 256
+
+
+def grid_pattern(rows, cols, a, b, mod, scale, shift):
+    i, j = grid(rows, cols)
+    return f32((i * a + j * b) % mod, scale, shift)
+
+
+def make_mlp(be, P):
+    xp, sync = be.xp, be.sync
+    B, D, H = P["mlp"]
+    hx = grid_pattern(B, D, 7, 3, 23, 0.05, -0.5)
+    hw1 = grid_pattern(D, H, 5, 11, 19, 0.01, -0.09)
+    hw2 = grid_pattern(H, D, 13, 7, 17, 0.01, -0.08)
+    hb1 = grid_pattern(1, H, 0, 1, 7, 0.01, -0.03)[0]
+    hb2 = grid_pattern(1, D, 0, 1, 5, 0.02, -0.04)[0]
+    x, w1, w2, b1, b2 = (be.to_dev(a) for a in (hx, hw1, hw2, hb1, hb2))
+    st = {}
+
+    def step():
+        h = xp.maximum(x @ w1 + b1, 0)
+        z = h @ w2 + b2
+        e = xp.exp(z - xp.max(z, axis=1, keepdims=True))
+        st["y"] = e / xp.sum(e, axis=1, keepdims=True)
+        sync()
+
+    def check():
+        h = np.maximum(hx[:4].astype(np.float64) @ hw1 + hb1, 0)
+        z = h @ hw2.astype(np.float64) + hb2
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return close(be.get(st["y"])[:4], e / e.sum(axis=1, keepdims=True), 1e-5)
+
+    return Workload("mlp", "%dx%dx%d" % (B, D, H), B * D, 4.0 * (2 * D * H + 2 * B * D + B * H),
+                    step, check)
+
+
+def make_fftconv(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["fft"]
+    hx = grid_pattern(n, n, 3, 5, 29, 0.1, 0.0)
+    i, j = grid(n, n)
+    hh = np.exp(-2j * np.pi * ((i + j) % n) / n).astype(np.complex64)
+    x, h = be.to_dev(hx), be.to_dev(hh)
+    st = {}
+
+    def step():
+        st["y"] = xp.real(xp.fft.ifft2(xp.fft.fft2(x) * h))
+        sync()
+
+    def check():
+        return close(be.get(st["y"]), np.roll(hx, (1, 1), axis=(0, 1)), 1e-4)
+
+    return Workload("fftconv", "%dx%d" % (n, n), n * n, 4.0 * n * n * 2 + 8.0 * n * n, step,
+                    check)
+
+
+def make_topk(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["sort_n"]
+    hx = ((np.arange(n, dtype=np.uint64) * np.uint64(7919)) % np.uint64(n)).astype(np.float32)
+    x = be.to_dev(hx)
+    st = {}
+
+    def step():
+        i = xp.argsort(x)[-TOPK:]
+        st["v"] = x[i]
+        sync()
+
+    def check():
+        return close(be.get(st["v"]), np.arange(n - TOPK, n, dtype=np.float64), 0.0)
+
+    return Workload("topk", str(n), n, 4.0 * n, step, check)
+
+
+def make_unique(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["sort_n"]
+    i = np.arange(n, dtype=np.uint64)
+    hv = (((i * np.uint64(37)) ^ (i >> np.uint64(3))) % np.uint64(UNIQUE_DISTINCT)).astype(np.int32)
+    v = be.to_dev(hv)
+    st = {}
+
+    def step():
+        st["u"] = xp.unique(v)
+        sync()
+
+    def check():
+        return close(be.get(st["u"]), np.array(sorted(set(hv.tolist()))), 0.0)
+
+    return Workload("unique", str(n), n, 4.0 * n, step, check)
+
+
+def make_gather_norm(be, P):
+    xp, sync = be.xp, be.sync
+    rows, m = P["table"]
+    c = NORM_COLS
+    ht = grid_pattern(rows, c, 7, 13, 37, 0.1, -1.8)
+    hi = ((np.arange(m, dtype=np.uint64) * np.uint64(40503)) % np.uint64(rows)).astype(np.int64)
+    hg = grid_pattern(1, c, 0, 1, 3, 0.1, 1.0)[0]
+    hb = grid_pattern(1, c, 0, 1, 4, 0.05, 0.0)[0]
+    table, idx, gamma, beta = (be.to_dev(a) for a in (ht, hi, hg, hb))
+    st = {}
+
+    def step():
+        r = table[idx]
+        mu = r.mean(axis=1, keepdims=True)
+        var = r.var(axis=1, keepdims=True)
+        st["y"] = (r - mu) / xp.sqrt(var + np.float32(LN_EPS)) * gamma + beta
+        sync()
+
+    def check():
+        r = ht[hi].astype(np.float64)
+        mu = r.mean(axis=1, keepdims=True)
+        want = (r - mu) / np.sqrt(r.var(axis=1, keepdims=True) + LN_EPS) * hg + hb
+        return close(be.get(st["y"]), want, 1e-4)
+
+    return Workload("gather_norm", "%dx%d" % (m, c), m * c, 8.0 * m * c, step, check)
+
+
+def make_montecarlo(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["random_n"]
+    rng = xp.random.default_rng(7)
+    st = {}
+
+    def step():
+        x = rng.random(n, dtype=np.float32)
+        y = rng.random(n, dtype=np.float32)
+        st["x"], st["y"] = x, y
+        st["inside"] = int(xp.count_nonzero(x * x + y * y <= 1))
+
+    def check():
+        x, y = be.get(st["x"]), be.get(st["y"])
+        want = int(np.count_nonzero(x * x + y * y <= 1))
+        if st["inside"] != want:
+            return "inside %d, expected %d" % (st["inside"], want)
+        pi = 4.0 * st["inside"] / n
+        return "" if abs(pi - np.pi) <= 0.01 else "pi %g" % pi
+
+    return Workload("montecarlo", str(n), n, 8.0 * n, step, check)
+
+
+def make_spectrum(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["spectrum"]
+    f0, f1 = n // 16 + 3, n // 8 + 5
+    t = np.arange(n, dtype=np.int64)
+    hx = (np.sin(2 * np.pi * ((f0 * t) % n) / n) +
+          0.5 * np.sin(2 * np.pi * ((f1 * t) % n) / n)).astype(np.float32)
+    x = be.to_dev(hx)
+    st = {}
+
+    def step():
+        st["peak"] = int(xp.argmax(xp.abs(xp.fft.rfft(x))))
+
+    def check():
+        return "" if st["peak"] == f0 else "peak at %d, expected %d" % (st["peak"], f0)
+
+    return Workload("spectrum", str(n), n, 4.0 * n + 8.0 * (n // 2 + 1), step, check)
+
+
+def make_histogram(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["random_n"]
+    z = xp.random.default_rng(11).standard_normal(n, dtype=np.float32)
+    st = {}
+
+    def step():
+        st["counts"], st["edges"] = xp.histogram(z, 256, range=(-4, 4))
+        sync()
+
+    def check():
+        want, _ = np.histogram(be.get(z), 256, range=(-4, 4))
+        return close(be.get(st["counts"]), want, 0.0)
+
+    return Workload("histogram", str(n), n, 4.0 * n, step, check)
+
+
+def make_kmeans_iter(be, P):
+    xp, sync = be.xp, be.sync
+    n, d, k = P["km"]
+    hp = grid_pattern(n, d, 1, 7, 23, 0.25, -2.75)
+    hc = grid_pattern(k, d, 5, 3, 13, 0.5, -3.0) * (
+        1 + np.arange(k, dtype=np.float32)[:, None] / np.float32(k))
+    p, c = be.to_dev(hp), be.to_dev(hc.astype(np.float32))
+    add_at = xp.add.at if hasattr(xp.add, "at") else None
+    if add_at is None:
+        import cupyx
+        add_at = cupyx.scatter_add
+    st = {}
+
+    def step():
+        dist = (p * p).sum(axis=1)[:, None] - 2 * (p @ c.T) + (c * c).sum(axis=1)[None, :]
+        lab = xp.argmin(dist, axis=1)
+        counts = xp.bincount(lab, minlength=k)
+        sums = xp.zeros((k, d), dtype=np.float32)
+        add_at(sums, lab, p)
+        st["lab"], st["counts"] = lab, counts
+        st["centres"] = sums / xp.maximum(counts.astype(np.float32)[:, None], 1)
+        sync()
+
+    def check():
+        lab = be.get(st["lab"])
+        hp64, hc64 = hp.astype(np.float64), hc.astype(np.float64)
+        dist = ((hp64 * hp64).sum(1)[:, None] - 2 * hp64 @ hc64.T + (hc64 * hc64).sum(1)[None, :])
+        best = dist.min(axis=1)
+        mine = dist[np.arange(n), lab]
+        if (mine > best + 1e-3 * (1 + np.abs(best))).any():
+            return "a label is not a nearest centre"
+        cnt = np.bincount(lab, minlength=k)
+        err = close(be.get(st["counts"]), cnt, 0.0)
+        if err:
+            return err
+        sums = np.zeros((k, d))
+        np.add.at(sums, lab, hp64)
+        return close(be.get(st["centres"]), sums / np.maximum(cnt, 1)[:, None], 1e-4)
+
+    return Workload("kmeans_iter", "%dx%d/%d" % (n, d, k), n * d, 4.0 * n * d + 4.0 * n * k,
+                    step, check)
+
+
+MAKERS = [("heat_inplace", make_heat_inplace), ("heat_pingpong", make_heat_pingpong), ("softmax", make_softmax), ("kmeans_assign", make_kmeans_assign), ("standardise", make_standardise), ("layernorm", make_layernorm), ("outer", make_outer), ("where_scale", make_where_scale), ("mlp", make_mlp), ("fftconv", make_fftconv), ("topk", make_topk), ("unique", make_unique), ("gather_norm", make_gather_norm), ("montecarlo", make_montecarlo), ("spectrum", make_spectrum), ("histogram", make_histogram), ("kmeans_iter", make_kmeans_iter)]
 
 
 def workloads(be, P, wanted):
     return [make(be, P) for op, make in MAKERS if wanted(op)]
+
+
+
 
 
 def main():
@@ -360,7 +593,8 @@ def main():
 
     failures = 0
     live = []
-    for w in workloads(be, PRESETS[preset], lambda op: not ops or op in ops):
+    sizes = dict(PRESETS[preset], **PROGRAMS[preset])
+    for w in workloads(be, sizes, lambda op: not ops or op in ops):
         try:
             w.step()  # first call: compile (CuPy), first touch
             if w.reset:

@@ -482,7 +482,7 @@ TEST_CASE("sort: histogram edges, NaN and errors", "[sort]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     auto d = ca::to_device<ca::buffer>(test::q(),
                                        xt::xarray<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, nan, 5.0f});
-    auto h = ca::histogram(d, 4, std::make_pair(0.0, 4.0));
+    auto h = ca::histogram(d, 4, {0.0, 4.0}); // NumPy's range=(0, 4)
     const xt::xarray<std::int64_t> c = h.counts.get();
     // 4.0 is on the closed last edge; 5.0 and NaN are outside
     CHECK(c == xt::xarray<std::int64_t>{1, 1, 1, 2});

@@ -238,6 +238,13 @@ auto histogram(const E& a, std::size_t bins = 10,
                std::optional<std::pair<double, double>> range = std::nullopt) {
     return histogram(detail::materialize(a), bins, range);
 }
+// histogram with a range written as NumPy's tuple: `histogram(a, 256, {-4.0, 4.0})` (a braced
+// pair does not convert to the std::optional of the overloads above).
+template <class A>
+auto histogram(const A& a, std::size_t bins, std::pair<double, double> range)
+    -> decltype(histogram(a, bins, std::optional<std::pair<double, double>>(range))) {
+    return histogram(a, bins, std::optional<std::pair<double, double>>(range));
+}
 
 namespace detail {
 // Trait: both are arrays of one element type and storage (the overload above takes them).
