@@ -11,6 +11,9 @@
 #   then the workload benchmark (bench_workloads --preset gpu, py_workloads.py with CuPy and with
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
+# programs: the composed programs of bench_workloads against CuPy, ROUNDS (default 2) rounds
+#   alternating the two, WL_REPS (default 7) repeats each.
+# buildtime: scripts/measure-build-time.sh of .device/baseline against this tree, 8 cores each.
 # field: the figures beside the field's libraries, into $OUT/field/ (copy that folder to
 #   bench/device-results/field/; scripts/field-report.py turns it into docs/internals/performance.md's
 #   field sections): bench_suite --ops cmul_add,cabs_sum,add_f16,take,put,hist --sizes 1e6,1.6e7 and
@@ -47,6 +50,28 @@ configure_bench() {
     -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu"
 }
+if [[ $what == programs ]]; then
+  { configure_bench && cmake --build build-device-bench -j 16 --target bench_workloads; } \
+    > "$out/build-bench.log" 2>&1 || { tail -20 "$out/build-bench.log"; exit 1; }
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+  ops=mlp,fftconv,topk,unique,gather_norm,montecarlo,spectrum,histogram,kmeans_iter
+  for r in $(seq "${ROUNDS:-2}"); do
+    ./build-device-bench/bench/bench_workloads --preset gpu --ops $ops --reps "${WL_REPS:-7}" \
+      --out "$out/programs_clarray_$r.csv" > "$out/programs_clarray_$r.txt" 2>&1 || rc=1
+    grep -E "CHECK FAILED|FAILED|us/step" "$out/programs_clarray_$r.txt"
+    PYTHONUNBUFFERED=1 python3 bench/py_workloads.py --backend cupy --preset gpu --ops $ops \
+      --reps "${WL_REPS:-7}" --out "$out/programs_cupy_$r.csv" > "$out/programs_cupy_$r.txt" 2>&1 || rc=1
+    grep -E "CHECK FAILED|us/step|not measured" "$out/programs_cupy_$r.txt"
+  done
+  exit $rc
+fi
+if [[ $what == buildtime ]]; then
+  # CMake takes the prefix from these variables at configure time.
+  CORES_EACH=8 WORK=/tmp CMAKE_PREFIX_PATH=$prefix/usr CXXFLAGS="-isystem $prefix/usr/include" \
+    LDFLAGS="-L$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath,$prefix/usr/lib/x86_64-linux-gnu" \
+    scripts/measure-build-time.sh before=.device/baseline after=. 2>&1 | tee "$out/buildtime.txt"
+  exit "${PIPESTATUS[0]}"
+fi
 if [[ $what != bench && $what != field && $what != check && $what != suite && $what != compare ]]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
