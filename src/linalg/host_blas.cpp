@@ -7,6 +7,7 @@
 #include "clarray/error.hpp"
 #include "clarray/runtime/cl.hpp"
 #include "clarray/runtime/device.hpp"
+#include "clarray/types/dtype.hpp"
 
 #if CLARRAY_HAVE_OPENBLAS
 #include <cblas.h>
@@ -38,66 +39,60 @@ template <class T> T* at(void* base, std::ptrdiff_t elements) {
     return static_cast<T*>(base) + elements;
 }
 
-// The BLAS calls of one element type.
-template <class T> struct blas;
-template <> struct blas<float> {
-    static void gemm(const host_product& p, std::ptrdiff_t i) {
-        cblas_sgemm(CblasRowMajor, op(p.trans_a), op(p.trans_b), blasint(p.m), blasint(p.n),
-                    blasint(p.k), 1.0f, at<float>(p.a, i * p.stride_a), blasint(p.lda),
-                    at<float>(p.b, i * p.stride_b), blasint(p.ldb), 0.0f,
-                    at<float>(p.c, i * p.stride_c), blasint(p.ldc));
-    }
-    static void dot(const host_product& p) {
-        *static_cast<float*>(p.c) =
-            cblas_sdot(blasint(p.k), static_cast<const float*>(p.a), blasint(p.inc_a),
-                       static_cast<const float*>(p.b), blasint(p.inc_b));
-    }
+// The BLAS routines of one element type: real types take alpha and beta by value and return
+// the dot product, complex ones take pointers and write it (?dotu_sub, ?dotc_sub).
+template <class T> struct routines;
+template <> struct routines<float> {
+    static constexpr auto gemm = &cblas_sgemm;
+    static constexpr auto dot = &cblas_sdot;
 };
-template <> struct blas<double> {
-    static void gemm(const host_product& p, std::ptrdiff_t i) {
-        cblas_dgemm(CblasRowMajor, op(p.trans_a), op(p.trans_b), blasint(p.m), blasint(p.n),
-                    blasint(p.k), 1.0, at<double>(p.a, i * p.stride_a), blasint(p.lda),
-                    at<double>(p.b, i * p.stride_b), blasint(p.ldb), 0.0,
-                    at<double>(p.c, i * p.stride_c), blasint(p.ldc));
-    }
-    static void dot(const host_product& p) {
-        *static_cast<double*>(p.c) =
-            cblas_ddot(blasint(p.k), static_cast<const double*>(p.a), blasint(p.inc_a),
-                       static_cast<const double*>(p.b), blasint(p.inc_b));
-    }
+template <> struct routines<double> {
+    static constexpr auto gemm = &cblas_dgemm;
+    static constexpr auto dot = &cblas_ddot;
 };
-template <class R, class Gemm, class Dotu, class Dotc> struct complex_blas {
-    using C = std::complex<R>;
-    static void gemm(const host_product& p, std::ptrdiff_t i, Gemm g) {
-        const C one(1), zero(0);
-        g(CblasRowMajor, op(p.trans_a), op(p.trans_b), blasint(p.m), blasint(p.n), blasint(p.k),
-          &one, at<C>(p.a, i * p.stride_a), blasint(p.lda), at<C>(p.b, i * p.stride_b),
-          blasint(p.ldb), &zero, at<C>(p.c, i * p.stride_c), blasint(p.ldc));
+template <> struct routines<std::complex<float>> {
+    static constexpr auto gemm = &cblas_cgemm;
+    static constexpr auto dotu = &cblas_cdotu_sub;
+    static constexpr auto dotc = &cblas_cdotc_sub;
+};
+template <> struct routines<std::complex<double>> {
+    static constexpr auto gemm = &cblas_zgemm;
+    static constexpr auto dotu = &cblas_zdotu_sub;
+    static constexpr auto dotc = &cblas_zdotc_sub;
+};
+// The i-th GEMM of p: C_i = op(A_i) op(B_i).
+template <class T> void gemm(const host_product& p, std::ptrdiff_t i) {
+    const T one(1), zero(0);
+    const auto scalar = [](const T& v) {
+        if constexpr (is_complex_v<T>)
+            return static_cast<const void*>(&v);
+        else
+            return v;
+    };
+    routines<T>::gemm(CblasRowMajor, op(p.trans_a), op(p.trans_b), blasint(p.m), blasint(p.n),
+                      blasint(p.k), scalar(one), at<T>(p.a, i * p.stride_a), blasint(p.lda),
+                      at<T>(p.b, i * p.stride_b), blasint(p.ldb), scalar(zero),
+                      at<T>(p.c, i * p.stride_c), blasint(p.ldc));
+}
+
+// p's inner product into *p.c.
+template <class T> void dot(const host_product& p) {
+    if constexpr (is_complex_v<T>) {
+        const auto f = p.what == host_product::kind::dotc ? routines<T>::dotc : routines<T>::dotu;
+        f(blasint(p.k), p.a, blasint(p.inc_a), p.b, blasint(p.inc_b), p.c);
+    } else {
+        *static_cast<T*>(p.c) =
+            routines<T>::dot(blasint(p.k), static_cast<const T*>(p.a), blasint(p.inc_a),
+                             static_cast<const T*>(p.b), blasint(p.inc_b));
     }
-    static void dot(const host_product& p, Dotu u, Dotc c) {
-        (p.what == host_product::kind::dotc ? c : u)(blasint(p.k), p.a, blasint(p.inc_a), p.b,
-                                                     blasint(p.inc_b), p.c);
-    }
-};
-template <> struct blas<std::complex<float>> {
-    using impl = complex_blas<float, decltype(&cblas_cgemm), decltype(&cblas_cdotu_sub),
-                              decltype(&cblas_cdotc_sub)>;
-    static void gemm(const host_product& p, std::ptrdiff_t i) { impl::gemm(p, i, cblas_cgemm); }
-    static void dot(const host_product& p) { impl::dot(p, cblas_cdotu_sub, cblas_cdotc_sub); }
-};
-template <> struct blas<std::complex<double>> {
-    using impl = complex_blas<double, decltype(&cblas_zgemm), decltype(&cblas_zdotu_sub),
-                              decltype(&cblas_zdotc_sub)>;
-    static void gemm(const host_product& p, std::ptrdiff_t i) { impl::gemm(p, i, cblas_zgemm); }
-    static void dot(const host_product& p) { impl::dot(p, cblas_zdotu_sub, cblas_zdotc_sub); }
-};
+}
 
 // The native kernel: OpenCL hands it a copy of the host_product.
 template <class T> void CL_CALLBACK run(void* args) {
     const host_product& p = *static_cast<const host_product*>(args);
-    if (p.what != host_product::kind::gemm) return blas<T>::dot(p);
+    if (p.what != host_product::kind::gemm) return dot<T>(p);
     for (std::size_t i = 0; i < p.count; ++i)
-        blas<T>::gemm(p, static_cast<std::ptrdiff_t>(i));
+        gemm<T>(p, static_cast<std::ptrdiff_t>(i));
 }
 
 bool fits_blasint(std::size_t v) {

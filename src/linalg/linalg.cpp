@@ -318,6 +318,36 @@ StatusCode dot_call(bool conj_x, std::size_t n, cl_mem r, std::size_t ro, cl_mem
     }
 }
 
+// One group of a product's batch: the element offsets of the first matrices of a, b and c, and
+// the count and strides along the last batch axis.
+struct batch_group {
+    std::ptrdiff_t a, b, c;
+    std::size_t count;
+    std::ptrdiff_t stride_a, stride_b, stride_c;
+};
+
+// Calls f(group) for each index of the batch axes before the last, in C order, after coalescing
+// the batch axes (shape `batch`, element strides sa, sb, sc; first offsets oa, ob, oc).
+template <class F>
+void for_each_batch_group(shape_type batch, strides_type sa, strides_type sb, strides_type sc,
+                          std::ptrdiff_t oa, std::ptrdiff_t ob, std::ptrdiff_t oc, F&& f) {
+    coalesce(batch, {&sa, &sb, &sc});
+    const std::size_t last = batch.size() - 1, count = checked_size(batch);
+    batch_group g{oa, ob, oc, batch[last], sa[last], sb[last], sc[last]};
+    std::vector<std::size_t> idx(last, 0);
+    for (std::size_t done = 0; done < count; done += g.count) {
+        f(static_cast<const batch_group&>(g));
+        for (std::size_t k = last; k-- > 0;) { // the next index of the outer axes
+            g.a += sa[k], g.b += sb[k], g.c += sc[k];
+            if (++idx[k] < batch[k]) break;
+            g.a -= sa[k] * static_cast<std::ptrdiff_t>(batch[k]);
+            g.b -= sb[k] * static_cast<std::ptrdiff_t>(batch[k]);
+            g.c -= sc[k] * static_cast<std::ptrdiff_t>(batch[k]);
+            idx[k] = 0;
+        }
+    }
+}
+
 // out (C-contiguous, batch + (M, N)) = A @ B over the broadcast batch axes.
 template <class T>
 void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a, operand& b,
@@ -372,29 +402,18 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
             p.c = svm_element<T>(out.alloc, out.offset);
             return enqueue_host<T>(q, reads, out.alloc, p);
         }
-        // Batches: one call per index of the outer axes, each looping over the last batch axis
-        // left after coalescing (any stride: the pointers step by it).
-        shape_type cb = batch;
-        strides_type ca = sa, cbs = sb, cc = sc;
-        coalesce(cb, {&ca, &cbs, &cc});
-        const std::size_t last = cb.size() - 1;
-        p.count = cb[last];
-        p.stride_a = ca[last], p.stride_b = cbs[last], p.stride_c = cc[last];
-        std::vector<std::size_t> idx(last, 0);
-        std::ptrdiff_t pa = a.offset, pb = b.offset, pc = out.offset;
-        for (std::size_t done = 0; done < count; done += p.count) {
-            p.a = svm_element<T>(a.alloc, pa), p.b = svm_element<T>(b.alloc, pb);
-            p.c = svm_element<T>(out.alloc, pc);
-            enqueue_host<T>(q, reads, out.alloc, p);
-            for (std::size_t k = last; k-- > 0;) { // the next index of the outer axes, C order
-                pa += ca[k], pb += cbs[k], pc += cc[k];
-                if (++idx[k] < cb[k]) break;
-                pa -= ca[k] * static_cast<std::ptrdiff_t>(cb[k]);
-                pb -= cbs[k] * static_cast<std::ptrdiff_t>(cb[k]);
-                pc -= cc[k] * static_cast<std::ptrdiff_t>(cb[k]);
-                idx[k] = 0;
-            }
-        }
+        // Batches: one call per group, looping over its matrices (any stride: the pointers step
+        // by it).
+        for_each_batch_group(batch, sa, sb, sc, a.offset, b.offset, out.offset,
+                             [&](const batch_group& g) {
+                                 p.a = svm_element<T>(a.alloc, g.a);
+                                 p.b = svm_element<T>(b.alloc, g.b);
+                                 p.c = svm_element<T>(out.alloc, g.c);
+                                 p.count = g.count;
+                                 p.stride_a = g.stride_a, p.stride_b = g.stride_b;
+                                 p.stride_c = g.stride_c;
+                                 enqueue_host<T>(q, reads, out.alloc, p);
+                             });
         return;
     }
 
@@ -442,47 +461,30 @@ void run_product(const queue& q, const array_ref& out, operand& a, view_as how_a
     // it is the only one), once per index of the others. Not GemmBatched: it copies its offset
     // lists with blocking writes, which would wait for the queue. A negative stride on the last
     // axis (reversed stacks) takes one Gemm per matrix.
-    shape_type cb = batch;
-    strides_type ca = sa, cbs = sb, cc = sc;
-    coalesce(cb, {&ca, &cbs, &cc});
-    const std::size_t last = cb.size() - 1, inner = cb[last];
-    const bool strided = ca[last] >= 0 && cbs[last] >= 0;
-    std::vector<std::size_t> idx(last, 0);
-    std::ptrdiff_t pa = a.offset, pb = b.offset, pc = out.offset;
-    for (std::size_t done = 0; done < count; done += inner) {
-        if (strided) {
-            enqueue_blas(
-                names::strided, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
-                    return clblast::GemmStridedBatched<T>(
-                        layout, la.t, lb.t, M, N, K, T(1), ma, static_cast<std::size_t>(pa), la.ld,
-                        static_cast<std::size_t>(ca[last]), mb, static_cast<std::size_t>(pb), lb.ld,
-                        static_cast<std::size_t>(cbs[last]), T(0), mc, static_cast<std::size_t>(pc),
-                        N, static_cast<std::size_t>(cc[last]), inner, cq, ev);
-                });
-        } else {
-            for (std::size_t i = 0; i < inner; ++i) {
+    for_each_batch_group(
+        batch, sa, sb, sc, a.offset, b.offset, out.offset, [&](const batch_group& g) {
+            const auto at = [](std::ptrdiff_t offset) { return static_cast<std::size_t>(offset); };
+            if (g.stride_a >= 0 && g.stride_b >= 0) {
+                enqueue_blas(names::strided, q, reads, out.alloc,
+                             [&](cl_command_queue* cq, cl_event* ev) {
+                                 return clblast::GemmStridedBatched<T>(
+                                     layout, la.t, lb.t, M, N, K, T(1), ma, at(g.a), la.ld,
+                                     at(g.stride_a), mb, at(g.b), lb.ld, at(g.stride_b), T(0), mc,
+                                     at(g.c), N, at(g.stride_c), g.count, cq, ev);
+                             });
+                return;
+            }
+            for (std::size_t i = 0; i < g.count; ++i) {
                 const auto d = static_cast<std::ptrdiff_t>(i);
-                const std::size_t xa = static_cast<std::size_t>(pa + d * ca[last]),
-                                  xb = static_cast<std::size_t>(pb + d * cbs[last]),
-                                  xc = static_cast<std::size_t>(pc + d * cc[last]);
+                const std::size_t xa = at(g.a + d * g.stride_a), xb = at(g.b + d * g.stride_b),
+                                  xc = at(g.c + d * g.stride_c);
                 enqueue_blas(
                     names::gemm, q, reads, out.alloc, [&](cl_command_queue* cq, cl_event* ev) {
                         return clblast::Gemm<T>(layout, la.t, lb.t, M, N, K, T(1), ma, xa, la.ld,
                                                 mb, xb, lb.ld, T(0), mc, xc, N, cq, ev);
                     });
             }
-        }
-        for (std::size_t k = last; k-- > 0;) { // the next index of the outer axes, C order
-            pa += ca[k];
-            pb += cbs[k];
-            pc += cc[k];
-            if (++idx[k] < cb[k]) break;
-            pa -= ca[k] * static_cast<std::ptrdiff_t>(cb[k]);
-            pb -= cbs[k] * static_cast<std::ptrdiff_t>(cb[k]);
-            pc -= cc[k] * static_cast<std::ptrdiff_t>(cb[k]);
-            idx[k] = 0;
-        }
-    }
+        });
 }
 
 template <class T>
