@@ -186,6 +186,21 @@ hvec distances_reference(const hvec& p, const hvec& c, std::size_t n) {
     return d;
 }
 
+// Layer norm of one row of n values (mean and variance in double), scaled by gamma and shifted
+// by beta, into out.
+void layernorm_row_reference(const float* row, std::size_t n, const hvec& gamma, const hvec& beta,
+                             float eps, float* out) {
+    double mu = 0, var = 0;
+    for (std::size_t c = 0; c < n; ++c)
+        mu += row[c];
+    mu /= double(n);
+    for (std::size_t c = 0; c < n; ++c)
+        var += (row[c] - mu) * (row[c] - mu);
+    var /= double(n);
+    for (std::size_t c = 0; c < n; ++c)
+        out[c] = float((row[c] - mu) / std::sqrt(var + eps) * gamma[c] + beta[c]);
+}
+
 // Compares every element: |got - want| <= tol * (1 + |want|); "" when all pass.
 template <class G, class W>
 std::string compare_all(const char* what, const G& got, const W& want, double tol) {
@@ -580,19 +595,9 @@ private:
                 {},
                 [y, hx, hg, hb, rows, cols, eps] {
                     hvec want(rows * cols);
-                    for (std::size_t r = 0; r < rows; ++r) {
-                        const float* xr = hx.data() + r * cols;
-                        double mu = 0, var = 0;
-                        for (std::size_t c = 0; c < cols; ++c)
-                            mu += xr[c];
-                        mu /= double(cols);
-                        for (std::size_t c = 0; c < cols; ++c)
-                            var += (xr[c] - mu) * (xr[c] - mu);
-                        var /= double(cols);
-                        for (std::size_t c = 0; c < cols; ++c)
-                            want[r * cols + c] =
-                                float((xr[c] - mu) / std::sqrt(var + eps) * hg[c] + hb[c]);
-                    }
+                    for (std::size_t r = 0; r < rows; ++r)
+                        layernorm_row_reference(hx.data() + r * cols, cols, hg, hb, eps,
+                                                want.data() + r * cols);
                     return compare_all("y", to_host(y->value()), want, 1e-4);
                 }};
     }
@@ -816,19 +821,9 @@ private:
                 {},
                 [y, ht, hi, hg, hb, m, c] {
                     hvec want(m * c);
-                    for (std::size_t i = 0; i < m; ++i) {
-                        const float* row = ht.data() + std::size_t(hi[i]) * c;
-                        double mu = 0, var = 0;
-                        for (std::size_t k = 0; k < c; ++k)
-                            mu += row[k];
-                        mu /= double(c);
-                        for (std::size_t k = 0; k < c; ++k)
-                            var += (row[k] - mu) * (row[k] - mu);
-                        var /= double(c);
-                        for (std::size_t k = 0; k < c; ++k)
-                            want[i * c + k] =
-                                float((row[k] - mu) / std::sqrt(var + ln_eps) * hg[k] + hb[k]);
-                    }
+                    for (std::size_t i = 0; i < m; ++i)
+                        layernorm_row_reference(ht.data() + std::size_t(hi[i]) * c, c, hg, hb,
+                                                ln_eps, want.data() + i * c);
                     return compare_all("y", to_host(y->value()), want, 1e-4);
                 }};
     }

@@ -205,13 +205,9 @@ bool reshape_strides(const shape_type& shape, const strides_type& strides,
                      const shape_type& new_shape, strides_type& out) {
     // NumPy's _attempt_nocopy_reshape (C order): match runs of old axes to runs of new axes with
     // equal element counts; each old run must be contiguous in itself.
-    shape_type os;
-    strides_type ost;
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        if (shape[i] != 1) {
-            os.push_back(shape[i]);
-            ost.push_back(strides[i]);
-        }
+    shape_type os = shape;
+    strides_type ost = strides;
+    detail::squeeze_view(os, ost);
     out.assign(new_shape.size(), 0);
     std::size_t total = 1;
     for (std::size_t e : new_shape)
