@@ -52,6 +52,8 @@ struct einsum_prepare {
 
 // One pairwise contraction of the terms at positions `first` < `second` of the current list.
 struct einsum_contraction {
+    // The positions of the two terms in the current list (both leave it; the result joins its
+    // end).
     std::size_t first = 0, second = 0;
     // The indices of both operands and of the result (batch indices, then a's free ones, then b's).
     std::string labels_a, labels_b, labels_result;
@@ -60,24 +62,32 @@ struct einsum_contraction {
     // The matrix product form: a with its axes in order_a is matrix_a (batch, free of a, summed),
     // b with its axes in order_b is matrix_b (batch, summed, free of b); without batch indices
     // both are 2-d. The product reshaped to `result` is the result term.
+    //@{
     std::vector<std::size_t> order_a, order_b;
     shape_type matrix_a, matrix_b;
     shape_type result;
+    //@}
     // The broadcast form over `space` (the result's axes, then the summed ones): for each axis of
     // the space, the axis of a (and of b) on it, or -1 where the operand has extent 1 there.
+    //@{
     std::vector<std::ptrdiff_t> place_a, place_b;
     shape_type space;
+    //@}
     // The space's summed axes (its last ones).
     std::vector<std::ptrdiff_t> space_sum_axes;
 };
 
 // The whole plan of an einsum call.
 struct einsum_plan {
+    // One preparation per operand, in the operands' order.
     std::vector<einsum_prepare> operands;
+    // The pairwise contractions, in the order they run.
     std::vector<einsum_contraction> contractions;
     // The last term's axes in the output's order (a transpose), and the output's shape.
+    //@{
     std::vector<std::size_t> output_order;
     shape_type output_shape;
+    //@}
     // The output's indices (ellipsis dimensions spelled with the letters the plan gave them).
     std::string output_labels;
     // The pairs and the printable account, for einsum_path.
