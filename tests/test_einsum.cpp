@@ -448,6 +448,13 @@ TEST_CASE("einsum: errors", "[einsum][errors]") {
     CHECK_THROWS_WITH(ca::einsum("ij,jk", a, unbound),
                       Contains("operand 1") && Contains("unbound"));
 
+    // An operand of another context.
+    ca::context other = ca::context::from_env();
+    ca::queue other_queue(other);
+    const ca::cl_array<float, ca::buffer> foreign(other_queue, ca::shape_type{4, 2});
+    CHECK_THROWS_AS(ca::einsum("ij,jk", a, foreign), ca::usage_error);
+    CHECK_THROWS_WITH(ca::einsum("ij,jk", a, foreign), Contains("another context"));
+
     // The planner alone throws the same.
     CHECK_THROWS_AS(ca::einsum_path("ij,jk", ca::shape_type{2, 3}, ca::shape_type{4, 5}),
                     ca::shape_error);
