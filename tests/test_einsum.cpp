@@ -228,9 +228,13 @@ const std::vector<einsum_case>& broad_cases() {
         {"ij,jk,kl->il", "ij,jk,kl->il", {{3, 8}, {8, 2}, {2, 6}}},
         {"ab,bc,cd,de->ae", "ab,bc,cd,de->ae", {{2, 7}, {7, 3}, {3, 9}, {9, 4}}},
         {"ii,i->i", "ii,i->i", {{4, 4}, {4}}},
-        {"ij,j,k->ik", "ij,j,k->ik", {{3, 4}, {4}, {2}}}, // sum then outer
-        {"ij,kl->", "ij,kl->", {{2, 3}, {4, 5}}},         // both operands summed alone
-        {",i->i", ",i->i", {{}, {5}}},                    // 0-d operand
+        {"ij,ij,ij->ij", "ij,ij,ij->ij", {{3, 4}, {3, 4}, {3, 4}}}, // one fused product
+        {"i,j,k->kji", "i,j,k->kji", {{2}, {3}, {4}}},
+        {"...j,ij,jk,j->...ikj", "abj,ij,jk,j->abikj", {{2, 1, 3}, {2, 3}, {3, 2}, {3}}},
+        {"ijj,i,k->ik", "ijj,i,k->ik", {{2, 3, 3}, {2}, {3}}}, // sum, then fused
+        {"ij,j,k->ik", "ij,j,k->ik", {{3, 4}, {4}, {2}}},      // sum then outer
+        {"ij,kl->", "ij,kl->", {{2, 3}, {4, 5}}},              // both operands summed alone
+        {",i->i", ",i->i", {{}, {5}}},                         // 0-d operand
         {"->", "->", {{}}},
         {"ij,jk->ik", "ij,jk->ik", {{0, 3}, {3, 4}}}, // size-0 axes
         {"ij,jk->ik", "ij,jk->ik", {{2, 0}, {0, 4}}}, // sum over an empty axis: 0s
@@ -250,6 +254,7 @@ const std::vector<einsum_case>& dtype_cases() {
         {"i,ij,j->", "i,ij,j->", {{5}, {5, 6}, {6}}},
         {"ij,jk,kl->il", "ij,jk,kl->il", {{3, 8}, {8, 2}, {2, 6}}},
         {"ij,ij->ij", "ij,ij->ij", {{3, 4}, {3, 4}}},
+        {"ij,j,i->ji", "ij,j,i->ji", {{3, 4}, {4}, {3}}},
         {"ij,i->j", "ij,i->j", {{0, 4}, {0}}},
     };
     return cases;
@@ -506,6 +511,20 @@ TEST_CASE("einsum plan: parsing and preparation", "[einsum][plan]") {
         CHECK(plan.output_order == std::vector<std::size_t>{1, 0});
     }
     {
+        // Three or more operands without a summed index: one fused product, no pairs.
+        const auto plan = ca::detail::plan_einsum(
+            "ij,j,ik->kij", {shape_type{2, 3}, shape_type{3}, shape_type{2, 4}});
+        CHECK(plan.fused_product);
+        CHECK(plan.contractions.empty());
+        CHECK(plan.path.pairs.empty());
+        CHECK(plan.operands[1].output_place == std::vector<std::ptrdiff_t>{-1, -1, 0});
+        CHECK(plan.operands[2].output_place == std::vector<std::ptrdiff_t>{1, 0, -1});
+        // A summed index anywhere: pairwise.
+        CHECK_FALSE(ca::detail::plan_einsum("ij,j,ik->k",
+                                            {shape_type{2, 3}, shape_type{3}, shape_type{2, 4}})
+                        .fused_product);
+    }
+    {
         // Without a summed index the contraction is an element-wise product.
         const auto plan =
             ca::detail::plan_einsum("ij,jk->ijk", {shape_type{2, 3}, shape_type{3, 4}});
@@ -575,7 +594,6 @@ TEST_CASE("einsum plan: the greedy path follows the shapes", "[einsum][plan]") {
         if (!has_a) continue;
         INFO(spec);
         const auto path = ca::einsum_path(spec, shapes);
-        REQUIRE(path.pairs.size() == count - 1);
         // Replay: the output "a"; indices of one term alone were summed before the contractions.
         std::vector<std::string> current;
         for (std::size_t k = 0; k < count; ++k) {
@@ -588,6 +606,11 @@ TEST_CASE("einsum plan: the greedy path follows the shapes", "[einsum][plan]") {
             }
             current.push_back(kept);
         }
+        // Nothing left to sum but "a": one fused product, no pairs.
+        const bool fused = std::all_of(current.begin(), current.end(), [](const std::string& t) {
+            return t.find_first_not_of('a') == std::string::npos;
+        });
+        REQUIRE(path.pairs.size() == (fused ? 0 : count - 1));
         for (const auto& [i, j] : path.pairs) {
             REQUIRE(i < j);
             REQUIRE(j < current.size());

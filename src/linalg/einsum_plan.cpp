@@ -392,10 +392,29 @@ einsum_plan plan_einsum(const std::string& subscripts, const std::vector<shape_t
         text += "\n";
     }
 
+    // Three or more operands with no index left to sum: one product kernel over the output.
+    plan.fused_product = count >= 3;
+    for (const einsum_prepare& prep : plan.operands)
+        for (char label : prep.labels)
+            plan.fused_product = plan.fused_product && contains(output, label);
+    if (plan.fused_product) {
+        for (einsum_prepare& prep : plan.operands)
+            for (char label : output) {
+                const std::size_t at = position_of(prep.labels, label);
+                prep.output_place.push_back(
+                    at == std::string::npos ? -1 : static_cast<std::ptrdiff_t>(at));
+            }
+        text += "  one element-wise product of all " + std::to_string(count) + " operands -> " +
+                shape_text(extents.shape_of(output)) + "\n";
+    }
+
     // Pairwise contractions, greedily.
     std::vector<std::string> terms;
-    for (const einsum_prepare& prep : plan.operands)
-        terms.push_back(prep.labels);
+    if (plan.fused_product)
+        terms.push_back(output);
+    else
+        for (const einsum_prepare& prep : plan.operands)
+            terms.push_back(prep.labels);
     while (terms.size() > 1) {
         const auto [first, second] = greedy_pair(terms, output, extents);
         einsum_contraction step = plan_contraction(terms, first, second, output, extents);

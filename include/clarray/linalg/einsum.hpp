@@ -95,8 +95,19 @@ cl_array<T, S> einsum_contract(const cl_array<T, S>& a, const cl_array<T, S>& b,
     }
 }
 
-// Runs `plan` on operands of one element type and storage policy.
-template <class T, class S>
+// The product of all prepared terms, each broadcast onto the output's axes: one kernel.
+template <class T, class S, std::size_t... I>
+cl_array<T, S> einsum_fused_product(const einsum_plan& plan,
+                                    const std::vector<std::unique_ptr<cl_array<T, S>>>& terms,
+                                    std::index_sequence<I...>) {
+    const cl_array<T, S>& first = *terms.front();
+    cl_array<T, S> out(first.get_queue(), plan.output_shape, layout::c, first.data().get());
+    out = (einsum_broadcast(*terms[I], plan.operands[I].output_place) * ...);
+    return out;
+}
+
+// Runs `plan` on its Count operands, of one element type and storage policy.
+template <std::size_t Count, class T, class S>
 cl_array<T, S> einsum_run(const einsum_plan& plan, const std::vector<cl_array<T, S>>& operands) {
     // Terms live behind pointers: erasing from a vector of arrays would move-assign arrays, and
     // assigning to an array that shares an operand's memory writes into the operand.
@@ -110,6 +121,9 @@ cl_array<T, S> einsum_run(const einsum_plan& plan, const std::vector<cl_array<T,
             terms.push_back(
                 std::make_unique<cl_array<T, S>>(einsum_sum<T, S>(view, prep.sum_axes)));
     }
+    if constexpr (Count >= 3)
+        if (plan.fused_product)
+            return einsum_fused_product(plan, terms, std::make_index_sequence<Count>{});
     for (const einsum_contraction& step : plan.contractions) {
         auto result = std::make_unique<cl_array<T, S>>(
             einsum_contract(*terms[step.first], *terms[step.second], step));
@@ -183,7 +197,8 @@ auto einsum(const std::string& subscripts, const Operands&... operands) {
     std::vector<shape_type> shapes;
     for (const cl_array<T, S>& array : arrays)
         shapes.push_back(array.shape());
-    return clarray::detail::einsum_run(clarray::detail::plan_einsum(subscripts, shapes), arrays);
+    return clarray::detail::einsum_run<sizeof...(Operands)>(
+        clarray::detail::plan_einsum(subscripts, shapes), arrays);
 }
 
 // einsum_path with each operand's shape given as a shape_type, an array or an expression (not

@@ -8,7 +8,8 @@
 //    alone has and the output lacks;
 //  * pairwise contractions in a greedy order (the pair whose intermediate is smallest first), each
 //    a matrix product (batch, free of a, summed) @ (batch, summed, free of b) or, without a summed
-//    index, an element-wise broadcast product;
+//    index, an element-wise broadcast product (three or more operands without any summed index
+//    multiply in one element-wise kernel instead);
 //  * a transpose of the last term into the output's index order.
 #include <cstddef>
 #include <string>
@@ -24,7 +25,8 @@ namespace linalg {
 struct einsum_path_info {
     // The contractions in order, as opt_einsum writes paths: each pair (i, j), i < j, names two
     // positions of the current list of operands; both leave the list and their product joins its
-    // end. Empty for one operand.
+    // end. Empty for one operand, and when three or more operands multiply element-wise with no
+    // summed index (one kernel over all of them, no pairs).
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
     // A printable account of the plan: each operand's preparation (diagonal views, sums), each
     // contraction with its subscripts, its lowering and the shape of its result.
@@ -48,6 +50,9 @@ struct einsum_prepare {
     std::string labels;
     // Its shape after the sum.
     shape_type shape;
+    // For a fused product (einsum_plan::fused_product): for each output axis, the prepared
+    // operand's axis on it, or -1 where it has none (broadcast).
+    std::vector<std::ptrdiff_t> output_place;
 };
 
 // One pairwise contraction of the terms at positions `first` < `second` of the current list.
@@ -83,6 +88,9 @@ struct einsum_plan {
     std::vector<einsum_prepare> operands;
     // The pairwise contractions, in the order they run.
     std::vector<einsum_contraction> contractions;
+    // Three or more operands whose prepared indices are all output indices: one element-wise
+    // product kernel of all of them over the output (no contractions), instead of one per pair.
+    bool fused_product = false;
     // The last term's axes in the output's order (a transpose), and the output's shape.
     //@{
     std::vector<std::size_t> output_order;
