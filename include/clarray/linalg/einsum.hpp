@@ -15,8 +15,11 @@
 // allow a view) or, without a summed index, as one element-wise product kernel. Integer and bool
 // contractions run as one fused multiply-and-sum reduction kernel instead of a matrix product.
 // Everything is enqueued; nothing blocks. docs/linalg.md has the details.
+#include <complex>
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
