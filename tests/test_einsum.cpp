@@ -157,7 +157,7 @@ template <class T> void check_against(const xt::xarray<T>& device, const host_re
     }
 }
 
-template <class T, class S, class... X>
+template <class T, class S>
 void check_case(const std::string& spec, const std::string& reference,
                 const std::vector<ca::shape_type>& shapes, unsigned seed) {
     INFO("einsum \"" << spec << "\" (reference \"" << reference << "\")");
@@ -298,8 +298,6 @@ TEMPLATE_LIST_TEST_CASE("einsum: element types", "[einsum]", einsum_dtypes) {
 }
 
 TEST_CASE("einsum: views as operands", "[einsum]") {
-    auto& q = test::q();
-    (void)q;
     const xt::xarray<float> big = random_host<float>({6, 7}, 3), vec = random_host<float>({9}, 4);
     const auto dbig = to_device<float, ca::buffer>(big);
     const auto dvec = to_device<float, ca::buffer>(vec);

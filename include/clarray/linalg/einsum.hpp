@@ -79,6 +79,7 @@ cl_array<T, S> einsum_sum(const E& e, const std::vector<std::ptrdiff_t>& axes) {
         return summed.template astype<T>();
 }
 
+// One pairwise contraction of the plan: the terms a and b into a new array of step.result.
 template <class T, class S>
 cl_array<T, S> einsum_contract(const cl_array<T, S>& a, const cl_array<T, S>& b,
                                const einsum_contraction& step) {
