@@ -29,7 +29,7 @@ reduce    runtime storage memory types shape array codegen expr
 user      runtime storage memory types shape array codegen expr reduce
 host      runtime storage memory types shape array expr
 random    runtime storage memory types shape array
-linalg    runtime storage memory types shape array expr
+linalg    runtime storage memory types shape array codegen expr reduce
 fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
 indexing  runtime storage memory types shape array codegen expr reduce
