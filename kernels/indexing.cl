@@ -1,7 +1,7 @@
 // Library kernels of the indexing layer (scatter, mask compaction, nonzero coordinates).
 // Built per element type with -DT=<OpenCL C type> -DI=<index type> -DADD=0|1 -DATOMIC=<kind>
-// -DMAX_DIMS=<n>, after the pragmas its types need and the declaration of index_layout, which
-// comes from its one description in src/indexing/indexing.cpp. T is ushort for float16, whose
+// -DMAX_DIMS=<n> -DPTX_FLOAT_ATOMICS=0|1, after the pragmas its types need and the declaration
+// of index_layout, which comes from its one description in src/indexing/indexing.cpp. T is ushort for float16, whose
 // values only move here (a half value needs cl_khr_fp16). Each operand j (0: the target,
 // 1: the indices, 2: the values) is a strided view indexed by its flat C-order position. The
 // layout always travels through a `constant` buffer (it exceeds small parameter spaces).
@@ -36,7 +36,12 @@ long clarray_index(long k, long n, ulong mode) {
 // Plain global atomics on the global pointer (no SVM atomics needed). Floats: compare-exchange
 // on the bit pattern until no other work-item changed the word in between. Complex: one such
 // add per part (each part is atomic, the pair is not; every add still lands).
-#if ATOMIC == 3 || ATOMIC == 5
+#if (ATOMIC == 3 || ATOMIC == 5) && PTX_FLOAT_ATOMICS
+// NVIDIA: the hardware's float reduction at the memory (device::quirks_t::ptx_float_atomics).
+void clarray_atomic_add_float(global float* p, float x) {
+    asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(x) : "memory");
+}
+#elif ATOMIC == 3 || ATOMIC == 5
 void clarray_atomic_add_float(global float* p, float x) {
     volatile global uint* w = (volatile global uint*)p;
     uint seen, old = *w;
@@ -46,7 +51,11 @@ void clarray_atomic_add_float(global float* p, float x) {
     } while (old != seen);
 }
 #endif
-#if ATOMIC == 4 || ATOMIC == 6
+#if (ATOMIC == 4 || ATOMIC == 6) && PTX_FLOAT_ATOMICS
+void clarray_atomic_add_double(global double* p, double x) {
+    asm volatile("red.global.add.f64 [%0], %1;" ::"l"(p), "d"(x) : "memory");
+}
+#elif ATOMIC == 4 || ATOMIC == 6
 void clarray_atomic_add_double(global double* p, double x) {
     volatile global ulong* w = (volatile global ulong*)p;
     ulong seen, old = *w;

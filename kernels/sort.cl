@@ -709,17 +709,60 @@ kernel void sort_unique_parts(global const T* in, sort_layout L, global const P*
 }
 
 // unique: start[j] is where run j of equal keys starts in the sorted order (count runs);
-// values[j] = element pos[start[j]] of the view L, counts[j] = length of run j.
-kernel void sort_unique_values(global const T* in, sort_layout L, global const P* pos,
-                               global const P* start, global T* values, ulong count) {
-    const ulong j = get_global_id(0);
-    if (j >= count) return;
-    values[j] = in[view_offset(&L, pos[start[j]])];
-}
+// counts[j] = length of run j.
 kernel void sort_unique_counts(global const P* start, global long* counts, ulong count, ulong n) {
     const ulong j = get_global_id(0);
     if (j >= count) return;
     counts[j] = (long)((j + 1 < count ? start[j + 1] : n) - start[j]);
+}
+
+// unique of integers whose keys span few values (src/sort/sort.cpp, span_unique): no sort, counts
+// by key. Group g counts the elements [g * chunk, (g + 1) * chunk)
+// of the view L into counts[key - lo]: in local memory first when the span fits LOCAL_BINS (one
+// global atomic per group and non-zero bin), else straight into the global counts. 32-bit counts:
+// the host takes this path below 2^32 elements.
+kernel void sort_span_counts_local(global const T* in, sort_layout L, global uint* counts, K lo,
+                                   uint bins, ulong chunk) {
+    local uint c[LOCAL_BINS];
+    const uint l = get_local_id(0), g = get_group_id(0);
+    for (uint b = l; b < bins; b += WG)
+        c[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG)
+        atomic_inc(&c[(uint)(to_key(in[view_offset(&L, i)]) - lo)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = l; b < bins; b += WG)
+        if (c[b]) atomic_add(&counts[b], c[b]);
+}
+kernel void sort_span_counts(global const T* in, sort_layout L, global uint* counts, K lo,
+                             uint bins, ulong chunk) {
+    const uint l = get_local_id(0), g = get_group_id(0);
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG)
+        atomic_inc(&counts[(uint)(to_key(in[view_offset(&L, i)]) - lo)]);
+}
+// The non-zero bins of counts in order, by one work-group: work-item l takes bins [l * per,
+// (l + 1) * per); the j-th non-zero bin b gives values[j] = the value of key lo + b and, when
+// with_counts, out_counts[j] = its count. total[0]: their number.
+kernel void sort_span_compact(global const uint* counts, uint bins, K lo, global T* values,
+                              global long* out_counts, uint with_counts, global uint* total) {
+    local P tmp[2 * WG];
+    const uint l = get_local_id(0);
+    const uint per = (bins + WG - 1) / WG, b0 = min(bins, l * per), b1 = min(bins, b0 + per);
+    uint mine = 0;
+    for (uint b = b0; b < b1; ++b)
+        mine += counts[b] != 0;
+    P all;
+    uint at = (uint)group_scan(tmp, (P)mine, &all);
+    for (uint b = b0; b < b1; ++b) {
+        const uint c = counts[b];
+        if (c == 0) continue;
+        values[at] = from_key(lo + (K)b);
+        if (with_counts) out_counts[at] = (long)c;
+        ++at;
+    }
+    if (l == 0) total[0] = (uint)all;
 }
 
 // searchsorted: out[i] = the first index of the sorted view (offset s_off, stride s_stride, s_n
@@ -820,7 +863,14 @@ kernel void sort_bincount_local(global const T* x, sort_layout L, global long* c
             old = atom_cmpxchg(u, seen, as_ulong(as_double(seen) + w));                            \
         } while (old != seen);                                                                     \
     }
+#ifdef PTX_FLOAT_ATOMICS
+// NVIDIA: the hardware's float reduction at the memory (device::quirks_t::ptx_float_atomics).
+inline void add_double(volatile global double* p, double w) {
+    asm volatile("red.global.add.f64 [%0], %1;" ::"l"(p), "d"(w) : "memory");
+}
+#else
 DEFINE_ADD_DOUBLE(add_double, global)
+#endif
 DEFINE_ADD_DOUBLE(add_double_local, local)
 
 // bincount with weights: sums[x] += weight of x, weights read through the view LW.

@@ -12,7 +12,9 @@
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
 # programs: the composed programs of bench_workloads against CuPy, ROUNDS (default 2) rounds
-#   alternating the two, WL_REPS (default 7) repeats each.
+#   alternating the two, WL_REPS (default 7) repeats each; OPS (comma list) picks programs.
+# focus: builds clarray_tests and runs the Catch2 test specs of FOCUS, entries separated by ';',
+#   each "spec" or "VAR=value,VAR=value:spec" (a setting for that run).
 # buildtime: scripts/measure-build-time.sh of .device/baseline against this tree, 8 cores each.
 # field: the figures beside the field's libraries, into $OUT/field/ (copy that folder to
 #   bench/device-results/field/; scripts/field-report.py turns it into docs/internals/performance.md's
@@ -54,7 +56,7 @@ if [[ $what == programs ]]; then
   { configure_bench && cmake --build build-device-bench -j 16 --target bench_workloads; } \
     > "$out/build-bench.log" 2>&1 || { tail -20 "$out/build-bench.log"; exit 1; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-  ops=mlp,fftconv,topk,unique,gather_norm,montecarlo,spectrum,histogram,kmeans_iter
+  ops=${OPS:-mlp,fftconv,topk,unique,gather_norm,montecarlo,spectrum,histogram,kmeans_iter}
   for r in $(seq "${ROUNDS:-2}"); do
     ./build-device-bench/bench/bench_workloads --preset gpu --ops $ops --reps "${WL_REPS:-7}" \
       --out "$out/programs_clarray_$r.csv" > "$out/programs_clarray_$r.txt" 2>&1 || rc=1
@@ -62,6 +64,24 @@ if [[ $what == programs ]]; then
     PYTHONUNBUFFERED=1 python3 bench/py_workloads.py --backend cupy --preset gpu --ops $ops \
       --reps "${WL_REPS:-7}" --out "$out/programs_cupy_$r.csv" > "$out/programs_cupy_$r.txt" 2>&1 || rc=1
     grep -E "CHECK FAILED|us/step|not measured" "$out/programs_cupy_$r.txt"
+  done
+  exit $rc
+fi
+if [[ $what == focus ]]; then
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_EXAMPLES=OFF \
+    -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
+    > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+  cmake --build build-device -j 16 --target clarray_tests > "$out/build-tests.log" 2>&1 ||
+    { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+  IFS=';' read -ra entries <<< "${FOCUS:-[sort]}"
+  i=0
+  for entry in "${entries[@]}"; do
+    i=$((i + 1)); settings=(); spec=$entry
+    if [[ $entry == *=*:* ]]; then IFS=',' read -ra settings <<< "${entry%%:*}"; spec=${entry#*:}; fi
+    env "${settings[@]}" build-device/tests/clarray_tests "$spec" > "$out/focus_$i.log" 2>&1 || rc=1
+    echo "${settings[*]} $spec: $(grep -E "test cases|All tests passed" "$out/focus_$i.log" | tail -1)"
+    grep -E "FAILED|failed|with expansion" -A3 "$out/focus_$i.log" | head -20
   done
   exit $rc
 fi

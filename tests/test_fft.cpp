@@ -370,6 +370,52 @@ TEST_CASE("fft: every norm", "[fft]") {
     }
 }
 
+// A complex transform of a complex expression runs in the temporary the expression is evaluated
+// into, which becomes the result: one block from the pool, as for an array input (evaluating
+// into a temporary and copying it into a new result took two). Values against the host DFT in
+// every norm.
+TEST_CASE("fft: complex transforms of expressions run in place in their evaluation", "[fft]") {
+    using C = std::complex<float>;
+    const double eps = std::numeric_limits<float>::epsilon();
+    if (!test::storage_available<ca::svm_coarse>()) return;
+    ca::pool_for_t<ca::svm_coarse> pool(test::ctx());
+    const auto h = random_complex<float>({4, 12}, 43);
+    const auto x = ca::to_device(test::q(), h, pool);
+    const xt::xarray<cd> h2 = to_cd(h) * to_cd(h); // the expression x * x
+    const auto served = [&] { return pool.stats().device_allocations + pool.stats().reuses; };
+    for (const char* norm : norms) {
+        INFO("norm " << norm);
+        const auto fwd = scaled(host_dft_axis(h2, 1, 12, -1), norm_factor(norm, false, 12));
+        const auto inv = scaled(host_dft_axis(h2, 1, 12, +1), norm_factor(norm, true, 12));
+        const auto fwd2 = scaled(host_dft_axis(host_dft_axis(h2, 0, 4, -1), 1, 12, -1),
+                                 norm_factor(norm, false, 48));
+        const auto inv2 = scaled(host_dft_axis(host_dft_axis(h2, 0, 4, +1), 1, 12, +1),
+                                 norm_factor(norm, true, 48));
+        const auto inv0 = scaled(host_dft_axis(h2, 0, 4, +1), norm_factor(norm, true, 4));
+        // Plans first (VkFFT's own buffers are not the pool's), then the counted calls.
+        (void)ca::fft::ifft2(x * x, {}, {-2, -1}, norm).get();
+        std::uint64_t before = served();
+        const auto y = ca::fft::ifft2(x * x, {}, {-2, -1}, norm);
+        CHECK(served() - before == 1);
+        check_close<C>(y.get(), inv2, eps, 48);
+        const auto e = ca::eval(x * x);
+        before = served();
+        const auto z = ca::fft::ifft2(e, {}, {-2, -1}, norm); // an array input: a new result
+        CHECK(served() - before == 1);
+        check_close<C>(z.get(), inv2, eps, 48);
+        check_close<C>(ca::fft::fft(x * x, -1, -1, norm).get(), fwd, eps, 12);
+        check_close<C>(ca::fft::ifft(x * x, -1, -1, norm).get(), inv, eps, 12);
+        check_close<C>(ca::fft::fft2(x * x, {}, {-2, -1}, norm).get(), fwd2, eps, 48);
+        check_close<C>(ca::fft::fftn(x * x, {}, {}, norm).get(), fwd2, eps, 48);
+        check_close<C>(ca::fft::ifftn(x * x, {}, {0}, norm).get(), inv0, eps, 4);
+        // A length that pads cannot run in place: the expression's array is copied as before.
+        const auto padded = ca::fft::fft(x * x, 16, -1, norm);
+        CHECK(padded.shape() == ca::shape_type{4, 16});
+    }
+    const bool untouched = x.get() == h;
+    CHECK(untouched); // the operand
+}
+
 TEST_CASE("fft: errors", "[fft][errors]") {
     using C = std::complex<float>;
     const auto x = ca::zeros<C, ca::buffer>(test::q(), {4, 6});

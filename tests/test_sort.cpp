@@ -799,6 +799,83 @@ TEST_CASE("sort: float16 sort, searchsorted and unique equal NumPy's", "[sort]")
     });
 }
 
+// unique of integers counts keys when they span few values (in local memory up to 4096, else in
+// global memory up to 65536), else sorts only the digits the keys do not all share: each span
+// below, from a few values to the dtype's whole range, with negative values for signed types.
+using span_types = std::tuple<std::uint8_t, std::int32_t, std::int64_t, std::uint64_t>;
+TEMPLATE_LIST_TEST_CASE("sort: unique over key spans", "[sort]", span_types) {
+    using T = TestType;
+    using limits = std::numeric_limits<T>;
+    if (!test::dtype_available<T>()) return;
+    const std::size_t n = 20011;
+    std::mt19937_64 rng(17);
+    const long double lowest = static_cast<long double>(limits::lowest()),
+                      highest = static_cast<long double>(limits::max());
+    // Values base + [0, span) (span 0: the whole range), clamped to T: negative ones for the
+    // counted spans, positive ones for the sorted spans (their keys share leading digits).
+    for (const long double span : {3.0L, 3000.0L, 50000.0L, 70000.0L, 1e9L, 0.0L}) {
+        const long double start = span <= 50000.0L ? -1000.0L : 7.0L;
+        const long double base = std::max(lowest, std::min(start, highest - span));
+        std::vector<T> h(n);
+        for (auto& v : h) {
+            if (span == 0.0L) {
+                v = static_cast<T>(rng()); // every bit random
+            } else {
+                const long double x = base + static_cast<long double>(rng() % 1000003) /
+                                                 1000003.0L * span;
+                v = static_cast<T>(std::max(lowest, std::min(highest, x)));
+            }
+        }
+        h[n / 2] = limits::max(); // the extremes of the dtype widen the span to all of it
+        if (span == 0.0L) h[n / 3] = limits::lowest();
+        std::vector<T> want = h;
+        std::sort(want.begin(), want.end());
+        std::vector<std::int64_t> counts;
+        std::vector<T> values;
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            if (i == 0 || want[i] != want[i - 1]) {
+                values.push_back(want[i]);
+                counts.push_back(0);
+            }
+            ++counts.back();
+        }
+        // Without the dtype's largest value the span is the drawn one.
+        for (const bool whole : {false, true}) {
+            std::vector<T> input = h;
+            std::vector<T> wv = values;
+            std::vector<std::int64_t> wc = counts;
+            if (!whole && span != 0.0L) {
+                input[n / 2] = input[0];
+                wv.clear();
+                wc.clear();
+                std::vector<T> sorted = input;
+                std::sort(sorted.begin(), sorted.end());
+                for (std::size_t i = 0; i < sorted.size(); ++i) {
+                    if (i == 0 || sorted[i] != sorted[i - 1]) {
+                        wv.push_back(sorted[i]);
+                        wc.push_back(0);
+                    }
+                    ++wc.back();
+                }
+            }
+            auto d = ca::to_device<ca::buffer>(test::q(), input);
+            INFO("span " << static_cast<double>(span) << " whole " << whole);
+            auto u = ca::unique_counts(d);
+            const xt::xarray<T> gv = u.values.get();
+            const xt::xarray<std::int64_t> gc = u.counts.get();
+            REQUIRE(gv.size() == wv.size());
+            REQUIRE(gc.size() == wc.size());
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < wv.size(); ++i)
+                bad += (gv(i) != wv[i]) + (gc(i) != wc[i]);
+            CHECK(bad == 0);
+            const xt::xarray<T> only = ca::unique(d).get();
+            REQUIRE(only.size() == wv.size());
+            CHECK(std::equal(wv.begin(), wv.end(), only.begin()));
+        }
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("sort: complex unique with counts", "[sort]", complex_types) {
     using C = TestType;
     using F = typename C::value_type;

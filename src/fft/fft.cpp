@@ -697,6 +697,17 @@ fft_request make_fft_request(fft_op op, const char* name, const array_ref& in,
     return r;
 }
 
+void fft_execute_in_place(const fft_request& r, const array_ref& work) {
+    if (checked_size(*work.shape) == 0) return;
+    double N = 1;
+    for (std::size_t n : r.lengths)
+        N *= static_cast<double>(n);
+    const bool inverse = r.op == fft_op::inverse;
+    c2c_in_place(*work.q, work, r.axes, inverse, r.norm == 0, r.name);
+    const double s = norm_scale(r.norm, inverse, N);
+    if (s != 1.0) scale(*work.q, work, s);
+}
+
 void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in) {
     if (checked_size(*out.shape) == 0) return;
     const queue& q = *out.q;

@@ -99,7 +99,9 @@ kernel index_kernel(const context& ctx, which w, dtype t, dtype i, bool add) {
                 std::string options = std::string("-DT=") + moved_type_name(t) +
                                       " -DI=" + cl_type_name(i) + " -DADD=" + (add ? "1" : "0") +
                                       " -DATOMIC=" + std::to_string(add ? atomic_kind(t) : 0) +
-                                      " -DMAX_DIMS=" + std::to_string(max_dims);
+                                      " -DMAX_DIMS=" + std::to_string(max_dims) +
+                                      " -DPTX_FLOAT_ATOMICS=" +
+                                      (ctx.device().quirks().ptx_float_atomics ? "1" : "0");
                 return program_source{std::move(source), std::move(options)};
             });
         });

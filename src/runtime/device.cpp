@@ -119,8 +119,11 @@ device::device(cl_device_id id) : id_(id) {
         i->quirks.register_cap_option = "-cl-nv-maxrregcount=";
     if (nvidia && i->extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
         cl_uint major = 0; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-        if (clGetDeviceInfo(id, 0x4000, sizeof(major), &major, nullptr) == CL_SUCCESS)
+        if (clGetDeviceInfo(id, 0x4000, sizeof(major), &major, nullptr) == CL_SUCCESS) {
             i->quirks.ptx_warp_match = major >= 7;
+            i->quirks.ptx_float_atomics =
+                major >= 6 && detail::env_choice("CLARRAY_FLOAT_ATOMICS", {"ptx", "cas"}, 0) == 0;
+        }
     }
     // pocl: its memcpy commands run on one thread, a copy kernel on all cores; it caches built
     // programs itself, and its CL_PROGRAM_BINARIES compiles every kernel of the program for a

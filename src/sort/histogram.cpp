@@ -82,32 +82,8 @@ number key_value(dtype t, std::uint64_t k) {
 }
 
 extremes minmax(const op& o, const array_ref& a) {
-    const sort_layout L = layout_of(a);
-    const partition p = partition_of(o.q.context().device(), L.n);
-    const std::size_t ks = key_size(a.type);
-    auto mm = o.temp(2 * p.groups * ks);
-    const cl_ulong chunk = p.chunk;
-    o.grouped(sk::minmax, p.groups,
-              {o.mem(a.alloc, access::read), value_of(L), o.mem(mm.get(), access::write),
-               value_of(chunk)});
-    std::vector<unsigned char> host(2 * p.groups * ks);
-    mm->read(o.q, 0, host.size(), host.data()); // blocks
-    std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
-    for (std::size_t g = 0; g < p.groups; ++g)
-        for (int j = 0; j < 2; ++j) {
-            std::uint64_t k;
-            if (ks == 8) {
-                std::memcpy(&k, host.data() + (2 * g + j) * 8, 8);
-            } else {
-                std::uint32_t k32;
-                std::memcpy(&k32, host.data() + (2 * g + j) * 4, 4);
-                k = k32;
-            }
-            if (j == 0)
-                lo = std::min(lo, k);
-            else
-                hi = std::max(hi, k);
-        }
+    const key_extremes k = extremes_of(o, a);
+    const std::uint64_t lo = k.lo, hi = k.hi;
     const unsigned bits = key_bits(a.type);
     const std::uint64_t all = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
     extremes e{key_value(a.type, lo), key_value(a.type, hi)};

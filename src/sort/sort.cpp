@@ -84,10 +84,10 @@ bool onesweep_wanted(const device& dev) {
 // The key passes of a 1-d sort (32-bit positions) by onesweep (kernels/sort.cl): one histogram
 // kernel for every pass, then one kernel per pass whose tiles find their digits' offsets by
 // decoupled look-back.
-void onesweep_sort(const op& o, radix_state& s, std::size_t tile, radix_out out_kind,
-                   allocation* out) {
+void onesweep_sort(const op& o, radix_state& s, std::size_t tile, unsigned key_passes,
+                   radix_out out_kind, allocation* out) {
     const device& dev = o.q.context().device();
-    const cl_uint passes = key_bits(o.t) / radix_bits;
+    const cl_uint passes = key_passes;
     const cl_uint tiles = static_cast<cl_uint>((s.n + tile - 1) / tile);
     const cl_ulong n = s.n;
     // The scratch words of kernels/sort.cl (SCRATCH_COUNTERS): totals, counters, two status
@@ -153,23 +153,23 @@ radix_state radix_start(op& o, allocation* in, const sort_layout& L, bool positi
 // `out`.
 radix_state radix_sort(op& o, allocation* in, const sort_layout& L, std::size_t row_len,
                        bool positions, radix_out out_kind = radix_out::keys,
-                       allocation* out = nullptr) {
+                       allocation* out = nullptr, unsigned key_passes = 0) {
     const std::size_t rows = L.n / row_len;
     std::size_t tile = 0;
     radix_state s = radix_start(o, in, L, positions || rows > 1, tile);
     const device& dev = o.q.context().device();
     const cl_ulong rl = row_len;
+    if (key_passes == 0) key_passes = key_bits(o.t) / radix_bits;
     if (rows == 1 && s.n < (std::size_t(1) << 30) && onesweep_wanted(dev)) {
-        onesweep_sort(o, s, tile, out_kind, out);
+        onesweep_sort(o, s, tile, key_passes, out_kind, out);
         return s;
     }
-    unsigned passes = key_bits(o.t) / radix_bits;
+    unsigned passes = key_passes;
     for (unsigned shift = 0; shift < 64 && (rows - 1) >> shift; shift += radix_bits)
         ++passes;
     for (unsigned p = 0; p < passes; ++p) {
-        const bool key_pass = p < key_bits(o.t) / radix_bits;
-        const cl_uint shift =
-            key_pass ? p * radix_bits : (p - key_bits(o.t) / radix_bits) * radix_bits;
+        const bool key_pass = p < key_passes;
+        const cl_uint shift = key_pass ? p * radix_bits : (p - key_passes) * radix_bits;
         if (p + 1 < passes)
             radix_pass(o, s, key_pass ? 0 : 1, shift, rl);
         else
@@ -366,6 +366,63 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     return result;
 }
 
+namespace {
+
+// The keys of the last pass's first `count` slots to the values of a new allocation.
+std::shared_ptr<allocation> values_of_keys(const op& o, allocation* keys, cl_ulong count) {
+    auto values = o.alloc(count * dtype_size(o.t));
+    const sort_layout V = make_layout({count}, {1}, 0);
+    o.each(sk::values, count,
+           {o.mem(keys, access::read), o.mem(values.get(), access::write), value_of(V)});
+    return values;
+}
+
+// The most distinct keys unique counts instead of sorting: one work-group compacts the counts
+// (kernels/sort.cl, sort_span_compact), a few hundred bins a work-item at most.
+constexpr std::uint64_t span_bins_max = 65536;
+
+// unique of integers whose keys lie in [lo, lo + bins): counts by key, then the non-zero bins in
+// order. No sort: one pass over the input, then the compacted bins copied into results of their
+// number.
+unique_parts span_unique(const op& o, const array_ref& a, std::uint64_t lo, std::uint64_t bins,
+                         bool counts) {
+    const sort_layout L = layout_of(a);
+    const partition p = partition_of(o.q.context().device(), L.n);
+    auto hits = o.temp(bins * 4);
+    const cl_uint zero = 0;
+    hits->fill(o.q, &zero, 4, 0, bins * 4);
+    const cl_uint nb = static_cast<cl_uint>(bins);
+    const cl_ulong chunk = p.chunk;
+    // Kernel arguments of K's width: 32-bit keys for types up to 4 bytes.
+    const cl_uint lo32 = static_cast<cl_uint>(lo);
+    const cl_ulong lo64 = lo;
+    const launch_arg lo_arg = key_size(a.type) == 8 ? value_of(lo64) : value_of(lo32);
+    o.grouped(bins <= local_bins ? sk::span_counts_local : sk::span_counts, p.groups,
+              {o.mem(a.alloc, access::read), value_of(L), o.mem(hits.get(), access::read_write),
+               lo_arg, value_of(nb), value_of(chunk)});
+    auto values = o.temp(bins * dtype_size(a.type));
+    auto value_counts = o.temp(counts ? bins * 8 : 8);
+    auto total = o.temp(4);
+    const cl_uint with_counts = counts;
+    o.grouped(sk::span_compact, 1,
+              {o.mem(hits.get(), access::read), value_of(nb), lo_arg,
+               o.mem(values.get(), access::write), o.mem(value_counts.get(), access::write),
+               value_of(with_counts), o.mem(total.get(), access::write)});
+    cl_uint count = 0;
+    total->read(o.q, 0, 4, &count); // blocks
+    unique_parts r;
+    r.count = count;
+    r.values = o.alloc(count * dtype_size(a.type));
+    r.values->copy_from(o.q, *values, 0, 0, count * dtype_size(a.type));
+    if (counts) {
+        r.counts = o.alloc(count * 8);
+        r.counts->copy_from(o.q, *value_counts, 0, 0, count * 8);
+    }
+    return r;
+}
+
+} // namespace
+
 unique_parts unique_impl(const array_ref& a, bool counts) {
     const char* what = counts ? "unique_counts" : "unique";
     const queue& q = queue_of(a, what);
@@ -375,34 +432,54 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
     op o{q, a.kind, a.alloc, a.type, a.type, what};
     if (is_complex(a.type)) return complex_unique(o, a, counts);
     const sort_layout L = layout_of(a); // flattened, C order
-    radix_state s = radix_sort(o, a.alloc, L, n, true);
-    allocation* sorted_pos = s.pos[s.cur].get();
-    // Runs of equal keys: a stable partition by "starts a run" moves the start indices to the
-    // front (mode 2 scatters indices, not positions); their number is the total of digit 0.
+    // Integers: the keys' extremes first (a read that blocks, as the count's does anyway). Few
+    // distinct keys are counted instead of sorted; otherwise the sort skips the passes of the
+    // digits every key shares (those above the highest bit where the extremes differ).
+    unsigned key_passes = 0;
+    const dtype_kind kind = dtype_kind_of(a.type);
+    if (kind != dtype_kind::floating && !is_half_storage(a.type)) {
+        const key_extremes e = extremes_of(o, a);
+        const std::uint64_t span = e.hi - e.lo; // bins - 1
+        if (span < std::min<std::uint64_t>(span_bins_max, std::max<std::uint64_t>(4096, 2 * n)) &&
+            n < (std::size_t(1) << 32))
+            return span_unique(o, a, e.lo, span + 1, counts);
+        unsigned top = 0; // the highest bit where the extremes differ, plus one
+        for (std::uint64_t d = e.lo ^ e.hi; d; d >>= 1)
+            ++top;
+        key_passes = std::max(1u, (top + radix_bits - 1) / radix_bits);
+    }
+    // The keys alone are sorted (their positions are not needed), then one more stable pass
+    // partitions them by "starts a run of equal keys": the first key of each run moves to the
+    // front, in order, and their number is the total of digit 0. unique_counts lets positions
+    // travel in that pass: the runs' starts, whose differences are the counts.
+    radix_state s = radix_sort(o, a.alloc, L, n, false, radix_out::keys, nullptr, key_passes);
+    if (counts) { // the program and grid of a sort whose positions travel
+        o.keys_only = false;
+        const device& dev = q.context().device();
+        const std::size_t ps = o.wide ? 8 : 4;
+        s.pos[0] = o.temp(n * ps);
+        s.pos[1] = o.temp(n * ps);
+        s.part = radix_partition(
+            dev, n, radix_group(dev) * radix_items(dev, key_size(a.type), ps, false));
+        s.hist = o.temp(256 * s.part.groups * ps);
+    }
     radix_pass(o, s, 2, 0, n);
-    allocation* start = s.pos[s.cur].get();
-    // The total of digit 0 (blocks).
     cl_ulong count = 0;
     if (o.wide) {
-        cl_ulong c = 0;
-        s.totals->read(q, 0, 8, &c);
-        count = c;
+        s.totals->read(q, 0, 8, &count); // blocks
     } else {
         cl_uint c = 0;
-        s.totals->read(q, 0, 4, &c);
+        s.totals->read(q, 0, 4, &c); // blocks
         count = c;
     }
     r.count = count;
-    r.values = o.alloc(count * dtype_size(a.type));
-    o.each(sk::unique_values, count,
-           {o.mem(a.alloc, access::read), value_of(L), o.mem(sorted_pos, access::read),
-            o.mem(start, access::read), o.mem(r.values.get(), access::write), value_of(count)});
+    r.values = values_of_keys(o, s.keys[s.cur].get(), count);
     if (counts) {
         r.counts = o.alloc(count * 8);
         const cl_ulong total = n;
         o.each(sk::unique_counts, count,
-               {o.mem(start, access::read), o.mem(r.counts.get(), access::write), value_of(count),
-                value_of(total)});
+               {o.mem(s.pos[s.cur].get(), access::read), o.mem(r.counts.get(), access::write),
+                value_of(count), value_of(total)});
     }
     return r;
 }

@@ -1,7 +1,11 @@
 #include "sort_kernels.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
@@ -20,7 +24,6 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "radix_downsweep",
                                     "radix_values",
                                     "radix_indices",
-                                    "sort_unique_values",
                                     "sort_unique_counts",
                                     "sort_search",
                                     "sort_minmax",
@@ -36,7 +39,10 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "sort_gather",
                                     "sort_nan_class",
                                     "sort_complex_starts",
-                                    "sort_unique_parts"};
+                                    "sort_unique_parts",
+                                    "sort_span_counts_local",
+                                    "sort_span_counts",
+                                    "sort_span_compact"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).
@@ -135,6 +141,7 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                         std::string(" ") + dev.quirks().register_cap_option + std::to_string(cap);
                 if (atomics) options += " -DSORT_ATOMICS";
                 if (atomics && fp64) options += " -DSORT_FP64";
+                if (dev.quirks().ptx_float_atomics) options += " -DPTX_FLOAT_ATOMICS";
                 return program_source{std::move(source), std::move(options)};
             });
         });
@@ -187,6 +194,36 @@ std::size_t key_size(dtype t) {
 
 unsigned key_bits(dtype t) {
     return static_cast<unsigned>(8 * dtype_size(t));
+}
+
+key_extremes extremes_of(const op& o, const array_ref& a) {
+    const sort_layout L = layout_of(a);
+    const partition p = partition_of(o.q.context().device(), L.n);
+    const std::size_t ks = key_size(a.type);
+    auto mm = o.temp(2 * p.groups * ks);
+    const cl_ulong chunk = p.chunk;
+    o.grouped(sk::minmax, p.groups,
+              {o.mem(a.alloc, access::read), value_of(L), o.mem(mm.get(), access::write),
+               value_of(chunk)});
+    std::vector<unsigned char> host(2 * p.groups * ks);
+    mm->read(o.q, 0, host.size(), host.data()); // blocks
+    key_extremes e{std::numeric_limits<std::uint64_t>::max(), 0};
+    for (std::size_t g = 0; g < p.groups; ++g)
+        for (int j = 0; j < 2; ++j) {
+            std::uint64_t k;
+            if (ks == 8) {
+                std::memcpy(&k, host.data() + (2 * g + j) * 8, 8);
+            } else {
+                std::uint32_t k32;
+                std::memcpy(&k32, host.data() + (2 * g + j) * 4, 4);
+                k = k32;
+            }
+            if (j == 0)
+                e.lo = std::min(e.lo, k);
+            else
+                e.hi = std::max(e.hi, k);
+        }
+    return e;
 }
 
 void check_atomics(const queue& q, const char* what) {

@@ -4,6 +4,7 @@
 // an operation's launches. Internal: not installed, included by src/sort/ only.
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 
@@ -38,7 +39,6 @@ enum class sk : unsigned {
     downsweep,
     values,
     indices,
-    unique_values,
     unique_counts,
     search,
     minmax,
@@ -54,7 +54,10 @@ enum class sk : unsigned {
     gather,
     nan_class,
     complex_starts,
-    unique_parts
+    unique_parts,
+    span_counts_local,
+    span_counts,
+    span_compact
 };
 
 // The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local
@@ -115,6 +118,13 @@ struct op {
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const;
 };
+
+// The smallest and largest ordered key (kernels/sort.cl, ordered) of the view a (o.t): one
+// kernel, and a read that blocks. a must not be empty.
+struct key_extremes {
+    std::uint64_t lo, hi;
+};
+key_extremes extremes_of(const op& o, const array_ref& a);
 
 // a's queue; throws usage_error naming `what` for an unbound array.
 const queue& queue_of(const array_ref& a, const char* what);

@@ -89,6 +89,31 @@ cl_array<R, S> fft_call(fft_op op, const char* name, const cl_array<T, S>& a,
     return out;
 }
 
+// The complex transform r (forward or inverse) run in place in `work` (bound, C-contiguous, of
+// r.out_shape and r.out_type): enqueued like fft_execute.
+void fft_execute_in_place(const fft_request& r, const array_ref& work);
+
+// fft_call of an array nothing else uses (an evaluated expression): a complex transform whose
+// result has the input's shape and type runs in place in it, without a copy into a new result
+// (ifft2(fft2(x) * H) reads and writes the product once).
+template <class R, class T, class S>
+cl_array<R, S> fft_call_owned(fft_op op, const char* name, cl_array<T, S>&& a,
+                              const std::vector<std::ptrdiff_t>& sizes,
+                              const std::vector<std::ptrdiff_t>& axes, bool all_axes,
+                              std::string_view norm) {
+    if constexpr (std::is_same_v<R, T>) {
+        if ((op == fft_op::forward || op == fft_op::inverse) && a.is_c_contiguous()) {
+            const array_ref work = array_ref_of(a);
+            const fft_request r = make_fft_request(op, name, work, sizes, axes, all_axes, norm);
+            if (r.out_shape == a.shape()) {
+                fft_execute_in_place(r, work);
+                return std::move(a);
+            }
+        }
+    }
+    return fft_call<R>(op, name, a, sizes, axes, all_axes, norm);
+}
+
 } // namespace detail
 
 namespace fft {
@@ -176,33 +201,73 @@ ifft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 }
 
 // ---- expression inputs: evaluated first into a temporary from their pool (VkFFT reads
-// arrays), e.g. rfft(x * window); the element type is the expression's value type.
+// arrays), e.g. rfft(x * window); the element type is the expression's value type. A complex
+// transform of a complex expression whose result keeps its shape runs in place in that
+// temporary, which becomes the result: ifft2(fft2(x) * H) makes no copy.
 #define CLARRAY_FFT_EXPRESSION(NAME, SIZE, SIZE_DEFAULT, AXES, AXES_DEFAULT)                       \
     template <class E, class = clarray::detail::expression_argument_t<E>>                          \
     auto NAME(const E& a, SIZE n = SIZE_DEFAULT, AXES axis = AXES_DEFAULT,                         \
               std::string_view norm = "backward") {                                                \
         return NAME(clarray::detail::materialize(a), n, axis, norm);                               \
     }
-// fft of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(fft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
-// ifft of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(ifft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// fft of an expression (evaluated first; in place when complex).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto fft(const E& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+         std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::forward, "fft",
+                                              std::move(work), {n}, {axis}, false, norm);
+}
+// ifft of an expression (evaluated first; in place when complex).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto ifft(const E& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+          std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::inverse, "ifft",
+                                              std::move(work), {n}, {axis}, false, norm);
+}
 // rfft of an expression (evaluated first): rfft(x * window).
 CLARRAY_FFT_EXPRESSION(rfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
 // irfft of an expression (evaluated first).
 CLARRAY_FFT_EXPRESSION(irfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
-// fftn of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(fftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
-                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
-// ifftn of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(ifftn, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
-                       const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{})
-// fft2 of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(fft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
-                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
-// ifft2 of an expression (evaluated first).
-CLARRAY_FFT_EXPRESSION(ifft2, const std::vector<std::ptrdiff_t>&, std::vector<std::ptrdiff_t>{},
-                       const std::vector<std::ptrdiff_t>&, (std::vector<std::ptrdiff_t>{-2, -1}))
+// fftn of an expression (evaluated first; in place when complex).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto fftn(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+          const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::forward, "fftn",
+                                              std::move(work), s, axes, s.empty(), norm);
+}
+// ifftn of an expression (evaluated first; in place when complex).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto ifftn(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+           const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::inverse, "ifftn",
+                                              std::move(work), s, axes, s.empty(), norm);
+}
+// fft2 of an expression (evaluated first; in place when complex).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto fft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+          const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::forward, "fft2",
+                                              std::move(work), s, axes, false, norm);
+}
+// ifft2 of an expression (evaluated first; in place when complex): ifft2(fft2(x) * H).
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto ifft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+           const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    auto work = clarray::detail::materialize(a);
+    using C = typename clarray::detail::fft_traits<typename decltype(work)::value_type>::complex;
+    return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::inverse, "ifft2",
+                                              std::move(work), s, axes, false, norm);
+}
 #undef CLARRAY_FFT_EXPRESSION
 
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for

@@ -101,6 +101,12 @@ public:
         // NVIDIA devices of compute capability 7.0 and later. The radix sort can rank its tiles
         // by warps with them (tuning_t::sort_rank, docs/sorting.md).
         bool ptx_warp_match = false;
+        // Kernels may add floats atomically with PTX's red.global.add.f32 / .f64 through inline
+        // assembly (NVIDIA, compute capability 6.0 and later). OpenCL 1.2 has no float atomics,
+        // and the compare-and-swap loop that stands in for them serialises badly where many
+        // work-items add to few addresses: add_at of 4M rows into 32 took 9.4 s on an H100.
+        // CLARRAY_FLOAT_ATOMICS=cas keeps the loop (tests, measurements).
+        bool ptx_float_atomics = false;
         // The build option that caps the registers of a work-item, followed by the number
         // (NVIDIA's -cl-nv-maxrregcount=, cl_nv_compiler_options), or null: the radix sort's
         // kernels trade registers for work-groups resident on a compute unit.
