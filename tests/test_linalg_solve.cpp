@@ -666,6 +666,13 @@ TEST_CASE("linalg: matrix_power, multi_dot and trace", "[linalg][lapack]") {
         }
     }
     CHECK(host(a) == ha); // the operand is never written
+    // Expression operands are evaluated first.
+    const std::vector<cd> twice = host(la::det(a * 2.0f)), once = host(la::det(a));
+    for (std::size_t i = 0; i < 2; ++i)
+        CHECK(std::abs(twice[i] - 16.0 * once[i]) < tol * (1 + std::abs(16.0 * once[i])));
+    const auto bx = dev<T>(random_stack<T>({n}, 39));
+    const mat xs = take(host(la::solve(a + 0.0f, bx * 1.0f)), 0, n, 1);
+    CHECK(relative_residual(take(ha, 0, n, n), xs, take(host(bx), 0, n, 1)) < tol);
     const auto v0 = dev<T>(random_stack<T>({3}, 32)), v3 = dev<T>(random_stack<T>({6}, 35));
     const auto m1 = dev<T>(random_stack<T>({3, 8}, 33)), m2 = dev<T>(random_stack<T>({8, 6}, 34));
     const auto chain = la::multi_dot<T, ca::buffer>({v0, m1, m2, v3});

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/expr/materialize.hpp"
 #include "clarray/linalg/linalg.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/types/half.hpp"
@@ -569,6 +570,56 @@ cl_array<T, S> trace(const cl_array<T, S>& a, std::ptrdiff_t offset = 0) {
     if (length) detail::strided_fill(ones, T(1));
     return matmul(diagonal, ones);
 }
+
+// ---- expression operands: evaluated first into a temporary from their pool (LAPACK reads host
+// copies of arrays); the other arguments pass through.
+#define CLARRAY_LAPACK_EXPRESSION(NAME)                                                            \
+    template <class E, class... Args, class = clarray::detail::expression_argument_t<E>>           \
+    auto NAME(const E& e, const Args&... args) {                                                   \
+        return NAME(clarray::detail::materialize(e), args...);                                     \
+    }
+#define CLARRAY_LAPACK_EXPRESSION2(NAME)                                                           \
+    template <class A, class B, class... Args,                                                     \
+              class = clarray::detail::expression_arguments_t<A, B>>                               \
+    auto NAME(const A& a, const B& b, const Args&... args) {                                       \
+        return NAME(clarray::detail::materialize(a), clarray::detail::materialize(b), args...);    \
+    }
+// solve of arrays or expressions (an expression is evaluated first).
+CLARRAY_LAPACK_EXPRESSION2(solve)
+// lstsq of arrays or expressions (an expression is evaluated first).
+CLARRAY_LAPACK_EXPRESSION2(lstsq)
+// inv of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(inv)
+// det of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(det)
+// slogdet of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(slogdet)
+// cholesky of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(cholesky)
+// qr of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(qr)
+// svd of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(svd)
+// svdvals of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(svdvals)
+// eigh of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(eigh)
+// eigvalsh of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(eigvalsh)
+// pinv of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(pinv)
+// matrix_rank of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(matrix_rank)
+// matrix_norm of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(matrix_norm)
+// cond of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(cond)
+// matrix_power of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(matrix_power)
+// trace of an expression (evaluated first).
+CLARRAY_LAPACK_EXPRESSION(trace)
+#undef CLARRAY_LAPACK_EXPRESSION
+#undef CLARRAY_LAPACK_EXPRESSION2
 
 } // namespace linalg
 
