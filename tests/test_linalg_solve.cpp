@@ -713,6 +713,13 @@ TEST_CASE("linalg: float16 decompositions compute in float32", "[linalg][lapack]
     const mat X = take(host(la::solve(a, la::cholesky(a))), 0, n, n);
     const mat L = take(host(la::cholesky(a)), 0, n, n);
     CHECK(fro(minus(mul(A, X), L)) < 1e-2 * fro(L));
+    // trace and matrix_power of half arrays: products in float32.
+    double diagonal_sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        diagonal_sum += A(i, i).real();
+    CHECK(std::abs(to_cd(la::trace(a).get()(0)).real() - diagonal_sum) < 1e-2 * diagonal_sum);
+    const mat A2 = take(host(la::matrix_power(a, 2)), 0, n, n);
+    CHECK(fro(minus(A2, mul(A, A))) < 1e-2 * fro(mul(A, A)));
     const auto w = la::eigvalsh(a);
     CHECK(std::is_same_v<decltype(w), const ca::cl_array<ca::half, ca::buffer>>);
 }

@@ -44,13 +44,10 @@ template <class C> bool is_dtype_of(dtype t) {
         return false;
 }
 
-bool lapack_dtype(dtype t) {
-    return t == dtype::float32 || t == dtype::float64 || is_dtype_of<std::complex<float>>(t) ||
-           is_dtype_of<std::complex<double>>(t);
-}
-
-// Calls f(T{}) for the element type of t (one of lapack_dtype's).
-template <class F> void with_dtype(dtype t, F&& f) {
+// Calls f(T{}) for the element type of t (float, double or their std::complex), after checking that
+// the build has LAPACK. Throws dtype_error naming `function` for another dtype.
+template <class F> void with_dtype(const char* function, dtype t, F&& f) {
+    lapack::require(function);
     switch (t) {
     case dtype::float32:
         return f(float{});
@@ -61,7 +58,7 @@ template <class F> void with_dtype(dtype t, F&& f) {
     }
     if (is_dtype_of<std::complex<float>>(t)) return f(std::complex<float>{});
     if (is_dtype_of<std::complex<double>>(t)) return f(std::complex<double>{});
-    throw dtype_error(std::string("linalg: no LAPACK routine for dtype ") + dtype_name(t));
+    throw dtype_error(std::string(function) + ": no LAPACK routine for dtype " + dtype_name(t));
 }
 
 std::size_t rows_of(const shape_type& s) {
@@ -757,10 +754,6 @@ shape_type matrix_batch(const char* function, const array_ref& a, bool square) {
     if (square && rows_of(s) != cols_of(s))
         throw shape_error(std::string(function) + ": expected square matrices, got shape " +
                           shape_to_string(s) + " (last two axes must be equal)");
-    if (!lapack_dtype(a.type))
-        throw dtype_error(std::string(function) + ": no LAPACK routine for dtype " +
-                          dtype_name(a.type));
-    lapack::require(function);
     return batch_of(s);
 }
 
@@ -804,52 +797,56 @@ shape_type solution_shape(const char* function, const array_ref& a, const array_
 
 void lapack_solve(const array_ref& a, const array_ref& b, const array_ref& x) {
     if (b.type != a.type) throw dtype_error("solve: a and b have different dtypes");
-    with_dtype(a.type, [&](auto t) { solve_t<decltype(t)>(a, b, x); });
+    with_dtype("solve", a.type, [&](auto t) { solve_t<decltype(t)>(a, b, x); });
 }
 void lapack_inv(const array_ref& a, const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { inv_t<decltype(t)>(a, out); });
+    with_dtype("inv", a.type, [&](auto t) { inv_t<decltype(t)>(a, out); });
 }
 void lapack_det(const char* function, const array_ref& a, const array_ref* det,
                 const array_ref* sign, const array_ref* logabsdet) {
-    with_dtype(a.type, [&](auto t) { det_t<decltype(t)>(function, a, det, sign, logabsdet); });
+    with_dtype(function, a.type,
+               [&](auto t) { det_t<decltype(t)>(function, a, det, sign, logabsdet); });
 }
 void lapack_cholesky(const array_ref& a, bool upper, const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { cholesky_t<decltype(t)>(a, upper, out); });
+    with_dtype("cholesky", a.type, [&](auto t) { cholesky_t<decltype(t)>(a, upper, out); });
 }
 void lapack_qr(const array_ref& a, linalg::qr_mode mode, const array_ref* q, const array_ref& r) {
-    with_dtype(a.type, [&](auto t) { qr_t<decltype(t)>(a, mode, q, r); });
+    with_dtype("qr", a.type, [&](auto t) { qr_t<decltype(t)>(a, mode, q, r); });
 }
 void lapack_svd(const char* function, const array_ref& a, bool full_matrices, const array_ref* u,
                 const array_ref& s, const array_ref* vh) {
-    with_dtype(a.type, [&](auto t) { svd_t<decltype(t)>(function, a, full_matrices, u, s, vh); });
+    with_dtype(function, a.type,
+               [&](auto t) { svd_t<decltype(t)>(function, a, full_matrices, u, s, vh); });
 }
 void lapack_eigh(const char* function, const array_ref& a, char uplo, const array_ref& w,
                  const array_ref* v) {
     if (uplo != 'L' && uplo != 'U')
         throw usage_error(std::string(function) + ": uplo must be 'L' or 'U', got '" +
                           std::string(1, uplo) + "'");
-    with_dtype(a.type, [&](auto t) { eigh_t<decltype(t)>(function, a, uplo, w, v); });
+    with_dtype(function, a.type, [&](auto t) { eigh_t<decltype(t)>(function, a, uplo, w, v); });
 }
 void lapack_lstsq(const array_ref& a, const array_ref& b, std::optional<double> rcond,
                   const array_ref& x, const array_ref& s, const array_ref& rank,
                   function_ref<array_ref(const shape_type&)> make_residuals) {
     if (b.type != a.type) throw dtype_error("lstsq: a and b have different dtypes");
-    with_dtype(a.type,
+    with_dtype("lstsq", a.type,
                [&](auto t) { lstsq_t<decltype(t)>(a, b, rcond, x, s, rank, make_residuals); });
 }
 void lapack_pinv(const array_ref& a, std::optional<double> rtol, const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { pinv_t<decltype(t)>(a, rtol, out); });
+    with_dtype("pinv", a.type, [&](auto t) { pinv_t<decltype(t)>(a, rtol, out); });
 }
 void lapack_matrix_rank(const array_ref& a, std::optional<double> tol, std::optional<double> rtol,
                         const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { matrix_rank_t<decltype(t)>(a, tol, rtol, out); });
+    with_dtype("matrix_rank", a.type,
+               [&](auto t) { matrix_rank_t<decltype(t)>(a, tol, rtol, out); });
 }
 void lapack_matrix_norm(const char* function, const array_ref& a, linalg::norm_ord ord,
                         const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { matrix_norm_t<decltype(t)>(function, a, ord, out); });
+    with_dtype(function, a.type,
+               [&](auto t) { matrix_norm_t<decltype(t)>(function, a, ord, out); });
 }
 void lapack_cond(const array_ref& a, std::optional<linalg::norm_ord> ord, const array_ref& out) {
-    with_dtype(a.type, [&](auto t) { cond_t<decltype(t)>(a, ord, out); });
+    with_dtype("cond", a.type, [&](auto t) { cond_t<decltype(t)>(a, ord, out); });
 }
 
 std::vector<std::vector<std::size_t>> matrix_chain_order(const std::vector<std::size_t>& dims) {

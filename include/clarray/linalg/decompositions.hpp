@@ -127,7 +127,7 @@ template <class T, class S> cl_array<half, S> to_half(const cl_array<T, S>& a) {
 
 // The batch shape of a, a stack of matrices (..., m, n): throws usage_error when a is unbound,
 // shape_error naming `function` and a's shape when a has fewer than two axes or, when `square`,
-// when m != n; dtype_error for a dtype LAPACK does not take.
+// when m != n. (The drivers below check the dtype and that the build has LAPACKE.)
 shape_type matrix_batch(const char* function, const array_ref& a, bool square);
 // The shape of solve's (or lstsq's) x for a (..., m, n) and b: (..., n) when b is 1-d, else
 // (..., n, k), the batch axes of a and b broadcast. Throws shape_error naming both shapes.
