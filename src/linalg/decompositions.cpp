@@ -1,5 +1,5 @@
 // The stack drivers of linalg's decompositions and solvers (include/clarray/linalg/
-// decompositions.hpp): shape checks, one blocking read of each input stack to the host, the loop
+// decompositions.hpp): shape checks, one blocking map (or read) of each input stack, the loop
 // over the matrices through the per-matrix layer (lapack.hpp), error messages with the stack
 // index, and the results written through host maps of the new (C-contiguous) result arrays: on a
 // CPU device with SVM the map is the memory itself, elsewhere the unmap is the one transfer.
@@ -71,12 +71,39 @@ shape_type batch_of(const shape_type& s, std::size_t matrix_axes = 2) {
     return shape_type(s.begin(), s.end() - matrix_axes);
 }
 
-// The C-ordered elements of a (any view) in host memory: one blocking read.
-template <class T> std::vector<T> read_stack(const array_ref& a) {
-    std::vector<T> h(checked_size(*a.shape));
-    if (!h.empty()) read_c_order(a, h.data());
-    return h;
-}
+// The C-ordered elements of a (any view) in host memory, for reading: a C-contiguous array is
+// mapped (on a CPU device with SVM that is the memory itself, elsewhere one transfer), another
+// view is read once through a C-ordered device copy. Unmapped on destruction (never blocking).
+template <class T> class host_input {
+public:
+    explicit host_input(const array_ref& a) : a_(a), count_(checked_size(*a.shape)) {
+        if (!count_) return;
+        if (is_c_contiguous(*a.shape, *a.strides)) {
+            mapped_ = a.alloc->map(*a.q, access::read, byte_offset(), bytes());
+            data_ = static_cast<const T*>(mapped_);
+        } else {
+            copy_.resize(count_);
+            read_c_order(a, copy_.data());
+            data_ = copy_.data();
+        }
+    }
+    ~host_input() {
+        if (mapped_) a_.alloc->unmap(*a_.q, mapped_, access::read, byte_offset(), bytes());
+    }
+    host_input(const host_input&) = delete;
+    host_input& operator=(const host_input&) = delete;
+    const T* data() const { return data_; }
+
+private:
+    std::size_t byte_offset() const { return static_cast<std::size_t>(a_.offset) * a_.elem_size(); }
+    std::size_t bytes() const { return count_ * a_.elem_size(); }
+
+    array_ref a_;
+    std::size_t count_;
+    void* mapped_ = nullptr;
+    std::vector<T> copy_;
+    const T* data_ = nullptr;
+};
 
 // A result array (new, C-contiguous) mapped for writing; unmapped (never blocking, never
 // throwing) on destruction, which hands the values to the device.
@@ -204,7 +231,7 @@ template <class T> void solve_t(const array_ref& ra, const array_ref& rb, const 
     const shape_type batch = batch_of(xs, vector ? 1 : 2);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0 || k == 0) return;
-    const std::vector<T> a = read_stack<T>(ra), b = read_stack<T>(rb);
+    const host_input<T> a(ra), b(rb);
     const std::vector<std::size_t> ia = broadcast_matrix_index(batch_of(*ra.shape), batch),
                                    ib = vector ? std::vector<std::size_t>(count, 0)
                                                : broadcast_matrix_index(batch_of(*rb.shape), batch);
@@ -246,7 +273,7 @@ template <class T> void inv_t(const array_ref& ra, const array_ref& rout) {
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0) return;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     std::vector<int> ipiv(n);
     for (std::size_t i = 0; i < count; ++i) {
@@ -263,7 +290,7 @@ template <class T> void inv_t(const array_ref& ra, const array_ref& rout) {
 }
 
 template <class T>
-void det_t(const char* function, const array_ref& ra, const array_ref* rdet, const array_ref* rsign,
+void det_t(const array_ref& ra, const array_ref* rdet, const array_ref* rsign,
            const array_ref* rlog) {
     using R = real_of_t<T>;
     using lp = lapack::routines<T>;
@@ -271,13 +298,12 @@ void det_t(const char* function, const array_ref& ra, const array_ref* rdet, con
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0) return;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     // One map per wanted result.
     std::optional<mapped_result> det, sign, logabs;
     if (rdet) det.emplace(*rdet);
     if (rsign) sign.emplace(*rsign);
     if (rlog) logabs.emplace(*rlog);
-    (void)function;
     std::vector<T> lu(n * n);
     std::vector<int> ipiv(n);
     for (std::size_t i = 0; i < count; ++i) {
@@ -320,7 +346,7 @@ template <class T> void cholesky_t(const array_ref& ra, bool upper, const array_
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0) return;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     for (std::size_t i = 0; i < count; ++i) {
         T* m = out.as<T>() + i * n * n;
@@ -352,7 +378,7 @@ void qr_t(const array_ref& ra, qr_mode mode, const array_ref* rq, const array_re
     if (count == 0) return;
     const bool complete = mode == qr_mode::complete;
     const std::size_t q_cols = complete ? m : k, r_rows = complete ? m : k;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     std::optional<mapped_result> q;
     if (rq) q.emplace(*rq);
     mapped_result r(rr);
@@ -401,7 +427,7 @@ void svd_t(const char* function, const array_ref& ra, bool full, const array_ref
     const bool vectors = ru != nullptr;
     const std::size_t u_cols = full ? m : k, vh_rows = full ? n : k;
     const char jobz = !vectors ? 'N' : full ? 'A' : 'S';
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     std::optional<mapped_result> u, vh;
     if (vectors) u.emplace(*ru), vh.emplace(*rvh);
     mapped_result s(rs);
@@ -442,7 +468,7 @@ void eigh_t(const char* function, const array_ref& ra, char uplo, const array_re
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0) return;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     std::optional<mapped_result> v;
     if (rv) v.emplace(*rv);
     mapped_result w(rw);
@@ -486,7 +512,7 @@ void lstsq_t(const array_ref& ra, const array_ref& rb, std::optional<double> rco
     std::vector<R> residuals(count * k, R(0));
     bool residuals_defined = m > n;
     if (count) {
-        const std::vector<T> a = read_stack<T>(ra), b = read_stack<T>(rb);
+        const host_input<T> a(ra), b(rb);
         const std::vector<std::size_t> ia = broadcast_matrix_index(batch_of(*ra.shape), batch),
                                        ib = vector ? std::vector<std::size_t>(count, 0)
                                                    : broadcast_matrix_index(batch_of(*rb.shape),
@@ -545,7 +571,7 @@ void pinv_t(const array_ref& ra, std::optional<double> rtol, const array_ref& ro
     const std::size_t count = checked_size(batch);
     if (count == 0 || m == 0 || n == 0) return;
     const R cutoff = rtol ? static_cast<R>(*rtol) : default_tolerance<R>(m, n);
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     const std::size_t ldb = std::max(m, n);
     std::vector<T> aw(m * n), bw(ldb * m);
@@ -603,7 +629,7 @@ void matrix_rank_t(const array_ref& ra, std::optional<double> tol, std::optional
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0) return;
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     singular_values<T> sv(m, n);
     const R relative = rtol ? static_cast<R>(*rtol) : default_tolerance<R>(m, n);
@@ -692,7 +718,7 @@ void matrix_norm_t(const char* function, const array_ref& ra, norm_ord ord, cons
         throw shape_error(std::string(function) + ": the norm of order " + ord_name(ord) +
                           " of an empty matrix (shape " + shape_to_string(*ra.shape) +
                           ") is not defined");
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     singular_values<T> sv(m, n);
     for (std::size_t i = 0; i < count; ++i)
@@ -710,7 +736,7 @@ void cond_t(const array_ref& ra, std::optional<norm_ord> ord, const array_ref& r
     if (m == 0 || n == 0)
         throw shape_error("cond: the condition number of an empty matrix (shape " +
                           shape_to_string(*ra.shape) + ") is not defined");
-    const std::vector<T> a = read_stack<T>(ra);
+    const host_input<T> a(ra);
     mapped_result out(rout);
     singular_values<T> sv(m, n);
     const norm_ord p = ord ? *ord : norm_ord::two;
@@ -804,8 +830,7 @@ void lapack_inv(const array_ref& a, const array_ref& out) {
 }
 void lapack_det(const char* function, const array_ref& a, const array_ref* det,
                 const array_ref* sign, const array_ref* logabsdet) {
-    with_dtype(function, a.type,
-               [&](auto t) { det_t<decltype(t)>(function, a, det, sign, logabsdet); });
+    with_dtype(function, a.type, [&](auto t) { det_t<decltype(t)>(a, det, sign, logabsdet); });
 }
 void lapack_cholesky(const array_ref& a, bool upper, const array_ref& out) {
     with_dtype("cholesky", a.type, [&](auto t) { cholesky_t<decltype(t)>(a, upper, out); });
