@@ -705,6 +705,36 @@ TEST_CASE("linalg: matrix_power, multi_dot and trace", "[linalg][lapack]") {
     }
 }
 
+TEST_CASE("linalg: cross products along an axis, broadcast", "[linalg][lapack]") {
+    using T = double;
+    if (!test::dtype_available<T>()) return;
+    const auto u = dev<T>(random_stack<T>({4, 3}, 40)), v = dev<T>(random_stack<T>({3}, 41));
+    const std::vector<cd> hu = host(u), hv = host(v);
+    const auto check = [](const cd* p, const cd* q, std::size_t step, const cd* r, std::size_t rs) {
+        for (std::size_t i = 0; i < 3; ++i) {
+            const std::size_t j = (i + 1) % 3, k = (i + 2) % 3;
+            const cd want = p[j * step] * q[k * step] - p[k * step] * q[j * step];
+            CHECK(std::abs(r[i * rs] - want) < 1e-12);
+        }
+    };
+    const auto w = la::cross(u, v);
+    REQUIRE(shape_of(w) == shape_t{4, 3});
+    const std::vector<cd> hw = host(w);
+    for (std::size_t r = 0; r < 4; ++r) {
+        check(&hu[r * 3], &hv[0], 1, &hw[r * 3], 1);
+    }
+    // Vectors along axis 0 (columns of a 3 x 5 view, transposed storage).
+    const auto p = dev<T>(random_stack<T>({5, 3}, 42)).transpose();
+    const auto q = dev<T>(random_stack<T>({3, 5}, 43));
+    const auto c = la::cross(p, q, 0);
+    REQUIRE(shape_of(c) == shape_t{3, 5});
+    const std::vector<cd> hp = host(p), hq = host(q), hc = host(c);
+    for (std::size_t col = 0; col < 5; ++col)
+        check(&hp[col], &hq[col], 5, &hc[col], 5);
+    CHECK_THROWS_AS(la::cross(dev<T>(random_stack<T>({4, 2}, 44)), v), ca::shape_error);
+    CHECK_THROWS_AS(la::cross(u, v, 2), ca::shape_error);
+}
+
 TEST_CASE("linalg: float16 decompositions compute in float32", "[linalg][lapack][half]") {
     const std::size_t n = 4;
     const xt::xarray<float> hf = hpd_stack<float>(1, n, 38);

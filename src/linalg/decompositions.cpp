@@ -874,6 +874,20 @@ void lapack_cond(const array_ref& a, std::optional<linalg::norm_ord> ord, const 
     with_dtype("cond", a.type, [&](auto t) { cond_t<decltype(t)>(a, ord, out); });
 }
 
+std::size_t cross_axis(const shape_type& shape, const shape_type& other, std::ptrdiff_t axis) {
+    const auto rank = static_cast<std::ptrdiff_t>(std::max(shape.size(), other.size()));
+    const auto fail_with = [&](const std::string& why) {
+        return shape_error("cross: shapes " + shape_to_string(shape) + " and " +
+                           shape_to_string(other) + ", axis " + std::to_string(axis) + ": " + why);
+    };
+    if (axis < -rank || axis >= rank) throw fail_with("the axis is out of range");
+    const std::ptrdiff_t from_end = rank - (axis < 0 ? axis + rank : axis); // 1: the last axis
+    const auto own = static_cast<std::ptrdiff_t>(shape.size());
+    if (from_end > own || shape[static_cast<std::size_t>(own - from_end)] != 3)
+        throw fail_with("both operands need 3 elements along the axis");
+    return static_cast<std::size_t>(own - from_end);
+}
+
 std::vector<std::vector<std::size_t>> matrix_chain_order(const std::vector<std::size_t>& dims) {
     const std::size_t n = dims.size() - 1;
     std::vector<std::vector<double>> cost(n, std::vector<double>(n, 0.0));

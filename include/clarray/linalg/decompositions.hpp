@@ -1,7 +1,7 @@
 #pragma once
 // Decompositions and solvers (NumPy's np.linalg): solve, inv, det, slogdet, cholesky, qr, svd,
 // svdvals, eigh, eigvalsh, lstsq, pinv, matrix_rank, cond, matrix_norm, plus matrix_power,
-// multi_dot and trace on the products of linalg.hpp.
+// multi_dot and trace on the products of linalg.hpp, and cross as array expressions.
 //
 //   auto x = clarray::linalg::solve(A, b);          // A (..., n, n), b (..., n, k) or (n,)
 //   auto [Q, R] = clarray::linalg::qr(A);           // reduced QR
@@ -28,7 +28,9 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/expr/assign.hpp" // cross writes expressions into views
 #include "clarray/expr/materialize.hpp"
+#include "clarray/expr/operators.hpp"
 #include "clarray/linalg/linalg.hpp"
 #include "clarray/runtime/function_ref.hpp"
 #include "clarray/types/half.hpp"
@@ -189,6 +191,21 @@ cl_array<T, S> identity_stack(const cl_array<T, S>& like, shape_type shape) {
     strides.back() = static_cast<std::ptrdiff_t>(n + 1);
     strided_fill(cl_array<T, S>(out.get_queue(), out.data(), shape, strides, 0), T(1));
     return out;
+}
+
+// The axis of extent 3 that cross reads in an operand of shape `shape`, for an axis counted in
+// the broadcast result's `rank` axes; shape_error naming both shapes when it has no such axis.
+std::size_t cross_axis(const shape_type& shape, const shape_type& other, std::ptrdiff_t axis);
+
+// Element i along `axis` of x: a view without that axis.
+template <class T, class S>
+cl_array<T, S> component(const cl_array<T, S>& x, std::size_t axis, std::size_t i) {
+    shape_type shape;
+    strides_type strides;
+    for (std::size_t d = 0; d < x.dimension(); ++d)
+        if (d != axis) shape.push_back(x.shape()[d]), strides.push_back(x.strides()[d]);
+    return cl_array<T, S>(x.get_queue(), x.data(), shape, strides,
+                          x.offset() + static_cast<std::ptrdiff_t>(i) * x.strides()[axis]);
 }
 
 } // namespace detail
@@ -571,6 +588,30 @@ cl_array<T, S> trace(const cl_array<T, S>& a, std::ptrdiff_t offset = 0) {
     return matmul(diagonal, ones);
 }
 
+// The cross product of 3-element vectors along `axis` (NumPy 2's linalg.cross, the array API's):
+// both operands have extent 3 there, the other axes broadcast; axis counts in the broadcast shape
+// (negative: from the end). Three expression kernels, one per component; nothing blocks.
+template <class T, class S>
+cl_array<T, S> cross(const cl_array<T, S>& x1, const cl_array<T, S>& x2, std::ptrdiff_t axis = -1) {
+    static_assert(!std::is_same_v<T, bool>,
+                  "clarray::linalg::cross: bool vectors have no cross product; convert first, "
+                  "e.g. cross(a.astype<std::int32_t>(), b.astype<std::int32_t>())");
+    const std::size_t k1 = detail::cross_axis(x1.shape(), x2.shape(), axis),
+                      k2 = detail::cross_axis(x2.shape(), x1.shape(), axis);
+    const shape_type shape = broadcast_shapes(x1.shape(), x2.shape());
+    cl_array<T, S> out = detail::new_result<T>(x1, shape);
+    if (out.size() == 0) return out;
+    const std::size_t ko = shape.size() - (x1.dimension() - k1);
+    const auto a = [&](std::size_t i) { return detail::component(x1, k1, i); };
+    const auto b = [&](std::size_t i) { return detail::component(x2, k2, i); };
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::size_t j = (i + 1) % 3, k = (i + 2) % 3;
+        cl_array<T, S> target = detail::component(out, ko, i);
+        target = a(j) * b(k) - a(k) * b(j);
+    }
+    return out;
+}
+
 // ---- expression operands: evaluated first into a temporary from their pool (LAPACK reads host
 // copies of arrays); the other arguments pass through.
 #define CLARRAY_LAPACK_EXPRESSION(NAME)                                                            \
@@ -618,6 +659,8 @@ CLARRAY_LAPACK_EXPRESSION(cond)
 CLARRAY_LAPACK_EXPRESSION(matrix_power)
 // trace of an expression (evaluated first).
 CLARRAY_LAPACK_EXPRESSION(trace)
+// cross of arrays or expressions (an expression is evaluated first).
+CLARRAY_LAPACK_EXPRESSION2(cross)
 #undef CLARRAY_LAPACK_EXPRESSION
 #undef CLARRAY_LAPACK_EXPRESSION2
 
