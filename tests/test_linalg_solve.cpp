@@ -601,6 +601,7 @@ TEST_CASE("linalg: decomposition errors name the function, shapes and stack inde
                     ca::shape_error); // batch 2 vs 3
     CHECK_THROWS_AS(la::lstsq(rect, ca::zeros<float, ca::buffer>(q, {4})), ca::shape_error);
     CHECK_THROWS_AS(la::eigh(sq, 'X'), ca::usage_error);
+    CHECK_THROWS_AS(la::matrix_rank(sq, 1e-3, 1e-3), ca::usage_error);
     CHECK_THROWS_AS(la::inv(ca::cl_array<float, ca::buffer>()), ca::usage_error);
 }
 

@@ -315,6 +315,7 @@ void det_t(const array_ref& ra, const array_ref* rdet, const array_ref* rsign,
             log_value = nan_value<R>();
         } else if (n) {
             // det(A^T) = det(A): the LU of the column-major A^T serves.
+            // A positive info (an exactly zero pivot) is no error here: the product below is 0.
             lp::lu(n, n, lu.data(), n, ipiv.data());
             bool odd = false;
             for (std::size_t j = 0; j < n; ++j) {
@@ -862,6 +863,8 @@ void lapack_pinv(const array_ref& a, std::optional<double> rtol, const array_ref
 }
 void lapack_matrix_rank(const array_ref& a, std::optional<double> tol, std::optional<double> rtol,
                         const array_ref& out) {
+    if (tol && rtol)
+        throw usage_error("matrix_rank: give tol or rtol, not both (NumPy 2 refuses both)");
     with_dtype("matrix_rank", a.type,
                [&](auto t) { matrix_rank_t<decltype(t)>(a, tol, rtol, out); });
 }

@@ -44,6 +44,12 @@ int checked(lapack_int info, const char* routine) {
                 " (an internal error of clarray)");
 }
 
+// A call whose info is never positive (getrs, geqrf, orgqr/ungqr): anything but 0 throws.
+void checked_zero(lapack_int info, const char* routine) {
+    if (checked(info, routine) != 0)
+        throw error(std::string(routine) + ": unexpected LAPACK info " + std::to_string(info));
+}
+
 // One table per element type: the LAPACKE routines and their names for messages.
 template <class T> struct table;
 #define CLARRAY_LAPACK_TABLE(T, P, HE, UN)                                                         \
@@ -95,13 +101,13 @@ int routines<T>::lu(std::size_t m, std::size_t n, T* a, std::size_t lda, int* ip
 }
 
 template <class T>
-int routines<T>::lu_solve(char trans, std::size_t n, std::size_t nrhs, const T* a, std::size_t lda,
-                          const int* ipiv, T* b, std::size_t ldb) {
+void routines<T>::lu_solve(char trans, std::size_t n, std::size_t nrhs, const T* a, std::size_t lda,
+                           const int* ipiv, T* b, std::size_t ldb) {
     const std::string r = name<T>("getrs");
-    return checked(table<T>::getrs(LAPACK_COL_MAJOR, trans, dim(n, r.c_str()), dim(nrhs, r.c_str()),
-                                   native(a), dim(lda, r.c_str()), ipiv, native(b),
-                                   dim(ldb, r.c_str())),
-                   r.c_str());
+    checked_zero(table<T>::getrs(LAPACK_COL_MAJOR, trans, dim(n, r.c_str()), dim(nrhs, r.c_str()),
+                                 native(a), dim(lda, r.c_str()), ipiv, native(b),
+                                 dim(ldb, r.c_str())),
+                 r.c_str());
 }
 
 template <class T>
@@ -120,20 +126,20 @@ template <class T> int routines<T>::cholesky(char uplo, std::size_t n, T* a, std
 }
 
 template <class T>
-int routines<T>::qr(std::size_t m, std::size_t n, T* a, std::size_t lda, T* tau) {
+void routines<T>::qr(std::size_t m, std::size_t n, T* a, std::size_t lda, T* tau) {
     const std::string r = name<T>("geqrf");
-    return checked(table<T>::geqrf(LAPACK_COL_MAJOR, dim(m, r.c_str()), dim(n, r.c_str()),
-                                   native(a), dim(lda, r.c_str()), native(tau)),
-                   r.c_str());
+    checked_zero(table<T>::geqrf(LAPACK_COL_MAJOR, dim(m, r.c_str()), dim(n, r.c_str()), native(a),
+                                 dim(lda, r.c_str()), native(tau)),
+                 r.c_str());
 }
 
 template <class T>
-int routines<T>::qr_q(std::size_t m, std::size_t n, std::size_t k, T* a, std::size_t lda,
-                      const T* tau) {
+void routines<T>::qr_q(std::size_t m, std::size_t n, std::size_t k, T* a, std::size_t lda,
+                       const T* tau) {
     const std::string r = name<T>(table<T>::un) + "gqr";
-    return checked(table<T>::orgqr(LAPACK_COL_MAJOR, dim(m, r.c_str()), dim(n, r.c_str()),
-                                   dim(k, r.c_str()), native(a), dim(lda, r.c_str()), native(tau)),
-                   r.c_str());
+    checked_zero(table<T>::orgqr(LAPACK_COL_MAJOR, dim(m, r.c_str()), dim(n, r.c_str()),
+                                 dim(k, r.c_str()), native(a), dim(lda, r.c_str()), native(tau)),
+                 r.c_str());
 }
 
 template <class T>
@@ -183,10 +189,9 @@ template <class T> int routines<T>::lu(std::size_t, std::size_t, T*, std::size_t
     return 0;
 }
 template <class T>
-int routines<T>::lu_solve(char, std::size_t, std::size_t, const T*, std::size_t, const int*, T*,
-                          std::size_t) {
+void routines<T>::lu_solve(char, std::size_t, std::size_t, const T*, std::size_t, const int*, T*,
+                           std::size_t) {
     require("LAPACK getrs");
-    return 0;
 }
 template <class T> int routines<T>::lu_inverse(std::size_t, T*, std::size_t, const int*) {
     require("LAPACK getri");
@@ -196,14 +201,12 @@ template <class T> int routines<T>::cholesky(char, std::size_t, T*, std::size_t)
     require("LAPACK potrf");
     return 0;
 }
-template <class T> int routines<T>::qr(std::size_t, std::size_t, T*, std::size_t, T*) {
+template <class T> void routines<T>::qr(std::size_t, std::size_t, T*, std::size_t, T*) {
     require("LAPACK geqrf");
-    return 0;
 }
 template <class T>
-int routines<T>::qr_q(std::size_t, std::size_t, std::size_t, T*, std::size_t, const T*) {
+void routines<T>::qr_q(std::size_t, std::size_t, std::size_t, T*, std::size_t, const T*) {
     require("LAPACK orgqr");
-    return 0;
 }
 template <class T>
 int routines<T>::svd(char, std::size_t, std::size_t, T*, std::size_t, R*, T*, std::size_t, T*,

@@ -35,8 +35,9 @@ template <class T> struct routines {
     // row interchanges. > 0: U(info, info) is exactly zero (the factorization is complete).
     static int lu(std::size_t m, std::size_t n, T* a, std::size_t lda, int* ipiv);
     // Solves op(A) X = B with A's LU from lu() (getrs); trans: 'N', 'T' or 'C'; B is n x nrhs.
-    static int lu_solve(char trans, std::size_t n, std::size_t nrhs, const T* a, std::size_t lda,
-                        const int* ipiv, T* b, std::size_t ldb);
+    // (No status: getrs has no failure of the values.)
+    static void lu_solve(char trans, std::size_t n, std::size_t nrhs, const T* a, std::size_t lda,
+                         const int* ipiv, T* b, std::size_t ldb);
     // The inverse from lu()'s factors, in place (getri).
     static int lu_inverse(std::size_t n, T* a, std::size_t lda, const int* ipiv);
     // Cholesky factor of the Hermitian positive definite n x n matrix a in place (potrf), reading
@@ -44,11 +45,13 @@ template <class T> struct routines {
     // left as it was. > 0: the leading minor of that order is not positive definite.
     static int cholesky(char uplo, std::size_t n, T* a, std::size_t lda);
     // Householder QR of the m x n matrix a in place (geqrf): R on and above the diagonal, the
-    // reflectors below it, their scalars in tau (min(m, n)).
-    static int qr(std::size_t m, std::size_t n, T* a, std::size_t lda, T* tau);
-    // The first n columns (m >= n >= k) of Q from qr()'s k reflectors, in place (orgqr/ungqr).
-    static int qr_q(std::size_t m, std::size_t n, std::size_t k, T* a, std::size_t lda,
-                    const T* tau);
+    // reflectors below it, their scalars in tau (min(m, n)). (No status: geqrf has no failure of
+    // the values.)
+    static void qr(std::size_t m, std::size_t n, T* a, std::size_t lda, T* tau);
+    // The first n columns (m >= n >= k) of Q from qr()'s k reflectors, in place (orgqr/ungqr;
+    // no status).
+    static void qr_q(std::size_t m, std::size_t n, std::size_t k, T* a, std::size_t lda,
+                     const T* tau);
     // Singular values (descending) of the m x n matrix a, which is destroyed (gesdd); jobz 'N':
     // values only; 'S': the min(m, n) leading vectors; 'A': all (u m x m, vt n x n). u and vt may
     // be null for 'N'. > 0: the iteration did not converge.

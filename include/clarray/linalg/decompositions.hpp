@@ -445,7 +445,8 @@ cl_array<T, S> pinv(const cl_array<T, S>& a, std::optional<double> rtol = std::n
 }
 
 // The rank of each matrix: the number of singular values > tol (absolute), or, when tol is not
-// given, > rtol * the largest (rtol defaults to max(m, n) * eps). Shape: the batch axes.
+// given, > rtol * the largest (rtol defaults to max(m, n) * eps); giving both is a usage_error.
+// Shape: the batch axes.
 template <class T, class S>
 cl_array<std::int64_t, S> matrix_rank(const cl_array<T, S>& a,
                                       std::optional<double> tol = std::nullopt,
