@@ -12,14 +12,15 @@
 // C-contiguous arrays on the input's queue, from the input's pool. Element types: float, double,
 // std::complex<float>, std::complex<double>; clarray::half computes in float32 and rounds the
 // results to half. Integer and bool arrays are refused at compile time (convert first:
-// a.astype<double>(), which is what NumPy does implicitly).
+// a.astype<double>(), which is what NumPy does implicitly); cross takes any dtype but bool.
 //
 // The factorizations run LAPACK (LAPACKE) on the host, one matrix at a time (docs/linalg.md):
 // they read the stack once, block until the results are known (a singular matrix must raise, as
 // in NumPy), and write each result with one transfer (a host map: on CPU devices with SVM the
 // results are written in place). Failures of the values raise linalg_error naming the function
 // and the stack index; shapes that do not fit raise shape_error. matrix_power, multi_dot and
-// trace are enqueued products (CLBlast) and block only where matrix_power inverts.
+// trace are enqueued products (CLBlast), cross enqueued expression kernels: they block only
+// where matrix_power inverts.
 #include <complex>
 #include <cstddef>
 #include <cstdint>
