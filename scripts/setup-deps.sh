@@ -37,6 +37,8 @@ if ! command -v "$cxx" >/dev/null; then
 fi
 # OpenBLAS: products of SVM arrays on CPU devices run through it (without it, through CLBlast).
 { command -v pkg-config >/dev/null && pkg-config --exists openblas; } || need libopenblas-dev optional
+# LAPACKE: linalg's decompositions and solvers (without it they throw clarray::unsupported).
+{ command -v pkg-config >/dev/null && pkg-config --exists lapacke; } || need liblapacke-dev optional
 # One OpenCL driver at least (tests run on pocl when there is no other).
 if ! compgen -G "${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}/*.icd" >/dev/null; then
   need pocl-opencl-icd required

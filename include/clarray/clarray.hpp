@@ -27,6 +27,7 @@
 #include "clarray/host/npy.hpp"
 #include "clarray/linalg/linalg.hpp"
 #include "clarray/linalg/einsum.hpp"
+#include "clarray/linalg/decompositions.hpp"
 #include "clarray/fft/fft.hpp"
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"

@@ -91,6 +91,15 @@ public:
     using error::error;
 };
 
+// A linear-algebra routine failed on the values of its input: a singular matrix (solve, inv), a
+// matrix that is not positive definite (cholesky), an iteration that did not converge (svd,
+// eigh). The message names the function and, for a stack of matrices, the index of the first
+// matrix that failed.
+class linalg_error : public error {
+public:
+    using error::error;
+};
+
 // Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or nullptr when unknown.
 const char* cl_error_name(cl_int code) noexcept;
 
