@@ -349,12 +349,12 @@ TEMPLATE_LIST_TEST_CASE("nan reductions of integers and bool are the plain ones"
 }
 
 TEST_CASE("nan scans and running extrema match host loops", "[nan]") {
-    using A = ca::cl_array<float>;
+    using A = ca::cl_array<float, ca::buffer>;
     for (const ca::shape_type& shape : {ca::shape_type{40}, ca::shape_type{7, 3000}}) {
         for (int pattern = 0; pattern < 2; ++pattern) {
             const xt::xarray<float> h =
                 nan_data<float>(shape, 60 + pattern, pattern ? 0.2 : 0.0, pattern != 0, false);
-            const A d = on_device<float, ca::svm_coarse>(h);
+            const A d = on_device<float, ca::buffer>(h);
             const std::size_t line = shape.back(), lines = h.size() / line;
             INFO("shape " << ca::shape_to_string(shape) << " pattern " << pattern);
             const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(shape.size()) - 1;
@@ -416,8 +416,8 @@ TEMPLATE_LIST_TEST_CASE("nan scans of double, half and complex values", "[nan]",
 }
 
 TEST_CASE("nan reductions of empty arrays and axes give NumPy's values or errors", "[nan]") {
-    const ca::cl_array<float> empty(test::q(), {0});
-    const ca::cl_array<double> rows(test::q(), {3, 0});
+    const ca::cl_array<float, ca::buffer> empty(test::q(), {0});
+    const ca::cl_array<double, ca::buffer> rows(test::q(), {3, 0});
     CHECK(ca::nansum(empty).item() == 0.0f);
     CHECK(ca::nanprod(empty).item() == 1.0f);
     CHECK(std::isnan(ca::nanmean(empty).item()));
@@ -538,23 +538,23 @@ TEMPLATE_LIST_TEST_CASE("isclose, allclose, array_equal and array_equiv match Nu
 
 TEST_CASE("isclose converts integers to float64 and compares infinities by equality", "[nan]") {
     const xt::xarray<std::int32_t> hi = test::random_array<std::int32_t>({50}, 5);
-    const auto i = on_device<std::int32_t, ca::svm_coarse>(hi);
+    const auto i = on_device<std::int32_t, ca::buffer>(hi);
     xt::xarray<double> hd = xt::cast<double>(hi);
     std::mt19937_64 rng(6);
     for (auto& v : hd)
         v += (rng() % 3 == 0) ? 1e-3 : 0.0;
-    const auto d = on_device<double, ca::svm_coarse>(hd);
+    const auto d = on_device<double, ca::buffer>(hd);
     STATIC_REQUIRE(std::is_same_v<typename decltype(ca::isclose(i, i))::value_type, bool>);
-    const ca::cl_array<bool> close = ca::isclose(i, d);
+    const ca::cl_array<bool, ca::buffer> close = ca::isclose(i, d);
     const auto got = test::host_vector(close);
     for (std::size_t k = 0; k < 50; ++k)
         CHECK(got[k] == host_isclose(static_cast<double>(hi(k)), hd(k), 1e-05, 1e-08, false));
     CHECK(ca::allclose(i, i));
     CHECK(ca::array_equal(i, i, true));
     const double inf = std::numeric_limits<double>::infinity();
-    const auto specials = on_device<double, ca::svm_coarse>(xt::xarray<double>{inf, -inf, inf, 1});
-    const auto others = on_device<double, ca::svm_coarse>(xt::xarray<double>{inf, inf, 1e308, 1});
-    const ca::cl_array<bool> sc = ca::isclose(specials, others);
+    const auto specials = on_device<double, ca::buffer>(xt::xarray<double>{inf, -inf, inf, 1});
+    const auto others = on_device<double, ca::buffer>(xt::xarray<double>{inf, inf, 1e308, 1});
+    const ca::cl_array<bool, ca::buffer> sc = ca::isclose(specials, others);
     CHECK(test::host_vector(sc) == std::vector<bool>{true, false, false, true});
 }
 

@@ -128,32 +128,25 @@ template <bool Std> struct nan_var_op {
 using nanvar_op = nan_var_op<false>;
 using nanstd_op = nan_var_op<true>;
 
-// nanmax / nanmin: (extremum, seen) of the non-NaN values; fmax/fmin combine them (no NaN reaches
-// combine). An all-NaN slice (seen 0) finishes as NaN.
+// nanmax / nanmin: NumPy's fmax.reduce / fmin.reduce. The neutral is NaN and fmax/fmin return
+// the other operand of a NaN, so NaN elements drop out and an all-NaN slice stays NaN; one scalar
+// accumulator, as max's.
 template <bool Max> struct nan_extremum_op {
     static constexpr const char* name = Max ? "nanmax" : "nanmin";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
         static_assert(is_floating_v<V>, "nan_extremum_op: floating values");
         using out = V;
-        using F = compute_t<V>;
-        using acc = out;
-        using acc_host = vector_acc<F, 2>;
+        using acc = compute_t<V>;
+        using acc_host = acc;
         static reduce_text text() {
-            reduce_text t = vector_text<F, 2>();
-            const std::string f = dtype_traits<F>::cl_name;
-            const char* pick = Max ? "fmax" : "fmin";
-            t.from = "return isnan(v) ? (" + t.acc + ")(" + (Max ? "-" : "") + "INFINITY, 0) : (" +
-                     t.acc + ")((" + f + ")v, 1);";
-            t.combine = "return (" + t.acc + ")(" + pick + "(x.x, y.x), fmax(x.y, y.y));";
-            t.finish = "return x.y != 0 ? x.x : (" + f + ")NAN;";
+            reduce_text t = text_accumulating<acc>();
+            t.from = "return v;";
+            t.combine = std::string("return ") + (Max ? "fmax" : "fmin") + "(x, y);";
+            t.finish = "return x;";
             return t;
         }
-        static acc_host neutral() {
-            acc_host a{};
-            a.v[0] = Max ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
-            return a;
-        }
+        static acc_host neutral() { return std::numeric_limits<acc>::quiet_NaN(); }
     };
 };
 using nanmax_op = nan_extremum_op<true>;
