@@ -21,6 +21,8 @@
 #include "clarray/expr/assign.hpp"
 #include "clarray/expr/manipulation.hpp"
 #include "clarray/reduce/reduce.hpp"
+#include "clarray/expr/float_checks.hpp"
+#include "clarray/reduce/nan_functions.hpp"
 #include "clarray/user/user_kernels.hpp"
 #include "clarray/indexing/indexing.hpp"
 #include "clarray/host/print.hpp"
