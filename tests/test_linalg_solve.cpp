@@ -183,6 +183,9 @@ using lapack_types = std::tuple<test::cfg<float, ca::buffer>, test::cfg<double, 
 
 } // namespace
 
+// The functions on LAPACK run where the library was built with LAPACKE (CLARRAY_TEST_LAPACKE,
+// from the build); without it one case checks that they say what is missing.
+#if CLARRAY_TEST_LAPACKE
 TEMPLATE_LIST_TEST_CASE("linalg: solve, inv, det and slogdet", "[linalg][lapack]", lapack_types) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
@@ -757,3 +760,20 @@ TEST_CASE("linalg: float16 decompositions compute in float32", "[linalg][lapack]
     const auto w = la::eigvalsh(a);
     CHECK(std::is_same_v<decltype(w), const ca::cl_array<ca::half, ca::buffer>>);
 }
+
+#else // the library has no LAPACKE: the functions that need it say so
+
+TEST_CASE("linalg: without LAPACKE the decompositions throw unsupported naming it", "[linalg]") {
+    const xt::xarray<double> h = {{2.0, 1.0}, {1.0, 3.0}};
+    const auto a = ca::to_device<ca::buffer>(test::q(), h);
+    try {
+        (void)la::cholesky(a);
+        FAIL("cholesky ran without LAPACKE");
+    } catch (const ca::unsupported& e) {
+        CHECK(std::string(e.what()).find("liblapacke-dev") != std::string::npos);
+    }
+    CHECK_THROWS_AS(la::solve(a, a), ca::unsupported);
+    // trace and matrix_power need no LAPACK.
+    CHECK(la::trace(a).item() == 5.0);
+}
+#endif
