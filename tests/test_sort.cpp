@@ -170,6 +170,45 @@ TEMPLATE_LIST_TEST_CASE("sort: 1-d sort and argsort of every dtype on every poli
 }
 
 using large_types = std::tuple<float, std::uint32_t, std::int64_t>;
+// On a CPU device, sorts of SVM arrays are a host radix sort in a native kernel (tuning_t::
+// host_sort): the result's write is a native-kernel command exactly there, and the results are
+// those of the radix kernels (bit for bit: -0.0 and +0.0 keep their order, NaN last), 1-d and
+// along each axis of a view.
+TEMPLATE_LIST_TEST_CASE("sort: sorts of SVM arrays on a CPU device run on the host", "[sort]",
+                        test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    const ca::device& device = test::ctx().device();
+    const char* setting = std::getenv("CLARRAY_HOST_SORT");
+    CHECK(device.tuning().host_sort == (setting ? std::string(setting) == "1" : device.is_cpu()));
+    const bool host = device.tuning().host_sort && S::is_svm && device.runs_native_kernels();
+    std::vector<float> v = host_data<float>(3 * 1031, 5, 700);
+    v[7] = -0.0f;
+    v[8] = 0.0f;
+    v[9] = std::numeric_limits<float>::quiet_NaN();
+    v[10] = -std::numeric_limits<float>::infinity();
+    const auto h = from_vector(v, {3, 1031});
+    const auto d = ca::to_device<S>(test::q(), h);
+    for (const auto& r : {ca::argsort(d.ravel()), ca::argsort(d, 0), ca::argsort(d, 1)}) {
+        ca::queue other(test::ctx());
+        ca::wait_list last_write;
+        r.data()->add_dependencies(other, ca::access::read, last_write);
+        REQUIRE(last_write.size() >= 1);
+        cl_command_type type = 0;
+        REQUIRE(clGetEventInfo(last_write.events().back().get(), CL_EVENT_COMMAND_TYPE,
+                               sizeof type, &type, nullptr) == CL_SUCCESS);
+        CHECK((type == CL_COMMAND_NATIVE_KERNEL) == host);
+    }
+    check_sort(d.ravel(), 0);
+    check_sort(d, 0);
+    check_sort(d, 1);
+    // A transposed view with a negative step, and int64 / uint8 keys of 8 and 1 bytes.
+    check_sort(d.transpose()(ca::range(ca::none, ca::none, -3), ca::all()), 1);
+    check_sort(ca::to_device<S>(test::q(), from_vector(host_data<std::int64_t>(2001, 6), {2001})),
+               0);
+    check_sort(ca::to_device<S>(test::q(), from_vector(host_data<std::uint8_t>(999, 7), {999})), 0);
+}
+
 TEMPLATE_LIST_TEST_CASE("sort: large 1-d inputs (2^20 + 3)", "[sort]", large_types) {
     using T = TestType;
     const std::size_t n = (1u << 20) + 3;

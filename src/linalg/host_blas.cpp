@@ -7,6 +7,7 @@
 #include "clarray/error.hpp"
 #include "clarray/runtime/cl.hpp"
 #include "clarray/runtime/device.hpp"
+#include "clarray/runtime/native_kernel.hpp"
 #include "clarray/types/dtype.hpp"
 
 #if CLARRAY_HAVE_OPENBLAS
@@ -18,15 +19,6 @@ namespace clarray::detail {
 #if CLARRAY_HAVE_OPENBLAS
 
 namespace {
-
-// The device's CL_DEVICE_EXECUTION_CAPABILITIES include native kernels (pocl's do).
-bool runs_native_kernels(const device& dev) {
-    cl_device_exec_capabilities caps = 0;
-    if (clGetDeviceInfo(dev.id(), CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, nullptr) !=
-        CL_SUCCESS)
-        return false;
-    return (caps & CL_EXEC_NATIVE_KERNEL) != 0;
-}
 
 CBLAS_TRANSPOSE op(bool transposed) {
     return transposed ? CblasTrans : CblasNoTrans;
@@ -110,7 +102,7 @@ bool host_blas_serves(const queue& q, std::initializer_list<storage_kind> kinds)
     if (!dev.tuning().host_blas) return false;
     for (storage_kind k : kinds)
         if (k == storage_kind::buffer) return false;
-    return runs_native_kernels(dev);
+    return dev.runs_native_kernels();
 }
 
 template <class T>
@@ -121,12 +113,7 @@ event enqueue_host_product(const queue& q, const host_product& p, const wait_lis
         throw unsupported("host BLAS product: a size or stride beyond the BLAS's integers (m " +
                           std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " +
                           std::to_string(p.k) + ")");
-    host_product copy = p; // clEnqueueNativeKernel copies it again; the pointer must be writable
-    cl_event ev = nullptr;
-    check_cl(clEnqueueNativeKernel(q.get(), run<T>, &copy, sizeof copy, 0, nullptr, nullptr,
-                                   deps.size(), deps.data(), &ev),
-             "clEnqueueNativeKernel(host BLAS product)");
-    return event(ev);
+    return enqueue_native(q, run<T>, &p, sizeof p, deps, "host BLAS product");
 }
 
 #else // built without OpenBLAS: products always take CLBlast

@@ -24,6 +24,7 @@ struct device::info {
     svm_capabilities svm;
     bool fp64 = false;
     bool fp32_divide_sqrt = false; // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+    bool native_kernels = false;   // CL_EXEC_NATIVE_KERNEL
     std::string extensions;        // CL_DEVICE_EXTENSIONS, space separated
     std::size_t max_param = 0;
     cl_ulong max_alloc = 0;
@@ -98,6 +99,9 @@ device::device(cl_device_id id) : id_(id) {
     i->fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
     i->fp32_divide_sqrt = (device_value<cl_device_fp_config>(id, CL_DEVICE_SINGLE_FP_CONFIG) &
                            CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+    i->native_kernels = (device_value<cl_device_exec_capabilities>(
+                             id, CL_DEVICE_EXECUTION_CAPABILITIES) &
+                         CL_EXEC_NATIVE_KERNEL) != 0;
     i->extensions = device_string(id, CL_DEVICE_EXTENSIONS);
     // Testing override: report fp64 absent, so that the errors of devices without cl_khr_fp64 can
     // be checked on devices that have it (pocl). Read when a device object is created.
@@ -193,6 +197,9 @@ svm_capabilities device::svm_caps() const noexcept {
 }
 bool device::has_fp64() const noexcept {
     return info_->fp64;
+}
+bool device::runs_native_kernels() const noexcept {
+    return info_->native_kernels;
 }
 bool device::correctly_rounded_divide_sqrt() const noexcept {
     return info_->fp32_divide_sqrt;

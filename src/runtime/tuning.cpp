@@ -59,6 +59,7 @@ device::tuning_t make_tuning(const tuning_basis& basis, env_lookup env) {
     t.sort_groups_per_cu = count("CLARRAY_SORT_GROUPS_PER_CU", 4, 1, 64);
 
     t.host_blas = on("CLARRAY_HOST_BLAS", basis.kind == kind_t::cpu);
+    t.host_sort = on("CLARRAY_HOST_SORT", basis.kind == kind_t::cpu);
 
     t.device_check_staging =
         choice_setting("CLARRAY_INDEX_CHECK_STAGING", env("CLARRAY_INDEX_CHECK_STAGING"),

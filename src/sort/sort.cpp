@@ -6,6 +6,7 @@
 #include <string>
 
 #include "clarray/error.hpp"
+#include "host_sort.hpp"
 #include "sort_kernels.hpp"
 
 namespace clarray::detail {
@@ -338,6 +339,10 @@ std::shared_ptr<allocation> sort_impl(const array_ref& a, long axis, bool indice
     const std::size_t row_len = shape[ax];
     if (is_complex(a.type)) {
         complex_sort(o, a.alloc, L, O, row_len, indices, result.get());
+        return result;
+    }
+    if (host_sort_serves(o, row_len)) {
+        host_sort(o, a.alloc, L, O, row_len, indices, result.get());
         return result;
     }
 

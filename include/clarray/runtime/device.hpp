@@ -57,6 +57,9 @@ public:
     // Whether float32 division and sqrt can be correctly rounded: CL_DEVICE_SINGLE_FP_CONFIG has
     // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT (OpenCL only requires 2.5 ulp for x / y, 3 for sqrt).
     bool correctly_rounded_divide_sqrt() const noexcept;
+    // Whether the device runs host functions as commands (CL_DEVICE_EXECUTION_CAPABILITIES has
+    // CL_EXEC_NATIVE_KERNEL): pocl's CPU devices do, GPUs' drivers do not.
+    bool runs_native_kernels() const noexcept;
     // Whether CL_DEVICE_EXTENSIONS lists `name` (e.g. "cl_khr_fp16").
     bool has_extension(const std::string& name) const noexcept;
     // Most bytes of arguments a kernel may take (CL_DEVICE_MAX_PARAMETER_SIZE).
@@ -258,6 +261,11 @@ public:
         // SVM is host memory. pocl, 2 cores, sgemm 256 / 1024: see docs/internals/tuning.md.
         // Elsewhere off (a GPU's memory is not the host's). CLARRAY_HOST_BLAS=0|1.
         bool host_blas = false;
+        // sort and argsort of SVM arrays as a host radix sort in a native kernel of the queue,
+        // on the SVM memory itself (src/sort/host_sort.cpp): on CPU devices, where the radix
+        // kernels' barriers and local memory run as loops on few cores. pocl, 2 cores, argsort of
+        // 1e6 float32: see docs/sorting.md. Elsewhere off. CLARRAY_HOST_SORT=0|1.
+        bool host_sort = false;
 
         // Index checks (src/runtime/device_checks.cpp): pinned, every device. H100, take / put in
         // raise mode at 1.6e7: 220.3 / 973.9 us pinned, 263.6 / 1073.9 us heap (raw kernels
