@@ -36,7 +36,12 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "sort_gather",
                                     "sort_nan_class",
                                     "sort_complex_starts",
-                                    "sort_unique_parts"};
+                                    "sort_unique_parts",
+                                    "select_init",
+                                    "select_pass",
+                                    "select_choose",
+                                    "select_value",
+                                    "select_partition"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).

@@ -54,7 +54,12 @@ enum class sk : unsigned {
     gather,
     nan_class,
     complex_starts,
-    unique_parts
+    unique_parts,
+    select_init,
+    select_pass,
+    select_choose,
+    select_value,
+    select_partition
 };
 
 // The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local
