@@ -384,7 +384,7 @@ TEST_CASE("stats: views, expressions, large inputs and extremes", "[stats]") {
         check_partition(d, 123457);
         check_topk(d, 100, 0, true);
         auto hd = data<double>(n, 22, 1000); // with NaN: every quantile NaN
-        auto dd = upload<double, ca::svm_coarse>(hd, {n});
+        auto dd = upload<double, ca::buffer>(hd, {n});
         CHECK(std::isnan(test::host_vector(ca::median(dd))[0]));
         CHECK(std::isnan(
             test::host_vector(ca::quantile(dd, 0.0, std::nullopt, ca::quantile_method::lower))[0]));
@@ -392,9 +392,9 @@ TEST_CASE("stats: views, expressions, large inputs and extremes", "[stats]") {
 }
 
 TEST_CASE("stats: empty inputs and errors", "[stats]") {
-    auto empty = ca::cl_array<float>(test::q(), {0});
+    auto empty = ca::cl_array<float, ca::buffer>(test::q(), {0});
     CHECK(std::isnan(ca::median(empty).item()));
-    auto e2 = ca::cl_array<std::int32_t>(test::q(), {0, 3});
+    auto e2 = ca::cl_array<std::int32_t, ca::buffer>(test::q(), {0, 3});
     const std::vector<double> m0 = test::host_vector(ca::median(e2, 0));
     REQUIRE(m0.size() == 3);
     CHECK(std::isnan(m0[0]));
@@ -402,7 +402,7 @@ TEST_CASE("stats: empty inputs and errors", "[stats]") {
     CHECK_THROWS_AS(ca::quantile(empty, 0.5), ca::index_error);
     CHECK(ca::topk(empty, 0).values.size() == 0);
 
-    auto d = upload<float, ca::svm_coarse>(data<float>(10, 1), {10});
+    auto d = upload<float, ca::buffer>(data<float>(10, 1), {10});
     CHECK_THROWS_AS(ca::partition(d, 10), ca::index_error);
     CHECK_THROWS_AS(ca::argpartition(d, -11), ca::index_error);
     CHECK_THROWS_AS(ca::partition(d, 0, 1), ca::index_error);
