@@ -1042,3 +1042,37 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+// The rank after a selected one (NumPy's linear quantile and the median read two neighbours):
+// the selected key v = st[0] again where the keys equal to it reach past rank kth + 1, else the
+// smallest key above v. select_above: each group's smallest key above v (mins[g]; a power-of-two
+// WG); select_next (one work-item): the state of rank kth + 1 (its key; the rest copied).
+kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
+                         global K* mins) {
+    local K part[WG];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const K v = (K)st[0];
+    K m = KEY_ALL;
+    for (ulong i = (ulong)g * WG + l; i < L.n; i += (ulong)groups * WG) {
+        const K k = ordered(to_key(in[view_offset(&L, i)]));
+        if (k > v && k < m) m = k;
+    }
+    part[l] = m;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        if (l < s) part[l] = min(part[l], part[l + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) mins[g] = part[0];
+}
+kernel void select_next(global const ulong* st, global const K* mins, uint groups, ulong kth,
+                        global ulong* next) {
+    if (get_global_id(0) != 0) return;
+    const ulong less = kth - st[2], equal = st[3];
+    K m = KEY_ALL;
+    for (uint g = 0; g < groups; ++g)
+        m = min(m, mins[g]);
+    for (uint i = 0; i < SELECT_STATE; ++i)
+        next[i] = st[i];
+    if (kth + 1 >= less + equal) next[0] = m;
+}

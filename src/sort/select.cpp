@@ -92,22 +92,46 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
     const queue& q = queue_of(a, what);
     const selector s = make_selector(q, a, what);
     const op& o = s.o;
+    for (std::uint64_t r : ranks)
+        if (r >= s.L.n)
+            throw usage_error(std::string(what) + ": rank " + std::to_string(r) +
+                              " out of range for " + std::to_string(s.L.n) + " elements");
+    // The distinct ranks in order; a rank right after a selected one takes one pass over the
+    // input (select_above) instead of a selection.
+    std::vector<std::uint64_t> distinct = ranks;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    struct done {
+        std::uint64_t rank;
+        std::shared_ptr<allocation> st;
+        bool selected; // a full state (st[2], st[3] of this rank), not derived
+    };
+    std::vector<done> states;
+    const cl_uint groups = static_cast<cl_uint>(s.groups);
+    for (std::uint64_t r : distinct) {
+        if (!states.empty() && states.back().selected && states.back().rank + 1 == r) {
+            const done& prev = states.back();
+            auto next = o.temp(state_words * 8);
+            const cl_ulong kth = prev.rank;
+            o.grouped(sk::select_above, s.groups,
+                      {o.mem(s.in, access::read), value_of(s.L), o.mem(prev.st.get(), access::read),
+                       o.mem(s.hist.get(), access::write)});
+            o.each(sk::select_next, 1,
+                   {o.mem(prev.st.get(), access::read), o.mem(s.hist.get(), access::read),
+                    value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
+            states.push_back({r, std::move(next), false});
+        } else {
+            states.push_back({r, select_rank(s, r, states.empty()), true});
+        }
+    }
     auto out = o.alloc(std::max<std::size_t>(ranks.size(), 1) * dtype_size(a.type));
-    std::vector<std::pair<std::uint64_t, std::shared_ptr<allocation>>> done;
     const cl_uint nan_poison = poison ? 1 : 0;
     for (std::size_t j = 0; j < ranks.size(); ++j) {
-        if (ranks[j] >= s.L.n)
-            throw usage_error(std::string(what) + ": rank " + std::to_string(ranks[j]) +
-                              " out of range for " + std::to_string(s.L.n) + " elements");
-        auto it = std::find_if(done.begin(), done.end(),
-                               [&](const auto& d) { return d.first == ranks[j]; });
-        if (it == done.end()) {
-            done.emplace_back(ranks[j], select_rank(s, ranks[j], done.empty()));
-            it = done.end() - 1;
-        }
+        const auto it = std::find_if(states.begin(), states.end(),
+                                     [&](const done& d) { return d.rank == ranks[j]; });
         const cl_ulong jj = j;
         o.each(sk::select_value, 1,
-               {o.mem(it->second.get(), access::read), o.mem(s.ctr.get(), access::read),
+               {o.mem(it->st.get(), access::read), o.mem(s.ctr.get(), access::read),
                 value_of(nan_poison), o.mem(out.get(), access::write), value_of(jj)});
     }
     return out;

@@ -41,7 +41,9 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "select_pass",
                                     "select_choose",
                                     "select_value",
-                                    "select_partition"};
+                                    "select_partition",
+                                    "select_above",
+                                    "select_next"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).

@@ -59,7 +59,9 @@ enum class sk : unsigned {
     select_pass,
     select_choose,
     select_value,
-    select_partition
+    select_partition,
+    select_above,
+    select_next
 };
 
 // The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local

@@ -117,14 +117,19 @@ stat_shape stat_shape_of(const cl_array<T, S>& a, std::optional<long> axis, cons
     return r;
 }
 
+// The most full selections (select_passes) worth making instead of one sort: a selection reads
+// the input about twice, a radix sort of 32-bit keys about 12 times.
+inline constexpr std::size_t select_most = 5;
+
 // The ranks' values of a's slices (n > 0): the radix select where one slice holds every element
-// (poison: NaN results for a slice with a NaN, float types), else a sort along the axis.
+// (poison: NaN results for a slice with a NaN, float types) and the ranks need at most
+// select_most selections, else a sort along the axis (or of the flattened array).
 template <class T, class S>
 ranked<T, S> rank_values(const cl_array<T, S>& a, const stat_shape& sh,
                          const std::vector<std::uint64_t>& ranks, bool poison) {
     ranked<T, S> r;
     r.ranks = ranks;
-    if (sh.n == a.size() && sh.n < select_limit) {
+    if (sh.n == a.size() && sh.n < select_limit && select_passes(ranks) <= select_most) {
         r.selected = true;
         r.data = wrap_result<T, S>(a.get_queue(), select_impl(array_ref_of(a), ranks, poison),
                                    {ranks.size()});
