@@ -340,6 +340,8 @@ TEMPLATE_LIST_TEST_CASE("stats: quantile, percentile and median, flattened and a
     CHECK(ca::quantile(d, 0.5).shape() == ca::shape_type{});
     CHECK(std::is_same_v<typename decltype(ca::median(d))::value_type, R>);
     // the method by NumPy's name
+    CHECK(test::host_vector(ca::percentile(d, 40.0, 1, "higher")) ==
+          test::host_vector(ca::quantile(d, 0.4, 1, ca::quantile_method::higher)));
     CHECK(test::host_vector(ca::quantile(d, 0.4, 0, "nearest")) ==
           test::host_vector(ca::quantile(d, 0.4, 0, ca::quantile_method::nearest)));
 }

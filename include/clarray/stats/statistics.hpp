@@ -380,6 +380,13 @@ cl_array<stat_float_t<T>, S> percentile(const cl_array<T, S>& a, const std::vect
     return detail::quantile_impl(a, qs, false, axis, method, keep_dims, "percentile", 100);
 }
 
+// percentile with the method spelled as NumPy's ("linear", "lower", ...; usage_error otherwise).
+template <class T, class S, class P>
+auto percentile(const cl_array<T, S>& a, const P& p, std::optional<long> axis,
+                const std::string& method, bool keep_dims = false) {
+    return percentile(a, p, axis, detail::quantile_method_named(method), keep_dims);
+}
+
 // NumPy's median along axis (none: flattened): the middle element, or the mean of the two
 // middle ones, in stat_float_t<T>; NaN where a slice holds a NaN or is empty (NumPy's result for
 // an empty slice). Never blocks.
