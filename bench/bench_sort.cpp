@@ -3,7 +3,8 @@
 // std::inplace_merge rounds), for float32 and uint32 keys. Every timing is a median of
 // interleaved repeats; device timings run from enqueue to q.finish() on resident data (no
 // transfers). The device result is checked against std::sort's. Then bincount of N int32 values
-// into 256 and 4096 bins (privatised counts), checked against a host loop.
+// into 256 and 4096 bins (privatised counts), checked against a host loop. The median (radix
+// select, kernels/sort.cl select_*) is timed next to the sort, checked against the sorted keys.
 // N: --n 1.6e7, or the environment variable CLARRAY_BENCH_N (default 1.6e7); --reps R;
 // --host-reps H (default R; 0 skips the host sorts, for tuning runs of the device sort);
 // --out file.csv writes every sample (columns as bench_random's: device,op,n,rep,seconds).
@@ -89,7 +90,18 @@ bool run(const ca::queue& q, std::size_t n, int reps, int host_reps, const char*
                 return false;
             }
     }
-    std::vector<double> t_sort, t_arg, t_std, t_par;
+    {
+        // median (radix select, no sort): checked against the sorted keys
+        using R = ca::stat_float_t<T>;
+        const double got = static_cast<double>(ca::median(d).item());
+        const double mid =
+            n % 2 ? double(R(want[n / 2])) : double((R(want[n / 2 - 1]) + R(want[n / 2])) / R(2));
+        if (got != mid) {
+            std::cerr << name << ": device median differs from the sorted keys'\n";
+            return false;
+        }
+    }
+    std::vector<double> t_sort, t_arg, t_med, t_std, t_par;
     for (int r = 0; r < reps; ++r) {
         t_sort.push_back(seconds([&] {
             ca::cl_array<T> s = ca::sort(d);
@@ -97,6 +109,10 @@ bool run(const ca::queue& q, std::size_t n, int reps, int host_reps, const char*
         }));
         t_arg.push_back(seconds([&] {
             ca::cl_array<std::int64_t> i = ca::argsort(d);
+            q.finish();
+        }));
+        t_med.push_back(seconds([&] {
+            auto m = ca::median(d);
             q.finish();
         }));
         if (r >= host_reps) continue;
@@ -120,6 +136,8 @@ bool run(const ca::queue& q, std::size_t n, int reps, int host_reps, const char*
     };
     line("clarray::sort", t_sort);
     line("clarray::argsort", t_arg);
+    line("clarray::median", t_med);
+    std::cout << name << "  median / sort time        " << median(t_med) / median(t_sort) << "\n";
     line("std::sort", t_std);
     line("parallel host sort", t_par);
     return true;

@@ -946,3 +946,183 @@ kernel void sort_edges(global E* edges, edge_math lo, edge_math hi, edge_math st
     if (i > bins) return;
     edges[i] = (E)(i == bins ? hi : (edge_math)i * step + lo);
 }
+
+// ---- Radix select (src/sort/select.cpp): the element of rank r (its place in NumPy's order) of
+// the view L, by the ordered keys' 8-bit digits from the top: count the digit of the candidates
+// (the keys that match the digits chosen so far), choose the digit whose bucket holds rank r,
+// keep only that bucket's keys (compacted) for the next digit. Positions and counts are 32-bit
+// (the host takes this path below 2^32 elements). Each rank has a state of SELECT_STATE words:
+//   st[0] the key's digits chosen so far, st[1] their mask, st[2] the rank left within the
+//   chosen bucket, st[3] the bucket's size, st[4] the size of the candidates the next
+//   compaction reads (the previous bucket's).
+// ctr: [0] the compaction's counter, [1] set when the view holds a NaN, [2..4] partition's
+// counters of the three classes.
+#define SELECT_STATE 8
+
+kernel void select_init(global ulong* st, global uint* ctr, ulong rank, ulong n, uint reset) {
+    const uint i = get_global_id(0);
+    if (i < SELECT_STATE) st[i] = i == 2 ? rank : i == 3 ? n : 0;
+    if (reset && i < 8) ctr[i] = 0;
+}
+
+// One pass over the candidates: the input view (from_input) or the st[4] keys of cand_in. Keys
+// that match st[0] under st[1] count their digit at `shift` (hist[g * RADIX + d], one row per
+// group) and, when compact, are appended to cand_out (one global atomic per group and round).
+// Grid-stride over a fixed grid: the candidates' number is on the device.
+kernel void select_pass(global const T* in, sort_layout L, global const K* cand_in,
+                        global K* cand_out, global uint* hist, global const ulong* st,
+                        global uint* ctr, uint from_input, uint compact, uint shift) {
+    local uint c[RADIX];
+    local uint nslot, gbase, nan_seen;
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    for (uint d = l; d < RADIX; d += WG)
+        c[d] = 0;
+    if (l == 0) nan_seen = 0;
+    const K prefix = (K)st[0], mask = (K)st[1];
+    const ulong n = from_input ? L.n : st[4];
+    const ulong stride = (ulong)groups * WG;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong base = (ulong)g * WG; base < n; base += stride) {
+        const ulong i = base + l;
+        bool hit = false;
+        K k = 0;
+        if (i < n) {
+            k = from_input ? ordered(to_key(in[view_offset(&L, i)])) : cand_in[i];
+            hit = (k & mask) == prefix;
+#if SORT_KIND >= 2
+            if (from_input && k == KEY_ALL) nan_seen = 1;
+#endif
+        }
+        if (hit) atomic_inc(&c[(uint)(k >> shift) & 255u]);
+        if (compact) {
+            if (l == 0) nslot = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint slot = hit ? atomic_inc(&nslot) : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (l == 0 && nslot) gbase = atomic_add(&ctr[0], nslot);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (hit) cand_out[gbase + slot] = k;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = l; d < RADIX; d += WG)
+        hist[(ulong)g * RADIX + d] = c[d];
+    if (l == 0 && nan_seen) atomic_or(&ctr[1], 1u);
+}
+
+// One group: sums the groups' rows of hist, chooses the digit at `shift` whose bucket holds the
+// rank left (st[2]) and narrows the state to that bucket; resets the compaction's counter.
+kernel void select_choose(global const uint* hist, uint groups, global ulong* st, global uint* ctr,
+                          uint shift) {
+    local ulong tot[RADIX];
+    const uint l = get_local_id(0);
+    for (uint d = l; d < RADIX; d += WG) {
+        ulong s = 0;
+        for (uint g = 0; g < groups; ++g)
+            s += hist[(ulong)g * RADIX + d];
+        tot[d] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        const ulong rank = st[2];
+        ulong before = 0;
+        uint d = 0;
+        for (; d < RADIX - 1; ++d) {
+            if (before + tot[d] > rank) break;
+            before += tot[d];
+        }
+        st[0] |= (ulong)d << shift;
+        st[1] |= (ulong)255 << shift;
+        st[2] = rank - before;
+        st[4] = st[3];
+        st[3] = tot[d];
+        ctr[0] = 0;
+    }
+}
+
+// out[j] = the value of the key selected in the state at st, or NaN (for float types, where
+// poison is set) when the view holds a NaN (NumPy's quantiles: a NaN makes every result NaN).
+kernel void select_value(global const ulong* st, global const uint* ctr, uint poison, global T* out,
+                         ulong j) {
+    if (get_global_id(0) != 0) return;
+    K k = (K)st[0];
+    if (poison && ctr[1]) k = KEY_ALL;
+    out[j] = from_key(k);
+}
+
+// NumPy's partition around the selected key v = st[0] of rank kth: element i of the view L is
+// of class 0 (key below v), 1 (equal) or 2 (above); class c's elements fill the positions from
+// start[c] = {0, less, less + equal} (less = kth - st[2], equal = st[3]) in any order. Those
+// whose position falls in [lo, lo + count) are written to out[position - lo]: the value
+// (out_v) or, with indices, i (out_i).
+kernel void select_partition(global const T* in, sort_layout L, global const ulong* st, ulong kth,
+                             global uint* ctr, ulong lo, ulong count, global T* out_v,
+                             global long* out_i, uint indices) {
+    local uint lc[3], lb[3];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const K v = (K)st[0];
+    const ulong less = kth - st[2], equal = st[3];
+    const ulong n = L.n, stride = (ulong)groups * WG;
+    for (ulong base = (ulong)g * WG; base < n; base += stride) {
+        const ulong i = base + l;
+        if (l < 3) lc[l] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint c = 3, slot = 0;
+        T x = 0;
+        if (i < n) {
+            x = in[view_offset(&L, i)];
+            const K k = ordered(to_key(x));
+            c = k < v ? 0 : k == v ? 1 : 2;
+            slot = atomic_inc(&lc[c]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < 3) lb[l] = lc[l] ? atomic_add(&ctr[2 + l], lc[l]) : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (c < 3) {
+            const ulong start = c == 0 ? 0 : c == 1 ? less : less + equal;
+            const ulong p = start + lb[c] + slot;
+            if (p >= lo && p < lo + count) {
+                if (indices)
+                    out_i[p - lo] = (long)i;
+                else
+                    out_v[p - lo] = x;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+// The rank after a selected one (NumPy's linear quantile and the median read two neighbours):
+// the selected key v = st[0] again where the keys equal to it reach past rank kth + 1, else the
+// smallest key above v. select_above: each group's smallest key above v (mins[g]; a power-of-two
+// WG); select_next (one work-item): the state of rank kth + 1 (its key; the rest copied).
+kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
+                         global K* mins) {
+    local K part[WG];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    const K v = (K)st[0];
+    K m = KEY_ALL;
+    for (ulong i = (ulong)g * WG + l; i < L.n; i += (ulong)groups * WG) {
+        const K k = ordered(to_key(in[view_offset(&L, i)]));
+        if (k > v && k < m) m = k;
+    }
+    part[l] = m;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        if (l < s) part[l] = min(part[l], part[l + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) mins[g] = part[0];
+}
+kernel void select_next(global const ulong* st, global const K* mins, uint groups, ulong kth,
+                        global ulong* next) {
+    if (get_global_id(0) != 0) return;
+    const ulong less = kth - st[2], equal = st[3];
+    K m = KEY_ALL;
+    for (uint g = 0; g < groups; ++g)
+        m = min(m, mins[g]);
+    for (uint i = 0; i < SELECT_STATE; ++i)
+        next[i] = st[i];
+    if (kth + 1 >= less + equal) next[0] = m;
+}

@@ -32,6 +32,7 @@ random    runtime storage memory types shape array
 linalg    runtime storage memory types shape array codegen expr reduce
 fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
+stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
 umbrella  *
 '

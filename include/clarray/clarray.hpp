@@ -33,3 +33,4 @@
 #include "clarray/fft/fft.hpp"
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"
+#include "clarray/stats/statistics.hpp"

@@ -84,6 +84,12 @@ public:
     using error::error;
 };
 
+// A division by zero that NumPy refuses with ZeroDivisionError: average's weights that sum to zero.
+class zero_division_error : public error {
+public:
+    using error::error;
+};
+
 // A file could not be opened, read or written, or is not in the format expected (load_npy,
 // save_npy). Its message names the file.
 class io_error : public error {

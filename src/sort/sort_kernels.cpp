@@ -42,7 +42,14 @@ const char* const kernel_names[] = {"radix_upsweep",
                                     "sort_unique_parts",
                                     "sort_span_counts_local",
                                     "sort_span_counts",
-                                    "sort_span_compact"};
+                                    "sort_span_compact",
+                                    "select_init",
+                                    "select_pass",
+                                    "select_choose",
+                                    "select_value",
+                                    "select_partition",
+                                    "select_above",
+                                    "select_next"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).

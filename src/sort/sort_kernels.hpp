@@ -57,7 +57,14 @@ enum class sk : unsigned {
     unique_parts,
     span_counts_local,
     span_counts,
-    span_compact
+    span_compact,
+    select_init,
+    select_pass,
+    select_choose,
+    select_value,
+    select_partition,
+    select_above,
+    select_next
 };
 
 // The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local

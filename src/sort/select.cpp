@@ -1,0 +1,161 @@
+// Radix select (kernels/sort.cl, select_*): the element of a rank by the ordered keys' 8-bit
+// digits from the top. Per rank: a pass counts the input's top digit, one group chooses the
+// bucket that holds the rank; the next pass keeps (compacts) that bucket's keys while counting
+// their next digit; later passes read only the shrinking candidates. Everything stays on the
+// device (the candidates' number too: the passes loop over a fixed grid), so nothing blocks.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "clarray/error.hpp"
+#include "clarray/sort/select.hpp"
+#include "sort_kernels.hpp"
+
+namespace clarray::detail {
+using namespace sorting;
+
+namespace {
+
+constexpr std::size_t state_words = 8; // kernels/sort.cl, SELECT_STATE
+
+// A selection over the view L of `in`: its launches, fixed grid and scratch.
+struct selector {
+    op o;
+    sort_layout L;
+    allocation* in;
+    std::size_t groups = 1;
+    std::shared_ptr<allocation> ctr, hist, cand[2];
+};
+
+selector make_selector(const queue& q, const array_ref& a, const char* what) {
+    const std::size_t n = checked_size(*a.shape);
+    if (n == 0) throw usage_error(std::string(what) + ": the array is empty");
+    if (n >= select_limit)
+        throw unsupported(std::string(what) + ": selection takes fewer than 2^32 elements, got " +
+                          std::to_string(n));
+    selector s{op{q, a.kind, a.alloc, a.type, a.type, what}, layout_of(a), a.alloc, 1, {}, {}, {}};
+    const device& dev = q.context().device();
+    const std::size_t wg = radix_group(dev);
+    const std::size_t most = std::clamp<std::size_t>(8 * dev.compute_units(), 1, 1024);
+    s.groups = std::clamp<std::size_t>((n + wg - 1) / wg, 1, most);
+    s.ctr = s.o.temp(8 * 4);
+    s.hist = s.o.temp(s.groups * 256 * 4);
+    const std::size_t ks = key_size(a.type);
+    // Compacted candidates: only where a digit follows the one they are compacted for.
+    const bool compacts = key_bits(a.type) > 16;
+    for (int b = 0; b < 2; ++b)
+        s.cand[b] = s.o.temp(compacts ? n * ks : ks);
+    return s;
+}
+
+// Enqueues the selection of rank r; the state ends in the returned allocation. first: the
+// selection's first rank (resets the counters and the NaN flag).
+std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool first) {
+    const op& o = s.o;
+    auto st = o.temp(state_words * 8);
+    const cl_ulong rank = r, n = s.L.n;
+    const cl_uint reset = first ? 1 : 0, groups = static_cast<cl_uint>(s.groups);
+    o.each(sk::select_init, state_words,
+           {o.mem(st.get(), access::write), o.mem(s.ctr.get(), access::read_write), value_of(rank),
+            value_of(n), value_of(reset)});
+    const auto pass = [&](allocation* from, allocation* to, cl_uint from_input, cl_uint compact,
+                          cl_uint shift) {
+        o.grouped(sk::select_pass, s.groups,
+                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
+                   o.mem(to, access::write), o.mem(s.hist.get(), access::write),
+                   o.mem(st.get(), access::read), o.mem(s.ctr.get(), access::read_write),
+                   value_of(from_input), value_of(compact), value_of(shift)});
+        o.grouped(sk::select_choose, 1,
+                  {o.mem(s.hist.get(), access::read), value_of(groups),
+                   o.mem(st.get(), access::read_write), o.mem(s.ctr.get(), access::read_write),
+                   value_of(shift)});
+    };
+    const unsigned bits = key_bits(o.t);
+    // The top digit over the input (every key matches the empty prefix).
+    pass(s.cand[1].get(), s.cand[0].get(), 1, 0, bits - 8);
+    int src = -1; // the candidates' buffer (-1: the input)
+    for (int shift = static_cast<int>(bits) - 16; shift >= 0; shift -= 8) {
+        const int dst = src == 0 ? 1 : 0;
+        const cl_uint compact = shift > 0 ? 1 : 0;
+        pass(s.cand[src < 0 ? 1 : src].get(), s.cand[dst].get(), src < 0 ? 1 : 0, compact,
+             static_cast<cl_uint>(shift));
+        if (compact) src = dst;
+    }
+    return st;
+}
+
+} // namespace
+
+std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<std::uint64_t>& ranks,
+                                        bool poison) {
+    const char* what = "select";
+    const queue& q = queue_of(a, what);
+    const selector s = make_selector(q, a, what);
+    const op& o = s.o;
+    for (std::uint64_t r : ranks)
+        if (r >= s.L.n)
+            throw usage_error(std::string(what) + ": rank " + std::to_string(r) +
+                              " out of range for " + std::to_string(s.L.n) + " elements");
+    // The distinct ranks in order; a rank right after a selected one takes one pass over the
+    // input (select_above) instead of a selection.
+    std::vector<std::uint64_t> distinct = ranks;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    struct done {
+        std::uint64_t rank;
+        std::shared_ptr<allocation> st;
+        bool selected; // a full state (st[2], st[3] of this rank), not derived
+    };
+    std::vector<done> states;
+    const cl_uint groups = static_cast<cl_uint>(s.groups);
+    for (std::uint64_t r : distinct) {
+        if (!states.empty() && states.back().selected && states.back().rank + 1 == r) {
+            const done& prev = states.back();
+            auto next = o.temp(state_words * 8);
+            const cl_ulong kth = prev.rank;
+            o.grouped(sk::select_above, s.groups,
+                      {o.mem(s.in, access::read), value_of(s.L), o.mem(prev.st.get(), access::read),
+                       o.mem(s.hist.get(), access::write)});
+            o.each(sk::select_next, 1,
+                   {o.mem(prev.st.get(), access::read), o.mem(s.hist.get(), access::read),
+                    value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
+            states.push_back({r, std::move(next), false});
+        } else {
+            states.push_back({r, select_rank(s, r, states.empty()), true});
+        }
+    }
+    auto out = o.alloc(std::max<std::size_t>(ranks.size(), 1) * dtype_size(a.type));
+    const cl_uint nan_poison = poison ? 1 : 0;
+    for (std::size_t j = 0; j < ranks.size(); ++j) {
+        const auto it = std::find_if(states.begin(), states.end(),
+                                     [&](const done& d) { return d.rank == ranks[j]; });
+        const cl_ulong jj = j;
+        o.each(sk::select_value, 1,
+               {o.mem(it->st.get(), access::read), o.mem(s.ctr.get(), access::read),
+                value_of(nan_poison), o.mem(out.get(), access::write), value_of(jj)});
+    }
+    return out;
+}
+
+std::shared_ptr<allocation> partition_impl(const array_ref& a, std::uint64_t kth, std::uint64_t lo,
+                                           std::uint64_t count, bool indices) {
+    const char* what = indices ? "argpartition" : "partition";
+    const queue& q = queue_of(a, what);
+    const selector s = make_selector(q, a, what);
+    const op& o = s.o;
+    if (kth >= s.L.n || lo + count > s.L.n)
+        throw usage_error(std::string(what) + ": kth " + std::to_string(kth) + " or the window [" +
+                          std::to_string(lo) + ", " + std::to_string(lo + count) +
+                          ") out of range for " + std::to_string(s.L.n) + " elements");
+    auto out = o.alloc(std::max<std::uint64_t>(count, 1) * (indices ? 8 : dtype_size(a.type)));
+    auto st = select_rank(s, kth, true);
+    const cl_ulong k = kth, l = lo, c = count;
+    const cl_uint ind = indices ? 1 : 0;
+    o.grouped(sk::select_partition, s.groups,
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(st.get(), access::read), value_of(k),
+               o.mem(s.ctr.get(), access::read_write), value_of(l), value_of(c),
+               o.mem(out.get(), access::write), o.mem(out.get(), access::write), value_of(ind)});
+    return out;
+}
+
+} // namespace clarray::detail
