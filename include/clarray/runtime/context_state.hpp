@@ -101,7 +101,8 @@ struct context_state {
     // Device buffers for layouts too large for the parameter space (runtime/launch.hpp).
     layout_buffers layouts;
 
-    // Pending device-side index checks (runtime/device_checks.hpp), polled after host waits.
+    // Pending device-side checks (index ranges, negative integer powers, all-NaN slices: runtime/
+    // device_checks.hpp), polled after host waits.
     device_checks checks;
 };
 
