@@ -18,6 +18,7 @@
 #include "clarray/host/host_view.hpp"
 #include "clarray/expr/expression.hpp"
 #include "clarray/expr/operators.hpp"
+#include "clarray/expr/dtype_functions.hpp"
 #include "clarray/expr/assign.hpp"
 #include "clarray/expr/manipulation.hpp"
 #include "clarray/reduce/reduce.hpp"
@@ -34,3 +35,4 @@
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"
 #include "clarray/stats/statistics.hpp"
+#include "clarray/stats/unique_all.hpp"

@@ -23,7 +23,12 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/array/factories.hpp"
+#include "clarray/array/manipulation.hpp"
+#include "clarray/error.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/expr/materialize.hpp"
+#include "clarray/expr/operators.hpp"
 
 namespace clarray {
 namespace detail {
@@ -273,6 +278,128 @@ auto ifft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for
 // tests and diagnostics.
 std::size_t cached_plan_count(const context& ctx);
+
+namespace detail {
+// The axes an n-d transform runs over: `axes`, else every axis (s empty) or the last s.size().
+inline std::vector<std::ptrdiff_t> transform_axes(const char* name, std::size_t rank,
+                                                  const std::vector<std::ptrdiff_t>& s,
+                                                  const std::vector<std::ptrdiff_t>& axes) {
+    if (!s.empty() && !axes.empty() && s.size() != axes.size())
+        throw usage_error(std::string(name) + ": s has " + std::to_string(s.size()) +
+                          " lengths for " + std::to_string(axes.size()) + " axes");
+    if (!axes.empty()) return axes;
+    const std::size_t k = s.empty() ? rank : s.size();
+    if (k > rank || k == 0)
+        throw shape_error(std::string(name) + ": " + std::to_string(k) + " axes for an array of " +
+                          std::to_string(rank) + " dimensions");
+    std::vector<std::ptrdiff_t> out;
+    for (std::size_t i = rank - k; i < rank; ++i)
+        out.push_back(static_cast<std::ptrdiff_t>(i));
+    return out;
+}
+// NumPy's swap of the normalisation direction (hfft and ihfft are irfft and rfft reversed).
+inline std::string_view swapped_norm(std::string_view norm) {
+    if (norm == "backward") return "forward";
+    if (norm == "forward") return "backward";
+    return norm;
+}
+template <class V> V all_but_last(const V& v) {
+    return v.empty() ? v : V(v.begin(), v.end() - 1);
+}
+} // namespace detail
+
+// NumPy's rfftn: rfft along the last of `axes`, then fft along the others (axes and s as fftn).
+template <class T, class S>
+cl_array<std::complex<T>, S>
+rfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    const auto ax = detail::transform_axes("rfftn", a.dimension(), s, axes);
+    auto last = rfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
+    if (ax.size() == 1) return last;
+    return fftn(last, detail::all_but_last(s), detail::all_but_last(ax), norm);
+}
+// NumPy's irfftn: the inverse of rfftn (s: the real output's lengths; the last one defaults to
+// 2 (m - 1) for m input values).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+irfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+       const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    const auto ax = detail::transform_axes("irfftn", a.dimension(), s, axes);
+    if (ax.size() == 1) return irfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
+    return irfft(ifftn(a, detail::all_but_last(s), detail::all_but_last(ax), norm),
+                 s.empty() ? -1 : s.back(), ax.back(), norm);
+}
+// rfftn over two axes, by default the last two.
+template <class T, class S>
+cl_array<std::complex<T>, S>
+rfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    return rfftn(a, s, axes, norm);
+}
+// irfftn over two axes, by default the last two.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+irfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+       const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    return irfftn(a, s, axes, norm);
+}
+// NumPy's hfft: the real spectrum of a signal with Hermitian symmetry, given its first half
+// (irfft of the conjugate with the normalisation reversed); n real values (-1: 2 (m - 1)).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+hfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+     std::string_view norm = "backward") {
+    return irfft(cl_array<T, S>(conj(a)), n, axis, detail::swapped_norm(norm));
+}
+// NumPy's ihfft: the inverse of hfft (the conjugate of rfft with the normalisation reversed).
+template <class T, class S>
+cl_array<std::complex<T>, S> ihfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1,
+                                   std::ptrdiff_t axis = -1, std::string_view norm = "backward") {
+    return cl_array<std::complex<T>, S>(conj(rfft(a, n, axis, detail::swapped_norm(norm))));
+}
+
+// The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -1] / (d n)
+// (NumPy's fftfreq), float64 by default.
+template <class T = double, class S = svm_coarse>
+cl_array<T, S> fftfreq(const queue& q, std::size_t n, double d = 1.0) {
+    static_assert(std::is_floating_point_v<T>, "fftfreq: T must be float or double");
+    const cl_array<T, S> k = arange<T, S>(q, T(0), T(n));
+    return cl_array<T, S>(where(k < T((n + 1) / 2), k, k - T(n)) * T(1.0 / (d * double(n))));
+}
+// The n / 2 + 1 non-negative frequencies of rfft: [0, 1, ..., n / 2] / (d n).
+template <class T = double, class S = svm_coarse>
+cl_array<T, S> rfftfreq(const queue& q, std::size_t n, double d = 1.0) {
+    static_assert(std::is_floating_point_v<T>, "rfftfreq: T must be float or double");
+    const cl_array<T, S> k = arange<T, S>(q, T(0), T(n / 2 + 1));
+    return cl_array<T, S>(k * T(1.0 / (d * double(n))));
+}
+namespace detail {
+template <class T, class S>
+cl_array<T, S> shifted(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes,
+                       bool inverse) {
+    std::vector<std::ptrdiff_t> ax = axes;
+    if (ax.empty())
+        for (std::size_t i = 0; i < a.dimension(); ++i)
+            ax.push_back(static_cast<std::ptrdiff_t>(i));
+    std::vector<std::ptrdiff_t> shifts;
+    for (std::ptrdiff_t axis : ax) {
+        const std::size_t k = clarray::detail::normalize_axis(axis, a.dimension(), "fftshift");
+        const auto half = static_cast<std::ptrdiff_t>(a.shape()[k] / 2);
+        shifts.push_back(inverse ? -half : half);
+    }
+    return roll(a, shifts, ax);
+}
+} // namespace detail
+// The zero frequency moved to the centre along `axes` (all by default): NumPy's fftshift.
+template <class T, class S>
+cl_array<T, S> fftshift(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes = {}) {
+    return detail::shifted(a, axes, false);
+}
+// The inverse of fftshift.
+template <class T, class S>
+cl_array<T, S> ifftshift(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes = {}) {
+    return detail::shifted(a, axes, true);
+}
 
 } // namespace fft
 } // namespace clarray
