@@ -401,3 +401,81 @@ TEST_CASE("array API: FFT helpers", "[array_api][fft]") {
     for (std::size_t k = 0; k < hh.size(); ++k)
         CHECK(std::abs(round_trip[k] - hh[k]) < 1e-12);
 }
+
+TEMPLATE_LIST_TEST_CASE("array API: take_along_axis, put_along_axis, descending sorts, sorter, "
+                        "count_nonzero over axes",
+                        "[array_api]", api_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::queue& q = test::q();
+    xt::xarray<T> h = test::random_array<T>({4, 6}, 12);
+    h(1, 2) = h(1, 4); // ties
+    h(2, 0) = T(0);
+    const auto a = ca::to_device<S>(q, h);
+    for (std::ptrdiff_t axis : {0, 1, -1}) {
+        INFO("axis " << axis);
+        const std::size_t ax = axis < 0 ? 1 : std::size_t(axis);
+        const std::size_t n = h.shape()[ax], m = h.shape()[1 - ax];
+        // Host: for each line along ax, the stable descending order.
+        xt::xarray<std::int64_t> want_idx = xt::xarray<std::int64_t>::from_shape(h.shape());
+        xt::xarray<T> want_sorted = xt::xarray<T>::from_shape(h.shape());
+        for (std::size_t l = 0; l < m; ++l) {
+            auto at = [&](std::size_t k) -> T { return ax == 0 ? h(k, l) : h(l, k); };
+            std::vector<std::int64_t> order(n);
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(),
+                             [&](std::int64_t x, std::int64_t y) { return at(x) > at(y); });
+            for (std::size_t k = 0; k < n; ++k) {
+                auto& wi = ax == 0 ? want_idx(k, l) : want_idx(l, k);
+                auto& ws = ax == 0 ? want_sorted(k, l) : want_sorted(l, k);
+                wi = order[k];
+                ws = at(std::size_t(order[k]));
+            }
+        }
+        const auto idx = ca::argsort(a, long(axis), true);
+        CHECK(eq(idx.get(), want_idx));
+        CHECK(eq(ca::sort(a, long(axis), true).get(), want_sorted));
+        // take_along_axis with the descending order gives the sorted lines.
+        CHECK(eq(ca::take_along_axis(a, idx, axis).get(), want_sorted));
+        // put_along_axis writes them back where they came from.
+        auto back = ca::zeros<T, S>(q, {4, 6});
+        ca::put_along_axis(back, idx, ca::take_along_axis(a, idx, axis), axis);
+        CHECK(eq(back.get(), h));
+    }
+    // Broadcasting indices: one index per row, and a negative one.
+    xt::xarray<std::int32_t> h_one = xt::xarray<std::int32_t>::from_shape({4, 1}), h_bad = h_one;
+    const std::int32_t one_values[] = {1, -1, 0, 5}, bad_values[] = {1, 6, 0, 0};
+    for (std::size_t i = 0; i < 4; ++i) {
+        h_one(i, 0) = one_values[i];
+        h_bad(i, 0) = bad_values[i];
+    }
+    const auto one = ca::to_device<S>(q, h_one);
+    const xt::xarray<T> picked = ca::take_along_axis(a, one, 1).get();
+    CHECK(picked(0, 0) == h(0, 1));
+    CHECK(picked(1, 0) == h(1, 5));
+    CHECK(picked(3, 0) == h(3, 5));
+    const auto bad = ca::to_device<S>(q, h_bad);
+    CHECK_THROWS_AS(ca::take_along_axis(a, bad, 1).get(), ca::index_error);
+    CHECK_THROWS_AS(ca::take_along_axis(a, ca::to_device<S>(q, xt::xarray<std::int32_t>{1, 2}), 0),
+                    ca::shape_error);
+    // searchsorted through a sorter.
+    std::vector<T> hx(h.begin(), h.end());
+    const auto x = ca::to_device<S>(q, xt::xarray<T>(xt::adapt(hx, {hx.size()})));
+    const auto order = ca::argsort(x);
+    std::vector<T> sorted = hx;
+    std::sort(sorted.begin(), sorted.end());
+    const std::vector<T> probes{T(-5), T(0), T(3), T(50)};
+    const auto k = test::host_vector(
+        ca::searchsorted(x, test::device_array<T, S>(q, probes), ca::side::left, order));
+    for (std::size_t i = 0; i < probes.size(); ++i)
+        CHECK(k[i] == std::lower_bound(sorted.begin(), sorted.end(), probes[i]) - sorted.begin());
+    // count_nonzero over an axis, on the device.
+    const xt::xarray<std::int64_t> c = ca::count_nonzero(a, 0).get();
+    for (std::size_t j = 0; j < 6; ++j) {
+        std::int64_t want = 0;
+        for (std::size_t i = 0; i < 4; ++i)
+            want += h(i, j) != T(0);
+        CHECK(c(j) == want);
+    }
+}

@@ -36,3 +36,4 @@
 #include "clarray/sort/sort.hpp"
 #include "clarray/stats/statistics.hpp"
 #include "clarray/stats/unique_all.hpp"
+#include "clarray/stats/array_api.hpp"
