@@ -479,3 +479,72 @@ TEMPLATE_LIST_TEST_CASE("array API: take_along_axis, put_along_axis, descending 
         CHECK(c(j) == want);
     }
 }
+
+TEMPLATE_LIST_TEST_CASE("NumPy arguments: dtype= of reductions and scans, round(x, decimals), "
+                        "divmod, integer FFT input",
+                        "[array_api]", api_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::queue& q = test::q();
+    const xt::xarray<T> h = test::random_array<T>({5, 8}, 13);
+    const auto a = ca::to_device<S>(q, h);
+    // sum<int16>: the values converted to int16 and summed with int16's wrap-around.
+    const xt::xarray<std::int16_t> s16 = ca::sum<std::int16_t>(a * T(300), 1).get();
+    const xt::xarray<double> sd = ca::sum<double>(a, 0).get();
+    const xt::xarray<double> cs = ca::cumsum<double>(a, 1).get();
+    for (std::size_t i = 0; i < 5; ++i) {
+        std::int16_t acc = 0;
+        double run = 0;
+        for (std::size_t j = 0; j < 8; ++j) {
+            acc = static_cast<std::int16_t>(acc + static_cast<std::int16_t>(T(h(i, j) * T(300))));
+            run += double(h(i, j));
+            CHECK(cs(i, j) == Approx(run));
+        }
+        CHECK(s16(i) == acc);
+    }
+    for (std::size_t j = 0; j < 8; ++j) {
+        double acc = 0;
+        for (std::size_t i = 0; i < 5; ++i)
+            acc += double(h(i, j));
+        CHECK(sd(j) == Approx(acc));
+    }
+    STATIC_REQUIRE(std::is_same_v<typename decltype(ca::mean<float>(a))::value_type, float>);
+    CHECK(double(ca::mean<float>(a).item()) ==
+          Approx(xt::mean(xt::xarray<double>(h))()).epsilon(1e-5));
+    STATIC_REQUIRE(
+        std::is_same_v<typename decltype(ca::prod<std::int8_t>(a))::value_type, std::int8_t>);
+    // round(x, decimals): NumPy's formulas, computed here in the same steps.
+    for (int d : {2, 0, -1}) {
+        INFO("decimals " << d);
+        const xt::xarray<T> got = ca::cl_array<T, S>(ca::round(a * T(7), d)).get();
+        for (std::size_t i = 0; i < h.size(); ++i) {
+            const T x = T(h.flat(i) * T(7));
+            T want;
+            if constexpr (std::is_floating_point_v<T>) {
+                const T p = T(std::pow(10.0, std::abs(d)));
+                want = d >= 0 ? std::nearbyint(x * p) / p : std::nearbyint(x / p) * p;
+            } else {
+                want = d >= 0 ? x : T(std::nearbyint(double(x) / 10.0) * 10);
+            }
+            CHECK(got.flat(i) == want);
+        }
+    }
+    // divmod: the pair (floor_divide, mod).
+    const auto [quot, rem] = ca::divmod(a, T(3));
+    CHECK(eq(ca::cl_array<T, S>(quot).get(), ca::cl_array<T, S>(ca::floor_divide(a, T(3))).get()));
+    CHECK(eq(ca::cl_array<T, S>(rem).get(), ca::cl_array<T, S>(ca::mod(a, T(3))).get()));
+    // Integer (and float) input to the FFTs: as the float64 transform of the same values.
+    if (test::dtype_available<double>()) {
+        const auto as_double = ca::cl_array<double, S>(ca::astype<double>(a));
+        const xt::xarray<std::complex<double>> want = ca::fft::fft(as_double).get();
+        const xt::xarray<std::complex<double>> got = ca::fft::fft(a).get();
+        if constexpr (std::is_integral_v<T>) {
+            REQUIRE(got.shape() == want.shape());
+            for (std::size_t i = 0; i < got.size(); ++i)
+                CHECK(std::abs(got.flat(i) - want.flat(i)) <= 1e-12 * (1 + std::abs(want.flat(i))));
+            const xt::xarray<std::complex<double>> r = ca::fft::rfft(a).get();
+            CHECK(r.shape()[1] == 5);
+        }
+    }
+}

@@ -6,6 +6,7 @@
 // codegen/complex_helpers.hpp.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "clarray/codegen/complex_helpers.hpp"
 #include "clarray/expr/device_check.hpp"
@@ -745,6 +746,30 @@ template <bool Base2> struct logaddexp_op {
     }
 };
 
+// round(x, decimals) with p = 10^|decimals| and below = (decimals < 0), NumPy's formulas.
+struct round_decimals_op {
+    template <class A, class P, class B> using result_t = A;
+    template <class A, class P, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& p,
+                            const std::string& below) {
+        const std::string t = cl_value_type_name(dtype_of<A>()), f = "clarray_round_places_" + t;
+        if constexpr (is_floating_v<A>)
+            g.helper(f, cl_helper("inline $T $F($T x, $T p, $T below) { return below != 0 ? "
+                                  "rint(x / p) * p : rint(x * p) / p; }",
+                                  t, f));
+        else // the nearest multiple of p, ties to the even multiple
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T x, $T p, $T below) {
+    if (below == 0 || p == 1) return x;
+    $T q = x / p, r = x % p;
+    if (r < 0) { r += p; q -= 1; }
+    if (r > p / 2 || (r == p / 2 && (q & 1) != 0)) q += 1;
+    return q * p;
+})CLC",
+                                  t, f));
+        return f + "(" + cast_to<A>(g, a) + ", " + p + ", " + below + ")";
+    }
+};
+
 // Complex: NaN or infinite when either part is (COMPLEX "any"), finite when both are ("all").
 #define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE, COMPLEX)                                          \
     struct NAME {                                                                                  \
@@ -920,6 +945,29 @@ template <class X, class = std::enable_if_t<is_expression_v<X>>> auto positive(X
     static_assert(!std::is_same_v<detail::value_type_of<X>, bool>,
                   "positive: not defined for bool (as in NumPy)");
     return std::forward<X>(x);
+}
+
+/// NumPy's round(x, decimals): x rounded to `decimals` decimal places (negative: to tens,
+/// hundreds...), ties to even, computed as NumPy does: rint(x * 10^d) / 10^d for d >= 0 and
+/// rint(x / 10^-d) * 10^-d below, in x's float type. Integers keep their values for d >= 0 and
+/// round to multiples of 10^-d (ties to even) below. Lazy.
+template <class X, class = std::enable_if_t<is_expression_v<X>>> auto round(X&& x, int decimals) {
+    using T = detail::value_type_of<X>;
+    static_assert(!is_complex_v<T> && !is_boolean_v<T>, "round(x, decimals): real numbers only");
+    using P = std::conditional_t<is_floating_v<T>, double, T>;
+    P p = 1;
+    const int places = decimals < 0 ? -decimals : decimals;
+    for (int i = 0; i < places && (is_floating_v<T> || decimals < 0); ++i)
+        p = static_cast<P>(p * 10);
+    using ST = detail::scalar_terminal<T>;
+    return detail::function_node<detail::round_decimals_op, detail::child_t<X>, ST, ST>(
+        detail::as_node(std::forward<X>(x)), ST(static_cast<T>(p)), ST(decimals < 0 ? 1 : 0));
+}
+
+/// NumPy's divmod: floor_divide(x, y) and mod(x, y), as a pair of lazy expressions.
+template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>
+auto divmod(const X& x, const Y& y) {
+    return std::make_pair(floor_divide(x, y), mod(x, y));
 }
 
 // Elementwise conversion to U (as C casts; to bool: != 0).

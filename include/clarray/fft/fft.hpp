@@ -13,8 +13,8 @@
 // enqueued, nothing blocks (except building a VkFFT plan on first use of a shape: docs/fft.md).
 // Element types: std::complex<float> / <double>; float and double promote to complex64 /
 // complex128 (fft, ifft and their n-d forms), rfft takes float or double, irfft complex.
-// Integer inputs are refused at compile time (NumPy computes them in complex128): convert them
-// first, e.g. a.astype<double>().
+// Bool and integer inputs compute in float64 (complex128 results), as NumPy's; float16 is refused
+// at compile time (convert it first).
 #include <complex>
 #include <cstddef>
 #include <string>
@@ -72,13 +72,14 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
 // not take become unsupported, failed allocations out_of_memory, the rest clarray::error.
 void check_vkfft(int result, const char* call, const char* name, const std::string& detail);
 
+// The transform types of an input type: bool and integers compute in float64, as NumPy's.
 template <class T> struct fft_traits {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
                       std::is_same_v<T, std::complex<float>> ||
-                      std::is_same_v<T, std::complex<double>>,
-                  "clarray::fft: the input must be float, double, std::complex<float> or "
-                  "std::complex<double> (convert integer arrays first, e.g. astype<double>)");
-    using real = real_of_t<T>;
+                      std::is_same_v<T, std::complex<double>> || is_integer_v<T> || is_boolean_v<T>,
+                  "clarray::fft: the input must be float, double, complex, integer or bool "
+                  "(convert float16 first, e.g. astype<float>)");
+    using real = std::conditional_t<is_inexact_v<T>, real_of_t<T>, double>;
     using complex = std::complex<real>;
 };
 
@@ -87,11 +88,16 @@ cl_array<R, S> fft_call(fft_op op, const char* name, const cl_array<T, S>& a,
                         const std::vector<std::ptrdiff_t>& sizes,
                         const std::vector<std::ptrdiff_t>& axes, bool all_axes,
                         std::string_view norm) {
-    const array_ref in = array_ref_of(a);
-    const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
-    cl_array<R, S> out(a.get_queue(), r.out_shape, layout::c, a.data().get());
-    fft_execute(r, array_ref_of(out), in);
-    return out;
+    if constexpr (!is_inexact_v<T>) { // bool and integers: float64 first, as NumPy
+        return fft_call<R>(op, name, cl_array<double, S>(astype<double>(a)), sizes, axes, all_axes,
+                           norm);
+    } else {
+        const array_ref in = array_ref_of(a);
+        const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
+        cl_array<R, S> out(a.get_queue(), r.out_shape, layout::c, a.data().get());
+        fft_execute(r, array_ref_of(out), in);
+        return out;
+    }
 }
 
 // The complex transform r (forward or inverse) run in place in `work` (bound, C-contiguous, of
@@ -146,12 +152,14 @@ ifft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
 // The transform of real input: the n/2+1 non-negative frequencies along `axis` (n: the real
 // length after padding or truncation, -1: the extent).
 template <class T, class S>
-cl_array<std::complex<T>, S> rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1,
-                                  std::ptrdiff_t axis = -1, std::string_view norm = "backward") {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                  "clarray::fft::rfft: the input must be float or double");
-    return clarray::detail::fft_call<std::complex<T>>(clarray::detail::fft_op::r2c, "rfft", a, {n},
-                                                      {axis}, false, norm);
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+     std::string_view norm = "backward") {
+    static_assert(!is_complex_v<T>, "clarray::fft::rfft: the input must be real (float, double, "
+                                    "integer or bool)");
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::r2c, "rfft", a, {n}, {axis}, false,
+                                        norm);
 }
 // The inverse of rfft: n real values (-1: 2 * (m - 1) for m input values along `axis`); the
 // input is truncated or padded with zeros to n/2+1 values first.
@@ -310,7 +318,7 @@ template <class V> V all_but_last(const V& v) {
 
 // NumPy's rfftn: rfft along the last of `axes`, then fft along the others (axes and s as fftn).
 template <class T, class S>
-cl_array<std::complex<T>, S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
 rfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
       const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
     const auto ax = detail::transform_axes("rfftn", a.dimension(), s, axes);
@@ -331,7 +339,7 @@ irfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 }
 // rfftn over two axes, by default the last two.
 template <class T, class S>
-cl_array<std::complex<T>, S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
 rfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
       const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
     return rfftn(a, s, axes, norm);
@@ -353,9 +361,11 @@ hfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
 }
 // NumPy's ihfft: the inverse of hfft (the conjugate of rfft with the normalisation reversed).
 template <class T, class S>
-cl_array<std::complex<T>, S> ihfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1,
-                                   std::ptrdiff_t axis = -1, std::string_view norm = "backward") {
-    return cl_array<std::complex<T>, S>(conj(rfft(a, n, axis, detail::swapped_norm(norm))));
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+ihfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+      std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return cl_array<C, S>(conj(rfft(a, n, axis, detail::swapped_norm(norm))));
 }
 
 // The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -1] / (d n)
