@@ -548,3 +548,71 @@ TEMPLATE_LIST_TEST_CASE("NumPy arguments: dtype= of reductions and scans, round(
         }
     }
 }
+
+TEMPLATE_LIST_TEST_CASE("NumPy arguments: compress along an axis, mixed-dtype searchsorted, "
+                        "flattened sorts, diff with prepend/append, sparse meshgrid",
+                        "[array_api]", api_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::queue& q = test::q();
+    const xt::xarray<T> h = test::random_array<T>({3, 5}, 14);
+    const auto a = ca::to_device<S>(q, h);
+    // compress along axis 1 with a shorter condition.
+    const std::vector<bool> keep{true, false, true, true};
+    const auto cond = test::device_array<bool, S>(q, keep);
+    const xt::xarray<T> c = ca::compress(cond, a, 1).get();
+    REQUIRE(c.shape() == (std::vector<std::size_t>{3, 3}));
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(c(i, 0) == h(i, 0));
+        CHECK(c(i, 1) == h(i, 2));
+        CHECK(c(i, 2) == h(i, 3));
+    }
+    CHECK_THROWS_AS(ca::compress(test::device_array<bool, S>(q, std::vector<bool>(6, true)), a, 1),
+                    ca::shape_error);
+    // Flattened sorts.
+    std::vector<T> flat(h.begin(), h.end());
+    std::vector<T> sorted = flat;
+    std::stable_sort(sorted.begin(), sorted.end());
+    CHECK(test::host_vector(ca::sort(a, std::nullopt)) == sorted);
+    const auto order = test::host_vector(ca::argsort(a, std::nullopt));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        CHECK(flat[std::size_t(order[i])] == sorted[i]);
+    // searchsorted of int8 probes into T values: promoted together.
+    const auto sd = test::device_array<T, S>(q, sorted);
+    const std::vector<std::int8_t> probes{-50, 0, 7, 99};
+    const auto k =
+        test::host_vector(ca::searchsorted(sd, test::device_array<std::int8_t, S>(q, probes)));
+    for (std::size_t i = 0; i < probes.size(); ++i)
+        CHECK(k[i] ==
+              std::lower_bound(sorted.begin(), sorted.end(), T(probes[i])) - sorted.begin());
+    // diff with a scalar prepended and an array appended along axis 1.
+    if constexpr (!std::is_same_v<T, bool>) {
+        const xt::xarray<T> tail = test::random_array<T>({3, 2}, 15);
+        const xt::xarray<T> d =
+            ca::cl_array<T, S>(ca::diff(a, 1, 1, T(4), ca::to_device<S>(q, tail))).get();
+        REQUIRE(d.shape() == (std::vector<std::size_t>{3, 7}));
+        for (std::size_t i = 0; i < 3; ++i) {
+            std::vector<T> row{T(4)};
+            for (std::size_t j = 0; j < 5; ++j)
+                row.push_back(h(i, j));
+            row.push_back(tail(i, 0));
+            row.push_back(tail(i, 1));
+            for (std::size_t j = 0; j < 7; ++j)
+                CHECK(d(i, j) == T(row[j + 1] - row[j]));
+        }
+        const xt::xarray<T> d0 = ca::cl_array<T, S>(ca::diff(a, 1, 0, std::nullopt, T(1))).get();
+        REQUIRE(d0.shape() == (std::vector<std::size_t>{3, 5}));
+        for (std::size_t j = 0; j < 5; ++j)
+            CHECK(d0(2, j) == T(T(1) - h(2, j)));
+    }
+    // Sparse meshgrid: shapes (1, n0) and (n1, 1) that broadcast to the dense grid.
+    const auto x0 = test::device_array<T, S>(q, std::vector<T>{T(1), T(2), T(3)});
+    const auto x1 = test::device_array<T, S>(q, std::vector<T>{T(5), T(6)});
+    const auto sparse = ca::meshgrid({x0, x1}, ca::indexing::xy, true);
+    const auto dense = ca::meshgrid({x0, x1});
+    REQUIRE(sparse[0].shape() == ca::shape_type{1, 3});
+    REQUIRE(sparse[1].shape() == ca::shape_type{2, 1});
+    CHECK(eq(ca::broadcast_to(sparse[0], {2, 3}).get(), dense[0].get()));
+    CHECK(eq(ca::broadcast_to(sparse[1], {2, 3}).get(), dense[1].get()));
+}

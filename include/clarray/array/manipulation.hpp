@@ -524,10 +524,11 @@ cl_array<T, detail::pooled_storage_t<S, Pool>> identity(const queue& q, std::siz
 
 // Coordinate arrays (NumPy's meshgrid, copy=True): for 1-d inputs x0 (n0), x1 (n1), ... arrays of
 // shape (n1, n0, n2, ...) (xy) or (n0, n1, n2, ...) (ij), the i-th holding xi along its axis.
-// Inputs of other ranks are flattened, as NumPy does.
+// Inputs of other ranks are flattened, as NumPy does. sparse: the i-th array has extent 1 on
+// every axis but its own (they broadcast to the full grid; NumPy's sparse=True).
 template <class T, class S>
 std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
-                                     indexing ix = indexing::xy) {
+                                     indexing ix = indexing::xy, bool sparse = false) {
     std::vector<cl_array<T, S>> flat;
     shape_type shape;
     for (const cl_array<T, S>& x : xs) {
@@ -543,7 +544,7 @@ std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
         strides_type st(shape.size(), 0);
         s[ax] = shape[ax];
         st[ax] = flat[i].strides()[0];
-        out.push_back(detail::new_like(flat[i], shape));
+        out.push_back(detail::new_like(flat[i], sparse ? s : shape));
         detail::strided_copy(out.back(), detail::view_of(flat[i], s, st, flat[i].offset()));
     }
     return out;
@@ -551,8 +552,8 @@ std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
 // NumPy's meshgrid from a braced list of 1-d arrays.
 template <class T, class S>
 std::vector<cl_array<T, S>> meshgrid(std::initializer_list<cl_array<T, S>> xs,
-                                     indexing ix = indexing::xy) {
-    return meshgrid(std::vector<cl_array<T, S>>(xs), ix);
+                                     indexing ix = indexing::xy, bool sparse = false) {
+    return meshgrid(std::vector<cl_array<T, S>>(xs), ix, sparse);
 }
 
 namespace detail {

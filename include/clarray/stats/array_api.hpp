@@ -1,7 +1,8 @@
 #pragma once
-// The array API standard's functions that compose the lower layers' kernels: take_along_axis and
-// put_along_axis (flat indices through take / put), sort and argsort in descending order (stable),
-// searchsorted with a sorter, and count_nonzero over axes on the device.
+// The array API standard's functions, and NumPy's arguments, that compose the lower layers'
+// kernels: take_along_axis and put_along_axis (flat indices through take / put), sort and argsort
+// in descending order (stable) and flattened (axis=None), searchsorted with a sorter and of mixed
+// dtypes, compress along an axis, and count_nonzero over axes on the device.
 //
 //   auto best = clarray::take_along_axis(a, clarray::argsort(a, 1), 1);   // each row sorted
 //   auto d = clarray::sort(a, -1, true);                                    // descending
@@ -12,6 +13,8 @@
 // searchsorted and sum, each enqueued.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <type_traits>
 
 #include "clarray/array/cl_array.hpp"
@@ -140,6 +143,40 @@ cl_array<std::int64_t, S> searchsorted(const cl_array<T, S>& x1, const cl_array<
                                        const cl_array<I, IS>& sorter) {
     const cl_array<T, S> ordered = take(x1, sorter);
     return searchsorted(ordered, x2, s);
+}
+
+/// searchsorted of values of another dtype: both promoted first, as NumPy's.
+template <class T1, class T2, class S, class = std::enable_if_t<!std::is_same_v<T1, T2>>>
+cl_array<std::int64_t, S> searchsorted(const cl_array<T1, S>& sorted, const cl_array<T2, S>& values,
+                                       side s = side::left) {
+    using R = promote_t<T1, T2>;
+    return searchsorted(cl_array<R, S>(astype<R>(sorted)), cl_array<R, S>(astype<R>(values)), s);
+}
+
+/// sort / argsort of the flattened array (NumPy's axis=None).
+///@{
+template <class T, class S> cl_array<T, S> sort(const cl_array<T, S>& a, std::nullopt_t) {
+    return sort(a.ravel(), 0);
+}
+template <class T, class S>
+cl_array<std::int64_t, S> argsort(const cl_array<T, S>& a, std::nullopt_t) {
+    return argsort(a.ravel(), 0);
+}
+///@}
+
+/// The slices of a along `axis` where the 1-d cond is true (NumPy's compress with an axis; a
+/// cond shorter than the axis counts as false past its end). Blocks: the count is read back.
+template <class C, class CS, class T, class S>
+cl_array<T, S> compress(const cl_array<C, CS>& cond, const cl_array<T, S>& a, std::ptrdiff_t axis) {
+    const std::size_t ax = detail::normalize_axis(axis, a.dimension(), "compress");
+    if (cond.dimension() != 1)
+        throw shape_error("compress: the condition must be 1-d, got shape " +
+                          shape_to_string(cond.shape()));
+    if (cond.size() > a.shape()[ax])
+        throw shape_error("compress: a condition of " + std::to_string(cond.size()) +
+                          " values for an axis of " + std::to_string(a.shape()[ax]));
+    const auto picked = nonzero(cond)[0];
+    return cl_array<T, S>(take(a, picked, axis));
 }
 
 /// The number of non-zero elements over `axes` (all: the flattened array), an int64 array on the
