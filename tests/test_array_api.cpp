@@ -616,3 +616,97 @@ TEMPLATE_LIST_TEST_CASE("NumPy arguments: compress along an axis, mixed-dtype se
     CHECK(eq(ca::broadcast_to(sparse[0], {2, 3}).get(), dense[0].get()));
     CHECK(eq(ca::broadcast_to(sparse[1], {2, 3}).get(), dense[1].get()));
 }
+
+namespace {
+// NumPy's pad of one axis, written out for the host reference: the padded line of `line`.
+template <class T>
+std::vector<double> host_pad_line(const std::vector<T>& line, std::size_t b, std::size_t e,
+                                  ca::pad_mode mode, double end) {
+    const std::size_t n = line.size();
+    std::vector<double> out;
+    auto at = [&](std::int64_t j) -> double {
+        const auto len = static_cast<std::int64_t>(n);
+        auto wrap = [](std::int64_t x, std::int64_t m) { return ((x % m) + m) % m; };
+        std::int64_t p = j;
+        if (mode == ca::pad_mode::edge) p = std::clamp<std::int64_t>(j, 0, len - 1);
+        if (mode == ca::pad_mode::wrap) p = wrap(j, len);
+        if (mode == ca::pad_mode::reflect) {
+            p = len == 1 ? 0 : wrap(j, 2 * len - 2);
+            if (p >= len) p = 2 * len - 2 - p;
+        }
+        if (mode == ca::pad_mode::symmetric) {
+            p = wrap(j, 2 * len);
+            if (p >= len) p = 2 * len - 1 - p;
+        }
+        return double(line[std::size_t(p)]);
+    };
+    std::vector<double> v(line.begin(), line.end());
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const double mx = sorted.back(), mn = sorted.front();
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(n);
+    const double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    auto stat = [&]() {
+        double s = mode == ca::pad_mode::maximum   ? mx
+                   : mode == ca::pad_mode::minimum ? mn
+                   : mode == ca::pad_mode::mean    ? mean
+                                                   : med;
+        return std::is_integral_v<T> ? std::nearbyint(s) : s;
+    };
+    for (std::size_t i = 0; i < b + n + e; ++i) {
+        const std::int64_t j = std::int64_t(i) - std::int64_t(b);
+        if (j >= 0 && j < std::int64_t(n)) {
+            out.push_back(v[std::size_t(j)]);
+        } else if (mode == ca::pad_mode::linear_ramp) {
+            const double edge = j < 0 ? v.front() : v.back();
+            const double count = double(j < 0 ? b : e);
+            const double k = j < 0 ? double(i) : double(i - b - n);
+            const double frac = j < 0 ? k / count : (count - 1 - k) / count;
+            out.push_back(end + (edge - end) * frac);
+        } else if (mode == ca::pad_mode::maximum || mode == ca::pad_mode::minimum ||
+                   mode == ca::pad_mode::mean || mode == ca::pad_mode::median) {
+            out.push_back(stat());
+        } else {
+            out.push_back(at(j));
+        }
+    }
+    return out;
+}
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("NumPy arguments: pad modes", "[array_api]", api_configs) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::queue& q = test::q();
+    // One padded axis at a time (the other's widths 0), so each line is NumPy's 1-d pad.
+    const xt::xarray<T> h = test::random_array<T>({3, 4}, 16);
+    const auto a = ca::to_device<S>(q, h);
+    for (ca::pad_mode mode :
+         {ca::pad_mode::edge, ca::pad_mode::wrap, ca::pad_mode::reflect, ca::pad_mode::symmetric,
+          ca::pad_mode::linear_ramp, ca::pad_mode::maximum, ca::pad_mode::minimum,
+          ca::pad_mode::mean, ca::pad_mode::median}) {
+        for (std::size_t axis : {0u, 1u}) {
+            const std::size_t b = 5, e = 2;
+            std::vector<ca::pad_width> w(2, {0, 0});
+            w[axis] = {b, e};
+            INFO("mode " << int(mode) << " axis " << axis);
+            const xt::xarray<T> got = ca::pad(a, w, mode, T(3)).get();
+            const std::size_t lines = h.shape()[1 - axis], n = h.shape()[axis];
+            REQUIRE(got.shape()[axis] == n + b + e);
+            for (std::size_t l = 0; l < lines; ++l) {
+                std::vector<T> line;
+                for (std::size_t k = 0; k < n; ++k)
+                    line.push_back(axis == 0 ? h(k, l) : h(l, k));
+                const std::vector<double> want = host_pad_line(line, b, e, mode, 3.0);
+                for (std::size_t k = 0; k < want.size(); ++k) {
+                    const T g = axis == 0 ? got(k, l) : got(l, k);
+                    const double wv = std::is_integral_v<T> ? std::nearbyint(want[k]) : want[k];
+                    CHECK(double(g) == Approx(wv).epsilon(1e-6).margin(1e-6));
+                }
+            }
+        }
+    }
+    CHECK_THROWS_AS(ca::pad(ca::cl_array<T, S>(q, {0, 3}), {{1, 1}}, ca::pad_mode::edge),
+                    ca::shape_error);
+}

@@ -37,3 +37,4 @@
 #include "clarray/stats/statistics.hpp"
 #include "clarray/stats/unique_all.hpp"
 #include "clarray/stats/array_api.hpp"
+#include "clarray/stats/pad.hpp"
