@@ -2,10 +2,11 @@
 // layout, the conversions). Built once per (generator, element type) after the Random123
 // headers and the declaration of random_layout (src/random/generator.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DRANDOM_THREEFRY=0|1 -DRANDOM_WIDE=0|1
-//   -DRANDOM_REAL=0|1
+//   -DRANDOM_REAL=0|1 -DRANDOM_PER_POSITION=0|1
 // RANDOM_WIDE: a value takes 64 bits (two counter words, low word first), so a block of four
 // words gives 2 values instead of 4. RANDOM_REAL: T is float or double (uniform, normal), else an
-// integer type (integers).
+// integer type (integers). RANDOM_PER_POSITION: the distributions computed from one counter
+// sequence per position (exponential ... poisson) instead of uniform and normal.
 //
 // Work-item g computes block b = L.first_block + g, whose lane j is the value at position
 // b * PER_BLOCK + j, and writes each lane whose position lies in [L.position, L.position + L.n)
@@ -109,7 +110,7 @@ inline long element_offset(const random_layout* L, ulong i) {
 #define WORD64(r, j) ((ulong)(r).v[2 * (j)] | ((ulong)(r).v[2 * (j) + 1] << 32))
 #endif
 
-#if RANDOM_REAL
+#if RANDOM_REAL && !RANDOM_PER_POSITION
 
 // [0, 1) as Random123's u01fixedpt closed_open (exact), then low + u * (high - low) in one
 // rounding; a value that rounds up to high becomes the largest value below it.
@@ -165,6 +166,8 @@ kernel void random_normal(global T* out, random_layout L, T mean, T stddev) {
     }
     RANDOM_STORE_BLOCK(v)
 }
+
+#elif RANDOM_REAL // RANDOM_PER_POSITION: a program of its own (src/random/generator.cpp)
 
 // ---- Distributions with one value per position (docs/random.md, "Per-position sequences") ----
 // The value at position p is computed from its own sequence of words: the words of blocks

@@ -150,8 +150,13 @@ struct random_kernel_tag {};
 // and kernels/random.cl, specialised by -D options.
 kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t) {
     using namespace clarray::detail;
-    const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(algo) << 8) | static_cast<unsigned>(t);
+    // The distributions from exponential on (but the keys, which are raw integer words) are a
+    // program of their own: the uniform, normal and integer draws do not compile their code.
+    const bool per_position =
+        d >= distribution::exponential && d != distribution::permutation_keys;
+    const std::uint64_t program_sig = (static_cast<std::uint64_t>(per_position) << 16) |
+                                      (static_cast<std::uint64_t>(algo) << 8) |
+                                      static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<random_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(d)},
         kernel_name(d), [&] {
@@ -176,7 +181,8 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
                 std::string options =
                     std::string("-DT=") + cl_type_name(t) + " -DU=" + (wide ? "ulong" : "uint") +
                     " -DRANDOM_THREEFRY=" + (algo == algorithm::threefry4x32_20 ? "1" : "0") +
-                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") + " -DRANDOM_REAL=" + (real ? "1" : "0");
+                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") + " -DRANDOM_REAL=" + (real ? "1" : "0") +
+                    " -DRANDOM_PER_POSITION=" + (per_position ? "1" : "0");
                 return program_source{std::move(source), std::move(options)};
             });
         });
