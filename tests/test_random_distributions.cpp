@@ -60,8 +60,9 @@ template <class T> std::uint32_t domain(cr::distribution d) {
     case cr::distribution::permutation_keys:
         return 23;
     default:
-        return 9 + 2 * (static_cast<std::uint32_t>(d) -
-                        static_cast<std::uint32_t>(cr::distribution::exponential)) +
+        return 9 +
+               2 * (static_cast<std::uint32_t>(d) -
+                    static_cast<std::uint32_t>(cr::distribution::exponential)) +
                (std::is_same_v<T, double> ? 1 : 0);
     }
 }
@@ -166,10 +167,11 @@ T reference(const cr::generator& g, cr::distribution d, std::uint64_t position, 
 }
 
 double stirling_tail(double k) {
-    if (k < 15) return std::lgamma(k + 1) - (k + 0.5) * std::log(k + 1) + (k + 1) -
-                       0.91893853320467274178;
+    if (k < 15)
+        return std::lgamma(k + 1) - (k + 0.5) * std::log(k + 1) + (k + 1) - 0.91893853320467274178;
     const double k1 = k + 1, k2 = k1 * k1;
-    return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - (1.0 / 1680 - 1.0 / (1188 * k2)) / k2) / k2) / k2) /
+    return (1.0 / 12 -
+            (1.0 / 360 - (1.0 / 1260 - (1.0 / 1680 - 1.0 / (1188 * k2)) / k2) / k2) / k2) /
            k1;
 }
 
@@ -394,20 +396,19 @@ double chi_square_discrete(const std::vector<std::int64_t>& v,
     return stat;
 }
 
-using param_list =
-    std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
-               test::cfg<float, ca::buffer>, test::cfg<double, ca::svm_coarse>,
-               test::cfg<double, ca::svm_fine>, test::cfg<double, ca::buffer>>;
+using param_list = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
+                              test::cfg<float, ca::buffer>, test::cfg<double, ca::svm_coarse>,
+                              test::cfg<double, ca::svm_fine>, test::cfg<double, ca::buffer>>;
 
 struct real_case {
     cr::distribution d;
     double p0, p1;
 };
 const real_case real_cases[] = {
-    {cr::distribution::exponential, 2.5, 0},  {cr::distribution::gamma, 0.35, 2.0},
-    {cr::distribution::gamma, 4.5, 0.5},      {cr::distribution::beta, 0.6, 2.5},
-    {cr::distribution::beta, 3.0, 1.5},       {cr::distribution::lognormal, 0.5, 0.75},
-    {cr::distribution::chisquare, 3.0, 0},    {cr::distribution::standard_t, 4.0, 0},
+    {cr::distribution::exponential, 2.5, 0}, {cr::distribution::gamma, 0.35, 2.0},
+    {cr::distribution::gamma, 4.5, 0.5},     {cr::distribution::beta, 0.6, 2.5},
+    {cr::distribution::beta, 3.0, 1.5},      {cr::distribution::lognormal, 0.5, 0.5},
+    {cr::distribution::chisquare, 3.0, 0},   {cr::distribution::standard_t, 5.0, 0},
 };
 
 template <class T, class S>
@@ -490,9 +491,9 @@ TEMPLATE_LIST_TEST_CASE("random distributions: device values equal the host refe
             std::int64_t n;
             double p;
         };
-        for (const binomial_case& b : {binomial_case{15, 0.3}, binomial_case{1000, 0.4},
-                                       binomial_case{200, 0.97}, binomial_case{0, 0.5},
-                                       binomial_case{50, 1.0}, binomial_case{123456789, 0.25}}) {
+        for (const binomial_case& b :
+             {binomial_case{15, 0.3}, binomial_case{1000, 0.4}, binomial_case{200, 0.97},
+              binomial_case{0, 0.5}, binomial_case{50, 1.0}, binomial_case{123456789, 0.25}}) {
             cr::generator g(31);
             g.advance(5);
             const std::vector<std::int64_t> got =
@@ -645,7 +646,7 @@ TEST_CASE("random distributions: moments and Kolmogorov-Smirnov", "[random][dist
                 mu = a, sigma2 = 2 * a;
                 cdf = [a](double x) { return gamma_p(a / 2, x / 2); };
                 break;
-            default: // t with df a > 4: finite variance a / (a - 2)
+            default: // t with df a = 5: variance a / (a - 2), finite kurtosis
                 mu = 0, sigma2 = a / (a - 2);
                 cdf = [a](double x) {
                     const double tail = 0.5 * beta_i(a / 2, 0.5, a / (a + x * x));
@@ -655,7 +656,9 @@ TEST_CASE("random distributions: moments and Kolmogorov-Smirnov", "[random][dist
             }
             // The mean within 5.3 standard errors (two-sided probability about 1e-7).
             CHECK(std::fabs(mean - mu) < 5.3 * std::sqrt(sigma2 / n));
-            // The variance within 15 % (the sample variance's own spread is a few percent here).
+            // The variance within 15 %: the sample variance's relative standard deviation,
+            // sqrt((kurtosis - 1) / n), is at most 0.017 for these parameters (gamma(0.35),
+            // kurtosis 20), so 15 % is more than 8 of them.
             CHECK(std::fabs(var - sigma2) < 0.15 * sigma2);
             const double ks = ks_statistic(v, cdf);
             INFO("KS sqrt(n) D = " << ks);
@@ -678,7 +681,8 @@ TEST_CASE("random distributions: binomial and poisson chi-square", "[random][dis
          {binomial_case{20, 0.3}, binomial_case{400, 0.35}, binomial_case{60, 0.8}}) {
         INFO("binomial(" << b.trials << ", " << b.p << ")");
         cr::generator g(555);
-        const std::vector<std::int64_t> v = to_vector(g.binomial<st>(test::q(), {n}, b.trials, b.p));
+        const std::vector<std::int64_t> v =
+            to_vector(g.binomial<st>(test::q(), {n}, b.trials, b.p));
         const auto pmf = [&](std::int64_t k) {
             const double t = double(b.trials);
             return std::exp(std::lgamma(t + 1) - std::lgamma(k + 1.0) - std::lgamma(t - k + 1) +
@@ -702,9 +706,8 @@ TEST_CASE("random distributions: binomial and poisson chi-square", "[random][dis
             return std::exp(k * std::log(lam) - lam - std::lgamma(k + 1.0));
         };
         std::size_t cells = 0;
-        const double chi =
-            chi_square_discrete(v, pmf, static_cast<std::int64_t>(lam + 20 * std::sqrt(lam) + 20),
-                                cells);
+        const double chi = chi_square_discrete(
+            v, pmf, static_cast<std::int64_t>(lam + 20 * std::sqrt(lam) + 20), cells);
         INFO("chi-square " << chi << " over " << cells << " cells");
         CHECK(cells > 5);
         CHECK(chi < chi_square_bound(double(cells - 1)));
@@ -813,8 +816,8 @@ TEMPLATE_LIST_TEST_CASE("random distributions: multivariate_normal", "[random][d
             double want = mean[i];
             for (std::size_t j = 0; j <= i; ++j)
                 want += double(L[i * 3 + j]) * z[r * 3 + j];
-            if (std::fabs(want - got[r * 3 + i]) > (std::is_same_v<T, float> ? 1e-4 : 1e-10) *
-                                                       (1 + std::fabs(want)))
+            if (std::fabs(want - got[r * 3 + i]) >
+                (std::is_same_v<T, float> ? 1e-4 : 1e-10) * (1 + std::fabs(want)))
                 ++bad;
         }
     CHECK(bad == 0);
@@ -829,7 +832,8 @@ TEMPLATE_LIST_TEST_CASE("random distributions: multivariate_normal", "[random][d
             double sij = 0;
             for (std::size_t r = 0; r < n; ++r)
                 sij += (got[r * 3 + i] - mean[i]) * (got[r * 3 + j] - mean[j]);
-            const double se = std::sqrt((cov[i * 4] * cov[j * 4] + cov[i * 3 + j] * cov[i * 3 + j]) / n);
+            const double se =
+                std::sqrt((cov[i * 4] * cov[j * 4] + cov[i * 3 + j] * cov[i * 3 + j]) / n);
             CHECK(std::fabs(sij / n - cov[i * 3 + j]) < 6 * se);
         }
     }
@@ -868,9 +872,11 @@ TEST_CASE("random distributions: bad parameters name them", "[random][distributi
     rejects([&] { g.multivariate_normal(m, ca::zeros<double, st>(q, {3, 2})); }, "cov");
     rejects([&] { g.multivariate_normal(ca::zeros<double, st>(q, {3, 3}), m); }, "mean");
     const std::vector<double> asym = {1, 0.5, 0, 0.2, 1, 0, 0, 0, 1};
-    rejects([&] {
-        g.multivariate_normal(m, ca::to_device<st>(q, asym).reshape({3, 3}));
-    }, "cov must be symmetric");
+    rejects(
+        [&] {
+            g.multivariate_normal(m, ca::to_device<st>(q, asym).reshape({3, 3}));
+        },
+        "cov must be symmetric");
     const std::vector<double> indefinite = {1, 2, 0, 2, 1, 0, 0, 0, 1};
     try {
         g.multivariate_normal(m, ca::to_device<st>(q, indefinite).reshape({3, 3}));

@@ -98,8 +98,8 @@ unsigned domain_of(distribution d, dtype t) {
     case distribution::chisquare:
     case distribution::standard_t: {
         // 9/10 exponential, 11/12 gamma, ... 19/20 standard_t: float32, float64.
-        const unsigned first = 9 + 2 * (static_cast<unsigned>(d) -
-                                        static_cast<unsigned>(distribution::exponential));
+        const unsigned first =
+            9 + 2 * (static_cast<unsigned>(d) - static_cast<unsigned>(distribution::exponential));
         return t == dtype::float32 ? first : t == dtype::float64 ? first + 1 : 0;
     }
     case distribution::binomial:
@@ -152,8 +152,7 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
     using namespace clarray::detail;
     // The distributions from exponential on (but the keys, which are raw integer words) are a
     // program of their own: the uniform, normal and integer draws do not compile their code.
-    const bool per_position =
-        d >= distribution::exponential && d != distribution::permutation_keys;
+    const bool per_position = d >= distribution::exponential && d != distribution::permutation_keys;
     const std::uint64_t program_sig = (static_cast<std::uint64_t>(per_position) << 16) |
                                       (static_cast<std::uint64_t>(algo) << 8) |
                                       static_cast<unsigned>(t);
@@ -181,7 +180,8 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
                 std::string options =
                     std::string("-DT=") + cl_type_name(t) + " -DU=" + (wide ? "ulong" : "uint") +
                     " -DRANDOM_THREEFRY=" + (algo == algorithm::threefry4x32_20 ? "1" : "0") +
-                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") + " -DRANDOM_REAL=" + (real ? "1" : "0") +
+                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") +
+                    " -DRANDOM_REAL=" + (real ? "1" : "0") +
                     " -DRANDOM_PER_POSITION=" + (per_position ? "1" : "0");
                 return program_source{std::move(source), std::move(options)};
             });
@@ -355,8 +355,8 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
     const unsigned domain = domain_of(d, a.type);
     if (!domain) {
         const char* want = d == distribution::binomial || d == distribution::poisson ? "int64"
-                           : d == distribution::permutation_keys                   ? "uint64"
-                                                                  : "float32 or float64";
+                           : d == distribution::permutation_keys                     ? "uint64"
+                                                                 : "float32 or float64";
         throw dtype_error(std::string("random ") + distribution_name(d) + ": no values of dtype " +
                           dtype_name(a.type) + " (" + want + ")");
     }

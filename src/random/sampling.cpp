@@ -36,8 +36,8 @@ std::vector<double> choice_cdf(std::size_t n, const std::vector<double>& p, bool
     double sum = 0, carry = 0;
     std::size_t nonzero = 0, last = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        if (std::isnan(p[i])) throw usage_error("choice: p contains NaN (entry " +
-                                                std::to_string(i) + ")");
+        if (std::isnan(p[i]))
+            throw usage_error("choice: p contains NaN (entry " + std::to_string(i) + ")");
         if (p[i] < 0)
             throw usage_error("choice: p must be non-negative, entry " + std::to_string(i) +
                               " is " + number(p[i]));
@@ -73,9 +73,9 @@ void check_mvn_shapes(const shape_type& mean, const shape_type& cov) {
         throw shape_error("multivariate_normal: mean must be 1-d, its shape is " +
                           shape_to_string(mean));
     if (cov.size() != 2 || cov[0] != cov[1] || cov[0] != mean[0])
-        throw shape_error("multivariate_normal: cov must be square (k, k) with k = " +
-                          std::to_string(mean[0]) + " (mean's length), its shape is " +
-                          shape_to_string(cov));
+        throw shape_error(
+            "multivariate_normal: cov must be square (k, k) with k = " + std::to_string(mean[0]) +
+            " (mean's length), its shape is " + shape_to_string(cov));
 }
 
 template <class T> void check_symmetric(const std::vector<T>& values, std::size_t k) {
@@ -85,8 +85,8 @@ template <class T> void check_symmetric(const std::vector<T>& values, std::size_
             // NumPy's tolerance for cov (1e-8), relative to the entries.
             if (!(std::fabs(a - b) <= T(1e-8) * (std::fabs(a) + std::fabs(b)) || a == b))
                 throw usage_error("multivariate_normal: cov must be symmetric, cov[" +
-                                  std::to_string(i) + ", " + std::to_string(j) + "] = " +
-                                  number(a) + " but cov[" + std::to_string(j) + ", " +
+                                  std::to_string(i) + ", " + std::to_string(j) +
+                                  "] = " + number(a) + " but cov[" + std::to_string(j) + ", " +
                                   std::to_string(i) + "] = " + number(b));
         }
 }

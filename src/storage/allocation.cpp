@@ -334,8 +334,7 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
     record_locked(q, access::write, event(e));
 }
 
-event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n,
-                               const void* src) {
+event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src) {
     check_not_mapped(access::write, "write from host");
     void* staging = std::malloc(n ? n : 1);
     if (!staging) throw out_of_memory("write from host: no memory for the staging copy");
@@ -344,11 +343,11 @@ event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n
     wait_list deps;
     collect_locked(q, access::write, deps);
     cl_event e = nullptr;
-    const cl_int rc =
-        mem_ ? clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, staging, deps.size(),
-                                    deps.data(), &e)
-             : clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset, staging,
-                                  n, deps.size(), deps.data(), &e);
+    const cl_int rc = mem_
+                          ? clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, staging,
+                                                 deps.size(), deps.data(), &e)
+                          : clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset,
+                                               staging, n, deps.size(), deps.data(), &e);
     if (rc != CL_SUCCESS) {
         std::free(staging);
         detail::check_cl(rc, mem_ ? "clEnqueueWriteBuffer" : "clEnqueueSVMMemcpy(from host)");

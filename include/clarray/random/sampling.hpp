@@ -48,8 +48,7 @@ void check_mvn_shapes(const shape_type& mean, const shape_type& cov);
 template <class T> void check_symmetric(const std::vector<T>& values, std::size_t k);
 } // namespace detail
 
-template <class S>
-cl_array<std::int64_t, S> generator::permutation(const queue& q, std::size_t n) {
+template <class S> cl_array<std::int64_t, S> generator::permutation(const queue& q, std::size_t n) {
     cl_array<std::uint64_t, S> k(q, {n});
     keys(k);
     // Stable: equal keys (probability below n^2 / 2^65) keep their index order.
@@ -135,10 +134,9 @@ cl_array<T, S> generator::choice(const cl_array<T, S>& a, const shape_type& size
 }
 
 template <class T, class S>
-cl_array<T, S> generator::multivariate_normal(const cl_array<T, S>& mean,
-                                              const cl_array<T, S>& cov, const shape_type& size) {
-    static_assert(std::is_floating_point_v<T>,
-                  "multivariate_normal: float or double mean and cov");
+cl_array<T, S> generator::multivariate_normal(const cl_array<T, S>& mean, const cl_array<T, S>& cov,
+                                              const shape_type& size) {
+    static_assert(std::is_floating_point_v<T>, "multivariate_normal: float or double mean and cov");
     const queue& q = clarray::detail::queue_of(mean, "multivariate_normal");
     clarray::detail::queue_of(cov, "multivariate_normal");
     detail::check_mvn_shapes(mean.shape(), cov.shape());
