@@ -570,6 +570,17 @@ TEMPLATE_LIST_TEST_CASE("random distributions: permutation, shuffle and choice",
             for (std::size_t j = 0; j < cols; ++j)
                 CHECK(again[i * cols + j] == after[i * cols + cperm[j]]);
     }
+    SECTION("empty draws consume nothing") {
+        cr::generator g(48);
+        CHECK(g.permutation<S>(test::q(), 0).size() == 0);
+        CHECK(g.choice<S>(test::q(), 5, {0}).size() == 0);
+        CHECK(g.choice<S>(test::q(), 0, {0}, false).size() == 0);
+        auto e = ca::zeros<float, S>(test::q(), {0, 3});
+        g.shuffle(e, 0);
+        CHECK(g.permutation(e).shape() == e.shape());
+        CHECK(g.exponential<float, S>(test::q(), {0}).size() == 0);
+        CHECK(g.position() == 0);
+    }
     SECTION("choice without replacement: no repeats, the permutation's prefix") {
         cr::generator g(47);
         const std::vector<std::int64_t> c = to_vector(g.choice<S>(test::q(), 50, {4, 5}, false));
