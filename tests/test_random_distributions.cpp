@@ -552,6 +552,11 @@ TEMPLATE_LIST_TEST_CASE("random distributions: permutation, shuffle and choice",
         for (std::size_t i = 0; i < rows; ++i)
             for (std::size_t j = 0; j < cols; ++j)
                 CHECK(p[i * cols + j] == host[perm[i] * cols + j]);
+        // An expression: evaluated, then permuted as an array.
+        cr::generator g2(45);
+        const std::vector<float> pe = to_vector(g2.permutation(a * 2.0f));
+        for (std::size_t i = 0; i < p.size(); ++i)
+            CHECK(pe[i] == 2 * p[i]);
         // In place along axis 1 of a transposed view (its columns are a's rows).
         auto t = a.transpose();
         cr::generator h(46);
@@ -606,6 +611,7 @@ TEMPLATE_LIST_TEST_CASE("random distributions: permutation, shuffle and choice",
         auto a = ca::arange<std::int32_t, S>(test::q(), 0, 12, 1).reshape({6, 2});
         const std::vector<std::int32_t> r = to_vector(g.choice(a, {9}, true));
         REQUIRE(r.size() == 18);
+        CHECK(g.choice(a + 1, {2, 3}).shape() == ca::shape_type{2, 3, 2});
         for (std::size_t i = 0; i < 9; ++i) {
             CHECK(r[2 * i] % 2 == 0);
             CHECK(r[2 * i + 1] == r[2 * i] + 1);
@@ -821,6 +827,9 @@ TEMPLATE_LIST_TEST_CASE("random distributions: multivariate_normal", "[random][d
     const std::vector<T> z = to_vector(h.normal<T, S>(test::q(), {n, 3}));
     const std::vector<T> L = to_vector(ca::linalg::cholesky(c));
     const std::vector<T> got = to_vector(x);
+    // mean as an expression: evaluated first, the same values.
+    cr::generator g3(700);
+    CHECK(to_vector(g3.multivariate_normal(m + T(0), c, {n})) == got);
     std::size_t bad = 0;
     for (std::size_t r = 0; r < n; ++r)
         for (std::size_t i = 0; i < 3; ++i) {

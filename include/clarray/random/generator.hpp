@@ -24,6 +24,7 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
+#include "clarray/expr/materialize.hpp"
 #include "clarray/runtime/event.hpp"
 
 namespace clarray::random {
@@ -247,6 +248,16 @@ public:
     template <class T, class S>
     cl_array<T, S> multivariate_normal(const cl_array<T, S>& mean, const cl_array<T, S>& cov,
                                        const shape_type& size = {});
+    //@}
+    // The same where arrays are read from expressions (each evaluated once first).
+    //@{
+    template <class E, class = clarray::detail::expression_argument_t<E>>
+    auto permutation(const E& a);
+    template <class E, class = clarray::detail::expression_argument_t<E>>
+    auto choice(const E& a, const shape_type& size, bool replace = true,
+                const std::vector<double>& p = {});
+    template <class M, class C, class = clarray::detail::expression_arguments_t<M, C>>
+    auto multivariate_normal(const M& mean, const C& cov, const shape_type& size = {});
     //@}
 
     // A new array like a (shape, storage, pool, layout) of uniform values in [low, high).

@@ -163,4 +163,20 @@ cl_array<T, S> generator::multivariate_normal(const cl_array<T, S>& mean, const 
     return x.reshape(out_shape);
 }
 
+template <class E, class> auto generator::permutation(const E& a) {
+    return permutation(clarray::detail::materialize(a));
+}
+
+template <class E, class>
+auto generator::choice(const E& a, const shape_type& size, bool replace,
+                       const std::vector<double>& p) {
+    return choice(clarray::detail::materialize(a), size, replace, p);
+}
+
+template <class M, class C, class>
+auto generator::multivariate_normal(const M& mean, const C& cov, const shape_type& size) {
+    return multivariate_normal(clarray::detail::materialize(mean),
+                               clarray::detail::materialize(cov), size);
+}
+
 } // namespace clarray::random
