@@ -619,6 +619,49 @@ TEMPLATE_LIST_TEST_CASE("random distributions: permutation, shuffle and choice",
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("random distributions: draws, permutations and choices do not block",
+                        "[random][distributions]", test::all_policies) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    ca::context& ctx = test::ctx();
+    ca::queue q(ctx);
+    ca::kernel writer =
+        ca::program(ctx, "kernel void w(global float* a) { a[get_global_id(0)] = 2.0f; }")
+            .kernel("w");
+    test::host_wait_gate gate(ctx);
+    auto a = ca::empty<float, S>(q, {6, 4});
+    writer.launch(q, {a.size()}, {}, {gate.event()}, ca::out(a));
+    // Everything below is enqueued behind the held write (an in-order queue).
+    cr::generator g(77);
+    const auto e = g.gamma<float, S>(q, {100}, 0.5f, 1.0f);
+    const auto perm = g.permutation<S>(q, 50);
+    g.shuffle(a, 1);
+    const auto rows = g.permutation(a);
+    const auto c = g.choice<S>(q, 10, {4}, false);
+    ca::cl_array<std::int64_t, S> k, w, v;
+    const bool fp64 = ctx.device().has_fp64();
+    if (fp64) {
+        k = g.poisson<S>(q, {100}, 20.0);
+        w = g.choice<S>(q, 3, {8}, true, {0.2, 0.3, 0.5});
+        v = g.choice<S>(q, 3, {2}, false, {0.2, 0.3, 0.5});
+    }
+    CHECK(gate.release());
+    const auto all_two = [](const std::vector<float>& x) {
+        return std::all_of(x.begin(), x.end(), [](float f) { return f == 2.0f; });
+    };
+    CHECK(all_two(to_vector(a)));
+    CHECK(all_two(to_vector(rows)));
+    CHECK(to_vector(perm) == permutation_reference(cr::generator(77), 100, 50));
+    CHECK(c.size() == 4);
+    CHECK(e.size() == 100);
+    if (fp64) {
+        const std::vector<std::int64_t> ws = to_vector(w);
+        CHECK(std::all_of(ws.begin(), ws.end(), [](std::int64_t i) { return i >= 0 && i < 3; }));
+        const std::vector<std::int64_t> vs = to_vector(v);
+        CHECK(vs[0] != vs[1]);
+    }
+}
+
 TEST_CASE("random distributions: moments and Kolmogorov-Smirnov", "[random][distributions]") {
     using st = ca::buffer;
     const std::size_t n = 1 << 16;
