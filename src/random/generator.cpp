@@ -352,6 +352,9 @@ constexpr double poisson_lam_max = 9.223372006484771e18;
 event fill_distribution(const array_ref& a, const draw_state& state, distribution d,
                         const distribution_params& p) {
     using namespace clarray::detail;
+    if (d < distribution::exponential)
+        throw usage_error(std::string("random ") + distribution_name(d) +
+                          ": drawn by fill, not fill_distribution");
     const unsigned domain = domain_of(d, a.type);
     if (!domain) {
         const char* want = d == distribution::binomial || d == distribution::poisson ? "int64"

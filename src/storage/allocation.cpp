@@ -354,12 +354,12 @@ event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n
     }
     event written(e);
     if (clSetEventCallback(e, CL_COMPLETE, free_staging, staging) != CL_SUCCESS) {
-        // No callback: the staging copy can only be freed once the write is done.
-        clWaitForEvents(1, &e);
-        std::free(staging);
+        // No callback: the staging copy can only be freed once the write is done (where the
+        // wait fails too, it is left allocated: the write may still read it).
+        if (clWaitForEvents(1, &e) == CL_SUCCESS) std::free(staging);
     }
     record_locked(q, access::write, written);
-    clFlush(q.get());
+    detail::check_cl(clFlush(q.get()), "clFlush");
     return written;
 }
 

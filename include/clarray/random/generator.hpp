@@ -15,6 +15,8 @@
 //   auto k = gen.integers<std::int32_t>(q, {100}, 0, 6);    // 0..5, unbiased
 //   gen.fill_uniform(a(clarray::all(), 1), -1.0f, 1.0f);    // into a strided view
 //   auto g2 = gen.stream(1);                                 // an independent sequence
+//   auto e = gen.gamma<double>(q, {100}, 2.0, 1.5);         // shape 2, scale 1.5
+//   auto i = gen.permutation(q, 10);                        // int64 (random/sampling.hpp)
 //
 // Draws are enqueued and never block; one generator is not meant to be used from several
 // threads at once (its position changes with each draw); give each thread its own stream.
