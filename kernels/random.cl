@@ -6,7 +6,7 @@
 // RANDOM_WIDE: a value takes 64 bits (two counter words, low word first), so a block of four
 // words gives 2 values instead of 4. RANDOM_REAL: T is float or double (uniform, normal), else an
 // integer type (integers). RANDOM_PER_POSITION: the distributions computed from one counter
-// sequence per position (exponential ... poisson) instead of uniform and normal.
+// sequence per position (gamma ... poisson) instead of uniform, normal and exponential.
 //
 // Work-item g computes block b = L.first_block + g, whose lane j is the value at position
 // b * PER_BLOCK + j, and writes each lane whose position lies in [L.position, L.position + L.n)
@@ -167,6 +167,22 @@ kernel void random_normal(global T* out, random_layout L, T mean, T stddev) {
     RANDOM_STORE_BLOCK(v)
 }
 
+// scale * -log(u) (inversion), u in (0, 1) from one lane of the block as uniform's (four float32
+// or two float64 values per block: one word or two each, Random123's u01fixedpt open_open).
+kernel void random_exponential(global T* out, random_layout L, T scale) {
+    RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
+    for (int j = 0; j < PER_BLOCK; ++j) {
+#if RANDOM_WIDE
+        const T u = u01fixedpt_open_open_64_double(WORD64(r, j));
+#else
+        const T u = u01fixedpt_open_open_32_float(r.v[j]);
+#endif
+        v[j] = -log(u) * scale;
+    }
+    RANDOM_STORE_BLOCK(v)
+}
+
 #elif RANDOM_REAL // RANDOM_PER_POSITION: a program of its own (src/random/generator.cpp)
 
 // ---- Distributions with one value per position (docs/random.md, "Per-position sequences") ----
@@ -260,12 +276,6 @@ inline T seq_gamma(const random_layout* L, rng_seq* s, T a) {
     const ulong g = get_global_id(0);                                                              \
     if (g >= L.n) return;                                                                          \
     rng_seq s = seq_start(L.position + g);
-
-// scale * -log(u) (inversion).
-kernel void random_exponential(global T* out, random_layout L, T scale) {
-    RANDOM_POSITION_HEAD
-    out[element_offset(&L, g)] = -log(seq_uniform(&L, &s)) * scale;
-}
 
 // scale * Gamma(shape); chisquare(df) is this kernel with shape df / 2, scale 2.
 kernel void random_gamma(global T* out, random_layout L, T shape, T scale) {

@@ -140,8 +140,19 @@ T reference(const cr::generator& g, cr::distribution d, std::uint64_t position, 
     sequence<T> s(g, domain<T>(d), position);
     const T a = static_cast<T>(p0), b = static_cast<T>(p1);
     switch (d) {
-    case cr::distribution::exponential:
-        return -std::log(s.uniform()) * a;
+    case cr::distribution::exponential: {
+        // The block layout of uniform: lane position % 4 (float32) or % 2 (float64, two words).
+        const std::uint64_t per_block = sizeof(T) == 8 ? 2 : 4;
+        const words w = block(g, domain<T>(d), position / per_block, 0);
+        const std::size_t j = position % per_block;
+        T u;
+        if constexpr (std::is_same_v<T, double>)
+            u = u01fixedpt_open_open_64_double(w[2 * j] |
+                                               (static_cast<std::uint64_t>(w[2 * j + 1]) << 32));
+        else
+            u = u01fixedpt_open_open_32_float(w[j]);
+        return -std::log(u) * a;
+    }
     case cr::distribution::gamma:
         return s.gamma(a) * b;
     case cr::distribution::chisquare:

@@ -150,9 +150,9 @@ struct random_kernel_tag {};
 // and kernels/random.cl, specialised by -D options.
 kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t) {
     using namespace clarray::detail;
-    // The distributions from exponential on (but the keys, which are raw integer words) are a
-    // program of their own: the uniform, normal and integer draws do not compile their code.
-    const bool per_position = d >= distribution::exponential && d != distribution::permutation_keys;
+    // The per-position distributions (gamma to poisson) are a program of their own: the uniform,
+    // normal, exponential and integer draws do not compile their code.
+    const bool per_position = d > distribution::exponential && d != distribution::permutation_keys;
     const std::uint64_t program_sig = (static_cast<std::uint64_t>(per_position) << 16) |
                                       (static_cast<std::uint64_t>(algo) << 8) |
                                       static_cast<unsigned>(t);
@@ -414,7 +414,9 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
     // the uint64 integers program for the keys.
     const bool integer_values = d == distribution::binomial || d == distribution::poisson;
     const dtype program_type = integer_values ? dtype::float64 : a.type;
-    const bool blocked = d == distribution::permutation_keys; // 2 values per block
+    // The keys and exponential take the block layout of uniform (2 or 4 values per block).
+    const bool blocked = d == distribution::permutation_keys || d == distribution::exponential;
+    const cl_ulong per_block = dtype_size(a.type) == 8 ? 2 : 4;
 
     random_layout L;
     shape_type shape = *a.shape;
@@ -422,7 +424,7 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
     coalesce(shape, {&strides});
     L.n = n;
     L.position = state.position;
-    L.first_block = blocked ? state.position / 2 : state.position;
+    L.first_block = blocked ? state.position / per_block : state.position;
     L.rank = shape.size();
     for (std::size_t k = 0; k < shape.size(); ++k) {
         L.shape[k] = shape[k];
@@ -436,7 +438,8 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
 
     const kernel k = random_kernel(q.context(), state.algo, d, program_type);
     const std::size_t items =
-        blocked ? static_cast<std::size_t>((state.position + n - 1) / 2 - L.first_block + 1) : n;
+        blocked ? static_cast<std::size_t>((state.position + n - 1) / per_block - L.first_block + 1)
+                : n;
     const std::size_t g = elementwise_group_size(q.context().device());
     const ndrange global{round_up(items, g)}, local{g};
     const float f0 = static_cast<float>(k0), f1 = static_cast<float>(k1);
@@ -448,7 +451,7 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
         args[nargs++] = value_of(k0);
     } else if (d == distribution::poisson) {
         args[nargs++] = value_of(k0);
-    } else if (!blocked) {
+    } else if (d != distribution::permutation_keys) {
         const bool two = d != distribution::exponential && d != distribution::standard_t;
         if (a.type == dtype::float32) {
             args[nargs++] = value_of(f0);

@@ -83,8 +83,9 @@ struct distribution_params {
     double a = 0, b = 0;
     std::int64_t n = 0;
 };
-// Fills a with the values at positions state.position... of distribution d (one value per
-// position, each from its own counter sequence: docs/random.md). Throws usage_error naming a bad
+// Fills a with the values at positions state.position... of distribution d (exponential and
+// the keys in the block layout of uniform, the others each from a counter sequence of its own
+// position: docs/random.md). Throws usage_error naming a bad
 // parameter, dtype_error for a dtype d does not produce, unsupported without fp64 where the draw
 // needs it. Returns the launch event (none when a is empty).
 event fill_distribution(const clarray::detail::array_ref& a, const draw_state& state,
