@@ -144,7 +144,7 @@ cl_array<T, S> generator::multivariate_normal(const cl_array<T, S>& mean, const 
     shape_type out_shape = size;
     out_shape.push_back(k);
     const std::size_t m = checked_size(size);
-    if (k == 0 || m == 0) return cl_array<T, S>(q, out_shape);
+    if (k == 0) return cl_array<T, S>(q, out_shape);
     // cholesky reads cov to the host and blocks; so does this symmetry check.
     std::vector<T> host(k * k);
     clarray::detail::read_c_order(clarray::detail::array_ref_of(cov), host.data());
@@ -156,6 +156,7 @@ cl_array<T, S> generator::multivariate_normal(const cl_array<T, S>& mean, const 
         throw linalg_error(std::string("multivariate_normal: cov is not positive definite (") +
                            e.what() + ")");
     }
+    if (m == 0) return cl_array<T, S>(q, out_shape); // cov checked all the same, as NumPy does
     // Rows x = mean + L z: the (m, k) standard normals times L^T, plus mean.
     const cl_array<T, S> z = normal<T, S>(q, {m, k});
     const cl_array<T, S> lz = matmul(z, lower.transpose());
