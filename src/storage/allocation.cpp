@@ -334,6 +334,35 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
     record_locked(q, access::write, event(e));
 }
 
+event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src) {
+    check_not_mapped(access::write, "write from host");
+    void* staging = std::malloc(n ? n : 1);
+    if (!staging) throw out_of_memory("write from host: no memory for the staging copy");
+    std::memcpy(staging, src, n);
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps;
+    collect_locked(q, access::write, deps);
+    cl_event e = nullptr;
+    const cl_int rc = mem_
+                          ? clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, staging,
+                                                 deps.size(), deps.data(), &e)
+                          : clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset,
+                                               staging, n, deps.size(), deps.data(), &e);
+    if (rc != CL_SUCCESS) {
+        std::free(staging);
+        detail::check_cl(rc, mem_ ? "clEnqueueWriteBuffer" : "clEnqueueSVMMemcpy(from host)");
+    }
+    event written(e);
+    if (clSetEventCallback(e, CL_COMPLETE, free_staging, staging) != CL_SUCCESS) {
+        // No callback: the staging copy can only be freed once the write is done (where the
+        // wait fails too, it is left allocated: the write may still read it).
+        if (clWaitForEvents(1, &e) == CL_SUCCESS) std::free(staging);
+    }
+    record_locked(q, access::write, written);
+    detail::check_cl(clFlush(q.get()), "clFlush");
+    return written;
+}
+
 event allocation::copy_from(const queue& q, allocation& src, std::size_t src_offset,
                             std::size_t dst_offset, std::size_t n) {
     if ((src.mem_ != nullptr) != (mem_ != nullptr))

@@ -133,6 +133,10 @@ public:
     void read(const queue& q, std::size_t offset, std::size_t n, void* dst);
     void write(const queue& q, std::size_t offset, std::size_t n, const void* src);
     //@}
+    // A host-to-device write that does not block: src is copied into a staging block the
+    // command owns (freed by the command's completion callback), so the caller may reuse src at
+    // once. Ordered after the recorded uses; returns the write's event.
+    event write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src);
     // Asynchronous device copy / fill (pattern_size a power of two dividing offset and n).
     //@{
     event copy_from(const queue& q, allocation& src, std::size_t src_offset, std::size_t dst_offset,
