@@ -34,6 +34,7 @@ fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
+multi     runtime storage memory types shape array codegen expr reduce linalg indexing host
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.
