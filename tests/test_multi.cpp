@@ -146,11 +146,14 @@ TEMPLATE_LIST_TEST_CASE("multi: element-wise expressions run part by part", "[mu
     }
 }
 
-TEST_CASE("multi: parts of one context run without host waits", "[multi]") {
+TEMPLATE_LIST_TEST_CASE("multi: parts of one context run without host waits", "[multi]",
+                        float_cfgs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
     auto qs = one_device_queues();
     const std::size_t n = 1000;
-    auto a = multi::full<float>(qs, {n}, 2.0f), b = multi::full<float>(qs, {n}, 3.0f);
-    auto c = multi::empty<float>(qs, {n});
+    auto a = multi::full<float, S>(qs, {n}, 2.0f), b = multi::full<float, S>(qs, {n}, 3.0f);
+    auto c = multi::empty<float, S>(qs, {n});
     c = a * b + 1.0f; // the kernels are built and cached before the gate
     qs[0].finish();
     qs[1].finish();
@@ -160,7 +163,7 @@ TEST_CASE("multi: parts of one context run without host waits", "[multi]") {
     c = a * b + 2.0f;
     c += a;
     auto s = multi::sum(c);
-    auto halo = multi::zeros<float>(qs, {n}, {0, 1, nullptr});
+    auto halo = multi::zeros<float, S>(qs, {n}, {0, 1, nullptr});
     halo.exchange_halos(1);
     REQUIRE(gate.release());
     REQUIRE(s.item() == Approx(10.0 * n));
@@ -225,19 +228,23 @@ TEMPLATE_LIST_TEST_CASE("multi: reductions combine the parts", "[multi]", multi_
     }
 }
 
-TEST_CASE("multi: argmax finds the first NaN and the first of equal values", "[multi]") {
+TEMPLATE_LIST_TEST_CASE("multi: argmax finds the first NaN and the first of equal values",
+                        "[multi]", float_cfgs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
     for (const auto& [name, qs] : queue_sets()) {
+        if (!storage_everywhere<S>(qs)) continue;
         INFO(name);
         std::vector<float> h(30, 1.0f);
         h[7] = 5.0f;
         h[25] = 5.0f;
-        auto a = multi::scatter<float>(qs, h, {30});
+        auto a = multi::scatter<float, S>(qs, h, {30});
         REQUIRE(multi::argmax(a) == 7);
         h[20] = std::numeric_limits<float>::quiet_NaN();
         a.set(h);
         REQUIRE(multi::argmax(a) == 20);
         REQUIRE(std::isnan(multi::max(a).item()));
-        auto d = ca::to_device(test::q(), h);
+        auto d = ca::to_device<S>(test::q(), h);
         REQUIRE(multi::argmax(a) == ca::argmax(d).item());
     }
 }
@@ -353,40 +360,40 @@ TEMPLATE_LIST_TEST_CASE("multi: matmul by a replicated operand and take of local
 
 TEST_CASE("multi: bad input throws typed errors naming the problem", "[multi]") {
     auto qs = one_device_queues();
-    auto a = multi::zeros<float>(qs, {10, 2});
+    auto a = multi::zeros<float, ca::buffer>(qs, {10, 2});
     multi::options o;
     o.block = 3;
-    auto b = multi::zeros<float>(qs, {10, 2}, o);
+    auto b = multi::zeros<float, ca::buffer>(qs, {10, 2}, o);
     try {
-        multi::array<float> c = a + b;
+        multi::array<float, ca::buffer> c = a + b;
         FAIL("no error");
     } catch (const multi::partition_error& e) {
         REQUIRE(std::string(e.what()).find("partitioned differently") != std::string::npos);
     }
     REQUIRE_THROWS_AS(a = b, multi::partition_error);
-    auto single = multi::zeros<float>({test::q()}, {10, 2});
+    auto single = multi::zeros<float, ca::buffer>({test::q()}, {10, 2});
     REQUIRE_THROWS_AS(a + single, multi::partition_error);
     REQUIRE_THROWS_AS(a.shifted(1), ca::shape_error); // no halo rows
     multi::options h;
     h.halo = 1;
-    auto withhalo = multi::zeros<float>(qs, {10, 2}, h);
+    auto withhalo = multi::zeros<float, ca::buffer>(qs, {10, 2}, h);
     REQUIRE_THROWS_AS(withhalo.exchange_halos(2), ca::shape_error);
     REQUIRE_THROWS_AS(withhalo.shifted(2), ca::shape_error);
     o.block = 20;
-    REQUIRE_THROWS_AS(multi::zeros<float>(qs, {10, 2}, o), multi::partition_error);
-    REQUIRE_THROWS_AS(multi::zeros<float>({}, {10, 2}), ca::usage_error);
+    REQUIRE_THROWS_AS((multi::zeros<float, ca::buffer>(qs, {10, 2}, o)), multi::partition_error);
+    REQUIRE_THROWS_AS((multi::zeros<float, ca::buffer>({}, {10, 2})), ca::usage_error);
     REQUIRE_THROWS_AS(multi::sum(a, 0), ca::usage_error);
     REQUIRE_THROWS_AS(multi::sum(a, 2), ca::index_error);
-    auto rep = multi::replicate(qs, ca::zeros<float>(test::q(), {2}));
-    multi::replicated<float> r2 = rep;
+    auto rep = multi::replicate(qs, ca::zeros<float, ca::buffer>(test::q(), {2}));
+    multi::replicated<float, ca::buffer> r2 = rep;
     REQUIRE_THROWS_AS(r2 = rep + a, multi::partition_error);
     REQUIRE_THROWS_AS(multi::sum(rep), multi::partition_error);
     REQUIRE_THROWS_AS(a.set(std::vector<float>(3)), ca::shape_error);
     if (!device_queues().empty()) {
         // Part 0 of x and y on different contexts.
         std::vector<ca::queue> mixed = {device_queues()[1], device_queues()[0]};
-        auto x = multi::zeros<float>(device_queues(), {10});
-        auto y = multi::zeros<float>({mixed[0], mixed[1]}, {10});
+        auto x = multi::zeros<float, ca::buffer>(device_queues(), {10});
+        auto y = multi::zeros<float, ca::buffer>({mixed[0], mixed[1]}, {10});
         REQUIRE_THROWS_AS(x + y, multi::partition_error);
     }
 }
