@@ -32,10 +32,10 @@ std::vector<float> initial() {
 template <class A, class R> void update(R&& v, const A& u, const A& up, const A& down) {
     const auto c = static_cast<std::ptrdiff_t>(cols);
     auto in = ca::range(1, c - 1);
-    v(ca::all(), in) = u(ca::all(), in) + alpha * (up(ca::all(), in) + down(ca::all(), in) +
-                                    u(ca::all(), ca::range(0, c - 2)) +
-                                                   u(ca::all(), ca::range(2, c)) -
-                                                   4.0f * u(ca::all(), in));
+    v(ca::all(), in) =
+        u(ca::all(), in) +
+        alpha * (up(ca::all(), in) + down(ca::all(), in) + u(ca::all(), ca::range(0, c - 2)) +
+                 u(ca::all(), ca::range(2, c)) - 4.0f * u(ca::all(), in));
 }
 
 // The sharded run: rows outside the grid are 0 (the halo rows of the first and last part).
@@ -89,8 +89,8 @@ int main(int argc, char** argv) {
             total += x;
         if (p.rank == 0)
             std::cout << "heat, " << p.mode << ": " << steps << " steps on " << p.queues.size()
-                      << " part(s) per process; total heat " << total << "; " << differ
-                      << " of " << got.size() << " values differ from one device\n";
+                      << " part(s) per process; total heat " << total << "; " << differ << " of "
+                      << got.size() << " values differ from one device\n";
         return differ ? 1 : 0;
     });
 }

@@ -43,7 +43,8 @@ template <class L, class Ks> auto one_hot(const L& labels, const Ks& ks) {
     return ca::astype<float>(labels(ca::all(), ca::newaxis()) == ks(ca::newaxis(), ca::all()));
 }
 // The new centroids from the sums (K x 2) and counts (K); an empty cluster keeps its centroid.
-template <class S, class N, class C> auto next_centroids(const S& sums, const N& counts, const C& c) {
+template <class S, class N, class C>
+auto next_centroids(const S& sums, const N& counts, const C& c) {
     return ca::where(counts(ca::all(), ca::newaxis()) > 0.0f,
                      sums / ca::maximum(counts(ca::all(), ca::newaxis()), 1.0f), c);
 }
@@ -55,34 +56,38 @@ struct result {
 
 result sharded(const placement& p, std::size_t steps) {
     const auto& qs = p.queues;
-    
+
     const std::vector<float> pts = points();
     std::vector<float> first(pts.begin(), pts.begin() + 2 * K);
     auto x = multi::scatter<float>(qs, pts, {N, 2}, p.options);
     auto c = multi::replicate<float>(qs, first, {K, 2});
-    auto ks = multi::replicate(qs, ca::arange<std::int64_t>(qs[0], 0, static_cast<std::int64_t>(K)));
+    auto ks =
+        multi::replicate(qs, ca::arange<std::int64_t>(qs[0], 0, static_cast<std::int64_t>(K)));
     multi::array<std::int64_t> labels;
     for (std::size_t s = 0; s < steps; ++s) {
         labels = multi::map([](const auto& xp, const auto& cp) { return nearest(xp, cp); }, x, c);
         multi::array<float> hot =
             multi::map([](const auto& l, const auto& k) { return one_hot(l, k); }, labels, ks);
-        auto sums = multi::sum(multi::map([](const auto& h, const auto& xp) {
-                                   return h(ca::all(), ca::all(), ca::newaxis()) *
-                                          xp(ca::all(), ca::newaxis(), ca::all());
-                               }, hot, x),
+        auto sums = multi::sum(multi::map(
+                                   [](const auto& h, const auto& xp) {
+                                       return h(ca::all(), ca::all(), ca::newaxis()) *
+                                              xp(ca::all(), ca::newaxis(), ca::all());
+                                   },
+                                   hot, x),
                                multi::rows_axis); // K x 2 on every queue
         auto counts = multi::sum(hot, multi::rows_axis);
-        c = multi::map([](const auto& sp, const auto& np, const auto& cp) {
-            return next_centroids(sp, np, cp);
-        }, sums, counts, c);
+        c = multi::map([](const auto& sp, const auto& np,
+                          const auto& cp) { return next_centroids(sp, np, cp); },
+                       sums, counts, c);
     }
     auto hc = c.get();
     auto hl = labels.get();
-    return {std::vector<float>(hc.begin(), hc.end()), std::vector<std::int64_t>(hl.begin(), hl.end())};
+    return {std::vector<float>(hc.begin(), hc.end()),
+            std::vector<std::int64_t>(hl.begin(), hl.end())};
 }
 
 result single(const ca::queue& q, std::size_t steps) {
-    
+
     const std::vector<float> pts = points();
     std::vector<float> first(pts.begin(), pts.begin() + 2 * K);
     auto x = ca::to_device(q, pts).reshape({N, 2});
@@ -92,16 +97,16 @@ result single(const ca::queue& q, std::size_t steps) {
     for (std::size_t s = 0; s < steps; ++s) {
         labels = nearest(x, c);
         ca::cl_array<float> hot = one_hot(labels, ks);
-        auto sums = ca::sum(hot(ca::all(), ca::all(), ca::newaxis()) *
-                                x(ca::all(), ca::newaxis(), ca::all()),
-                            {0});
+        auto sums = ca::sum(
+            hot(ca::all(), ca::all(), ca::newaxis()) * x(ca::all(), ca::newaxis(), ca::all()), {0});
         auto counts = ca::sum(hot, {0});
         ca::cl_array<float> next = next_centroids(sums, counts, c);
         c = std::move(next);
     }
     auto hc = c.get();
     auto hl = labels.get();
-    return {std::vector<float>(hc.begin(), hc.end()), std::vector<std::int64_t>(hl.begin(), hl.end())};
+    return {std::vector<float>(hc.begin(), hc.end()),
+            std::vector<std::int64_t>(hl.begin(), hl.end())};
 }
 
 } // namespace
@@ -115,7 +120,8 @@ int main(int argc, char** argv) {
             std::cout << "k-means, " << p.mode << ": " << steps << " steps on " << p.queues.size()
                       << " part(s) per process; centroids:";
             for (std::size_t k = 0; k < K; ++k)
-                std::cout << " (" << got.centroids[2 * k] << ", " << got.centroids[2 * k + 1] << ")";
+                std::cout << " (" << got.centroids[2 * k] << ", " << got.centroids[2 * k + 1]
+                          << ")";
             std::cout << (same ? "; equal to one device's\n" : "; DIFFERENT from one device's\n");
         }
         return same ? 0 : 1;

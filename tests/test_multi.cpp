@@ -33,10 +33,11 @@ std::vector<ca::queue> device_queues() {
 // The queue sets every test runs on.
 std::vector<std::pair<std::string, std::vector<ca::queue>>> queue_sets() {
     std::vector<std::pair<std::string, std::vector<ca::queue>>> sets = {
-        {"one device, two queues", one_device_queues()},
-        {"one queue", {test::q()}}};
-    if (!device_queues().empty()) sets.push_back({"one queue per device", device_queues()});
-    else WARN("one device only: the several-device cases run on queues of one device");
+        {"one device, two queues", one_device_queues()}, {"one queue", {test::q()}}};
+    if (!device_queues().empty())
+        sets.push_back({"one queue per device", device_queues()});
+    else
+        WARN("one device only: the several-device cases run on queues of one device");
     return sets;
 }
 template <class S> bool storage_everywhere(const std::vector<ca::queue>& qs) {
@@ -52,9 +53,9 @@ template <class T> std::vector<T> flat(const xt::xarray<T>& h) {
     return std::vector<T>(h.begin(), h.end());
 }
 
-using multi_cfgs = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
-                              test::cfg<std::int32_t, ca::buffer>,
-                              test::cfg<double, ca::svm_coarse>>;
+using multi_cfgs =
+    std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
+               test::cfg<std::int32_t, ca::buffer>, test::cfg<double, ca::svm_coarse>>;
 
 using float_cfgs = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::buffer>>;
 
@@ -96,8 +97,7 @@ TEMPLATE_LIST_TEST_CASE("multi: scatter, get, gather and partitions", "[multi]",
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("multi: element-wise expressions run part by part", "[multi]",
-                        multi_cfgs) {
+TEMPLATE_LIST_TEST_CASE("multi: element-wise expressions run part by part", "[multi]", multi_cfgs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -123,9 +123,8 @@ TEMPLATE_LIST_TEST_CASE("multi: element-wise expressions run part by part", "[mu
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < m; ++j) {
                 const T x = ha(i, j), y = hb(i, j);
-                const T want = static_cast<T>((x > y ? static_cast<T>(x * T(3) - y)
-                                                     : static_cast<T>(y + T(2))) +
-                                              hc(j));
+                const T want = static_cast<T>(
+                    (x > y ? static_cast<T>(x * T(3) - y) : static_cast<T>(y + T(2))) + hc(j));
                 REQUIRE(got[i * m + j] == want);
             }
         // Assignment into an existing array and compound assignment.
@@ -139,8 +138,8 @@ TEMPLATE_LIST_TEST_CASE("multi: element-wise expressions run part by part", "[mu
         ca::cl_array<T, S> col_ref = da(ca::all(), 1) - db(ca::all(), 2);
         REQUIRE(flat(xt::xarray<T>(col.get())) == test::host_vector(col_ref));
         // map: any clarray function of the parts.
-        multi::array<T, S> mx = multi::map(
-            [](const auto& x, const auto& y) { return ca::maximum(x, y) * T(2); }, a, b);
+        multi::array<T, S> mx =
+            multi::map([](const auto& x, const auto& y) { return ca::maximum(x, y) * T(2); }, a, b);
         ca::cl_array<T, S> mx_ref = ca::maximum(da, db) * T(2);
         REQUIRE(flat(xt::xarray<T>(mx.get())) == test::host_vector(mx_ref));
     }
@@ -304,8 +303,8 @@ TEMPLATE_LIST_TEST_CASE("multi: halo exchange and shifted views (a stencil)", "[
         // Overlap: exchange begun, interior computed, then the rows next to the halos.
         auto x = a.exchange_halos_begin(1);
         auto r3 = multi::empty<T, S>(qs, {n, m});
-        r3.trimmed(1, 1) = a.shifted(-1).trimmed(1, 1) + a.shifted(1).trimmed(1, 1) * T(2) -
-                           a.trimmed(1, 1);
+        r3.trimmed(1, 1) =
+            a.shifted(-1).trimmed(1, 1) + a.shifted(1).trimmed(1, 1) * T(2) - a.trimmed(1, 1);
         x.wait();
         r3.head(1) = a.shifted(-1).head(1) + a.shifted(1).head(1) * T(2) - a.head(1);
         r3.tail(1) = a.shifted(-1).tail(1) + a.shifted(1).tail(1) * T(2) - a.tail(1);
@@ -313,8 +312,8 @@ TEMPLATE_LIST_TEST_CASE("multi: halo exchange and shifted views (a stencil)", "[
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("multi: matmul by a replicated operand and take of local rows",
-                        "[multi]", float_cfgs) {
+TEMPLATE_LIST_TEST_CASE("multi: matmul by a replicated operand and take of local rows", "[multi]",
+                        float_cfgs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);

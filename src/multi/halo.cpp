@@ -20,7 +20,9 @@ halo_exchange& halo_exchange::operator=(halo_exchange&& o) {
     return *this;
 }
 
-halo_exchange::~halo_exchange() { abandon(); }
+halo_exchange::~halo_exchange() {
+    abandon();
+}
 
 void halo_exchange::abandon() noexcept {
     if (!transfer_) return;

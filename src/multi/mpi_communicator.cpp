@@ -27,17 +27,28 @@ int to_int(std::size_t n, const char* what) {
 
 MPI_Datatype mpi_type(dtype t) {
     switch (t) {
-    case dtype::int8: return MPI_INT8_T;
-    case dtype::uint8: return MPI_UINT8_T;
-    case dtype::int16: return MPI_INT16_T;
-    case dtype::uint16: return MPI_UINT16_T;
-    case dtype::int32: return MPI_INT32_T;
-    case dtype::uint32: return MPI_UINT32_T;
-    case dtype::int64: return MPI_INT64_T;
-    case dtype::uint64: return MPI_UINT64_T;
-    case dtype::float32: return MPI_FLOAT;
-    case dtype::float64: return MPI_DOUBLE;
-    default: return MPI_DATATYPE_NULL;
+    case dtype::int8:
+        return MPI_INT8_T;
+    case dtype::uint8:
+        return MPI_UINT8_T;
+    case dtype::int16:
+        return MPI_INT16_T;
+    case dtype::uint16:
+        return MPI_UINT16_T;
+    case dtype::int32:
+        return MPI_INT32_T;
+    case dtype::uint32:
+        return MPI_UINT32_T;
+    case dtype::int64:
+        return MPI_INT64_T;
+    case dtype::uint64:
+        return MPI_UINT64_T;
+    case dtype::float32:
+        return MPI_FLOAT;
+    case dtype::float64:
+        return MPI_DOUBLE;
+    default:
+        return MPI_DATATYPE_NULL;
     }
 }
 
@@ -48,8 +59,8 @@ public:
     ~mpi_transfer() override = default;
     void wait() override {
         if (requests.empty()) return;
-        int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
-                             MPI_STATUSES_IGNORE);
+        int rc =
+            MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
         requests.clear();
         check_mpi(rc, "MPI_Waitall(halo exchange)");
     }
@@ -105,8 +116,8 @@ std::vector<std::size_t> communicator::allgather(std::size_t n) const {
     progress();
     unsigned long long mine = n;
     std::vector<unsigned long long> all(static_cast<std::size_t>(size_));
-    check_mpi(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1,
-                            MPI_UNSIGNED_LONG_LONG, comm_),
+    check_mpi(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG,
+                            comm_),
               "MPI_Allgather");
     return std::vector<std::size_t>(all.begin(), all.end());
 }
@@ -141,8 +152,8 @@ void communicator::allreduce(void* data, std::size_t count, dtype t, reduce_op o
               "MPI_Allreduce");
 }
 
-std::unique_ptr<communicator::transfer>
-communicator::start(const std::vector<message>& sends, const std::vector<message>& receives) {
+std::unique_ptr<communicator::transfer> communicator::start(const std::vector<message>& sends,
+                                                            const std::vector<message>& receives) {
     progress();
     auto t = std::make_unique<mpi_transfer>();
     for (const auto& m : receives) {

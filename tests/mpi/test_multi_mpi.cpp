@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
         ca::context ctx(devs[static_cast<std::size_t>(rank_) % devs.size()]);
         ca::queue q(ctx);
         // One part per rank, then two per rank (two queues of the rank's device).
-        for (const auto& qs : {std::vector<ca::queue>{q}, std::vector<ca::queue>{q, ca::queue(ctx)}}) {
+        for (const auto& qs :
+             {std::vector<ca::queue>{q}, std::vector<ca::queue>{q, ca::queue(ctx)}}) {
             if (ctx.svm_caps().coarse) run<ca::svm_coarse>(qs, q);
             run<ca::buffer>(qs, q);
         }
@@ -102,7 +103,8 @@ int main(int argc, char** argv) {
     }
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank_ == 0) std::cout << (all ? "multi MPI checks FAILED" : "multi MPI checks passed") << "\n";
+    if (rank_ == 0)
+        std::cout << (all ? "multi MPI checks FAILED" : "multi MPI checks passed") << "\n";
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -468,7 +468,8 @@ public:
     replicated& operator=(replicated&& o) {
         if (this == &o) return *this;
         for (const auto& c : copies_)
-            if (c.data() && c.data().use_count() > 1) return *this = static_cast<const replicated&>(o);
+            if (c.data() && c.data().use_count() > 1)
+                return *this = static_cast<const replicated&>(o);
         copies_ = std::move(o.copies_);
         shards_ = std::move(o.shards_);
         o.copies_.clear();
@@ -549,8 +550,8 @@ template <class T, class S = svm_coarse, class E>
 array<T, S> scatter(const std::vector<queue>& queues, const xt::xexpression<E>& host,
                     const options& o = {}) {
     xt::xarray<T> h = host.derived_cast();
-    return scatter<T, S>(queues, detail::to_vector(h), shape_type(h.shape().begin(), h.shape().end()),
-                         o);
+    return scatter<T, S>(queues, detail::to_vector(h),
+                         shape_type(h.shape().begin(), h.shape().end()), o);
 }
 // a's values on every queue (device copies within a's context, host staging to others).
 template <class T, class S>
@@ -612,9 +613,8 @@ template <class T, class S> halo_exchange array<T, S>::exchange_halos_begin(std:
         part_type p = padded_[i];
         const std::size_t off = static_cast<std::size_t>(row0) * row_bytes;
         void* host = p.data()->map(p.get_queue(), a, off, bytes);
-        release.push_back([p, host, a, off, bytes]() {
-            p.data()->unmap(p.get_queue(), host, a, off, bytes);
-        });
+        release.push_back(
+            [p, host, a, off, bytes]() { p.data()->unmap(p.get_queue(), host, a, off, bytes); });
         return host;
     };
     auto receive = [&](std::size_t i, std::ptrdiff_t halo_row0, int peer, int tag) {
@@ -632,8 +632,8 @@ template <class T, class S> halo_exchange array<T, S>::exchange_halos_begin(std:
     // Tags: 2g for the rows that fill part g's low halo, 2g + 1 for its high halo.
     if (first > 0) {
         const int peer = d.owner[first - 1];
-        sends.push_back({peer, static_cast<int>(2 * (first - 1) + 1), map_rows(0, h, access::read),
-                         bytes});
+        sends.push_back(
+            {peer, static_cast<int>(2 * (first - 1) + 1), map_rows(0, h, access::read), bytes});
         receive(0, h - w, peer, static_cast<int>(2 * first));
     }
     if (first + n < parts) {

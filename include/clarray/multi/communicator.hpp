@@ -20,9 +20,13 @@ class communicator {
 public:
     // A point-to-point message of a transfer: bytes at data to or from process peer.
     struct message {
+        // The other process's rank.
         int peer;
+        // Tells apart the messages between the same two processes.
         int tag;
+        // The bytes sent, or where received bytes go.
         void* data;
+        // How many bytes.
         std::size_t bytes;
     };
     // Messages in flight; wait() returns once every one is done (their buffers are then free).

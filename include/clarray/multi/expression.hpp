@@ -47,8 +47,7 @@ template <class X> void add_shards(std::optional<shards>& s, const X& x) {
     if constexpr (is_multi_v<X>) s = s ? merge_shards(*s, x.shards()) : x.shards();
 }
 
-template <class X>
-inline constexpr bool operand_v = is_multi_v<X> || is_scalar_v<X>;
+template <class X> inline constexpr bool operand_v = is_multi_v<X> || is_scalar_v<X>;
 
 template <class... X>
 inline constexpr bool multi_operands_v = (operand_v<X> && ...) && (is_multi_v<X> || ...);
@@ -71,10 +70,11 @@ auto map(F f, const X&... x) {
 #define CLARRAY_MULTI_FWD(v) std::forward<decltype(v)>(v)
 
 #define CLARRAY_MULTI_BINARY_OPERATOR(OP)                                                          \
-    template <class X, class Y, class = std::enable_if_t<detail::multi_operands_v<X, Y>>>         \
+    template <class X, class Y, class = std::enable_if_t<detail::multi_operands_v<X, Y>>>          \
     auto operator OP(const X& x, const Y& y) {                                                     \
-        return map([](auto&& a, auto&& b) { return CLARRAY_MULTI_FWD(a) OP CLARRAY_MULTI_FWD(b); }, \
-                   x, y);                                                                          \
+        return map(                                                                                \
+            [](auto&& a, auto&& b) { return CLARRAY_MULTI_FWD(a) OP CLARRAY_MULTI_FWD(b); }, x,    \
+            y);                                                                                    \
     }
 // Element-wise operators over multi operands and scalars (clarray's, part by part).
 ///@{
@@ -99,7 +99,7 @@ CLARRAY_MULTI_BINARY_OPERATOR(>=)
 
 #define CLARRAY_MULTI_UNARY_OPERATOR(OP)                                                           \
     template <class X, class = std::enable_if_t<is_multi_v<X>>> auto operator OP(const X& x) {     \
-        return map([](auto&& a) { return OP CLARRAY_MULTI_FWD(a); }, x);                          \
+        return map([](auto&& a) { return OP CLARRAY_MULTI_FWD(a); }, x);                           \
     }
 // Element-wise unary operators.
 ///@{
@@ -111,7 +111,7 @@ CLARRAY_MULTI_UNARY_OPERATOR(!)
 
 #define CLARRAY_MULTI_UNARY_FUNCTION(NAME)                                                         \
     template <class X, class = std::enable_if_t<is_multi_v<X>>> auto NAME(const X& x) {            \
-        return map([](auto&& a) { return clarray::NAME(CLARRAY_MULTI_FWD(a)); }, x);              \
+        return map([](auto&& a) { return clarray::NAME(CLARRAY_MULTI_FWD(a)); }, x);               \
     }
 #define CLARRAY_MULTI_UNARY_FUNCTION_X(NAME) CLARRAY_MULTI_UNARY_FUNCTION(NAME)
 // clarray's element-wise functions of one operand, part by part.
@@ -131,7 +131,7 @@ CLARRAY_MULTI_UNARY_FUNCTION(round)
 #undef CLARRAY_MULTI_UNARY_FUNCTION
 
 #define CLARRAY_MULTI_BINARY_FUNCTION(NAME)                                                        \
-    template <class X, class Y, class = std::enable_if_t<detail::multi_operands_v<X, Y>>>         \
+    template <class X, class Y, class = std::enable_if_t<detail::multi_operands_v<X, Y>>>          \
     auto NAME(const X& x, const Y& y) {                                                            \
         return map(                                                                                \
             [](auto&& a, auto&& b) {                                                               \
@@ -156,8 +156,7 @@ CLARRAY_MULTI_BINARY_FUNCTION(logical_or)
 #undef CLARRAY_MULTI_BINARY_FUNCTION
 
 // NumPy's where, part by part (c, x, y: multi operands or scalars, one of them multi).
-template <class C, class X, class Y,
-          class = std::enable_if_t<detail::multi_operands_v<C, X, Y>>>
+template <class C, class X, class Y, class = std::enable_if_t<detail::multi_operands_v<C, X, Y>>>
 auto where(const C& c, const X& x, const Y& y) {
     return map(
         [](auto&& k, auto&& a, auto&& b) {
@@ -172,18 +171,18 @@ template <class U, class X, class = std::enable_if_t<is_multi_v<X>>> auto astype
 #undef CLARRAY_MULTI_FWD
 
 #define CLARRAY_MULTI_COMPOUND(OP)                                                                 \
-    template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>          \
+    template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>           \
     array<T, S>& operator OP(array<T, S>& a, const X& x) {                                         \
-        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());            \
+        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());             \
         for (std::size_t i = 0; i < a.parts(); ++i) {                                              \
             cl_array<T, S> p = a.part(i);                                                          \
             p OP detail::part_of(x, i);                                                            \
         }                                                                                          \
         return a;                                                                                  \
     }                                                                                              \
-    template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>          \
+    template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>           \
     replicated<T, S>& operator OP(replicated<T, S>& a, const X& x) {                               \
-        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());            \
+        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());             \
         for (std::size_t i = 0; i < a.parts(); ++i) {                                              \
             cl_array<T, S> p = a.part(i);                                                          \
             p OP detail::part_of(x, i);                                                            \

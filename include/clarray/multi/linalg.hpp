@@ -9,8 +9,7 @@ namespace clarray::multi {
 
 // a @ b with a sharded by rows (2-d) and b replicated: part i is matmul(a's part i, b's copy
 // i), so the result is sharded as a. Enqueued on every part's queue.
-template <class T, class S>
-array<T, S> matmul(const array<T, S>& a, const replicated<T, S>& b) {
+template <class T, class S> array<T, S> matmul(const array<T, S>& a, const replicated<T, S>& b) {
     detail::merge_shards(a.shards(), b.shards());
     if (a.dimension() != 2)
         throw shape_error("multi::matmul: the sharded operand must be 2-d (it has " +
@@ -33,7 +32,9 @@ auto take(const A& a, const X& idx, std::optional<std::ptrdiff_t> axis = std::nu
     as.dist = nullptr; // rows of a and idx need not match: only the parts' places
     as.rows.clear();
     detail::merge_shards(as, s);
-    auto make = [a, idx, axis](std::size_t i) { return clarray::take(a.part(i), idx.part(i), axis); };
+    auto make = [a, idx, axis](std::size_t i) {
+        return clarray::take(a.part(i), idx.part(i), axis);
+    };
     return expr<decltype(make)>(std::move(make), std::move(s));
 }
 

@@ -54,8 +54,7 @@ cl_array<R, S> combine_local(const std::vector<cl_array<R, S>>& partials, reduce
 }
 
 // values (count elements of R) combined over the processes of comm, in rank order.
-template <class R>
-void allreduce_host(communicator& comm, std::vector<R>& values, reduce_op op) {
+template <class R> void allreduce_host(communicator& comm, std::vector<R>& values, reduce_op op) {
     if (comm.can_allreduce(dtype_traits<R>::id)) {
         comm.allreduce(values.data(), values.size(), dtype_traits<R>::id, op);
         return;
@@ -106,8 +105,7 @@ template <class Reduce, class X> auto reduce_all(const X& x, reduce_op op, Reduc
         throw shape_error("multi reduction: max/min of an empty array");
     // A process without rows takes part with the identity of sum only; max/min need rows on
     // every process (partitions give each process rows unless the array has fewer rows).
-    if (partials.empty())
-        throw shape_error("multi reduction: max/min over a process without rows");
+    if (partials.empty()) throw shape_error("multi reduction: max/min over a process without rows");
     P acc = combine_local(partials, op);
     if (comm && comm->size() > 1) allreduce_array(*comm, acc, op);
     return acc;
@@ -116,7 +114,8 @@ template <class Reduce, class X> auto reduce_all(const X& x, reduce_op op, Reduc
 template <class Reduce, class X>
 auto reduce_axis(const X& x, std::ptrdiff_t axis_in, bool keep_dims, Reduce red) {
     require_sharded(x, "multi reduction");
-    const std::size_t axis = normalise_axis(axis_in, clarray::detail::shape_of(x.part(0)).size(), "multi reduction");
+    const std::size_t axis =
+        normalise_axis(axis_in, clarray::detail::shape_of(x.part(0)).size(), "multi reduction");
     if (axis == 0)
         throw usage_error("multi reduction: axis 0 is the sharded axis; pass multi::rows_axis "
                           "(the result is replicated)");
@@ -170,8 +169,8 @@ template <class X> std::int64_t arg_reduce(const X& x, bool want_max) {
     const auto& sh = x.shards();
     const auto begins = row_begins(sh.rows);
     const std::size_t n = sh.queues.size();
-    std::vector<cl_array<std::int64_t, typename part_traits<decltype(
-                                           clarray::max(x.part(0)))>::storage>>
+    std::vector<
+        cl_array<std::int64_t, typename part_traits<decltype(clarray::max(x.part(0)))>::storage>>
         idx;
     std::vector<decltype(clarray::max(x.part(0)))> val;
     std::vector<std::size_t> which;
@@ -186,8 +185,8 @@ template <class X> std::int64_t arg_reduce(const X& x, bool want_max) {
         const std::size_t i = which[k];
         const R v = val[k].item();
         const std::size_t row = part_size(x, i) / sh.rows[sh.dist->first_local + i];
-        const std::int64_t g = static_cast<std::int64_t>(begins[sh.dist->first_local + i] * row) +
-                               idx[k].item();
+        const std::int64_t g =
+            static_cast<std::int64_t>(begins[sh.dist->first_local + i] * row) + idx[k].item();
         if (!best.valid || arg_better(v, best.value, want_max)) best = {v, g, 1};
     }
     const auto& comm = sh.dist->comm;
@@ -223,11 +222,10 @@ inline constexpr rows_axis_t rows_axis{};
     }                                                                                              \
     template <class X, class = std::enable_if_t<is_multi_v<X>>>                                    \
     auto NAME(const X& x, rows_axis_t, bool keep_dims = false) {                                   \
-        return detail::reduce_rows(x, keep_dims, reduce_op::OP,                                    \
-                                   [](const auto& p, std::size_t ax, bool k) {                     \
-                                       return clarray::NAME(p, {static_cast<std::ptrdiff_t>(ax)}, \
-                                                            k);                                    \
-                                   });                                                             \
+        return detail::reduce_rows(                                                                \
+            x, keep_dims, reduce_op::OP, [](const auto& p, std::size_t ax, bool k) {               \
+                return clarray::NAME(p, {static_cast<std::ptrdiff_t>(ax)}, k);                     \
+            });                                                                                    \
     }
 // Reductions of a sharded array or expression, clarray's reductions part by part:
 //  * NAME(x): a 0-d cl_array on the first part's queue (enqueued within one context; across
