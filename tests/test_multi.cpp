@@ -168,6 +168,42 @@ TEMPLATE_LIST_TEST_CASE("multi: parts of one context run without host waits", "[
     REQUIRE(s.item() == Approx(10.0 * n));
 }
 
+TEMPLATE_LIST_TEST_CASE("multi: parts of different contexts meet without host waits", "[multi]",
+                        float_cfgs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    auto qs = device_queues();
+    if (qs.empty() || !storage_everywhere<S>(qs)) {
+        WARN("skipped: needs two devices (POCL_DEVICES=\"pthread pthread\")");
+        return;
+    }
+    const std::size_t n = 300, m = 4;
+    multi::options o;
+    o.halo = 1;
+    auto a = multi::full<float, S>(qs, {n, m}, 2.0f, o);
+    auto r = multi::empty<float, S>(qs, {n, m});
+    r = a.shifted(-1) + a.shifted(1); // kernels built before the gates
+    for (const auto& q : qs)
+        q.finish();
+    std::vector<std::unique_ptr<test::host_wait_gate>> gates;
+    for (const auto& q : qs) {
+        gates.push_back(std::make_unique<test::host_wait_gate>(q.context()));
+        q.enqueue_barrier({gates.back()->event()});
+    }
+    a.exchange_halos(1);
+    r = a.shifted(-1) + a.shifted(1);
+    auto s = multi::sum(r);
+    auto cols = multi::sum(r, multi::rows_axis);
+    auto g = a.gather(qs[0]);
+    for (auto& gate : gates)
+        REQUIRE(gate->release());
+    // Rows next to the grid's edge see one zero row.
+    REQUIRE(s.item() == Approx(4.0 * (n * m) - 2.0 * 2 * m));
+    for (std::size_t i = 0; i < cols.parts(); ++i)
+        REQUIRE(test::host_vector(cols.part(i)) == std::vector<float>(m, 4.0f * n - 4.0f));
+    REQUIRE(test::host_vector(g) == std::vector<float>(n * m, 2.0f));
+}
+
 TEMPLATE_LIST_TEST_CASE("multi: reductions combine the parts", "[multi]", multi_cfgs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;

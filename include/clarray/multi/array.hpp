@@ -24,6 +24,7 @@
 #include "clarray/host/conversions.hpp"
 #include "clarray/multi/distribution.hpp"
 #include "clarray/multi/halo.hpp"
+#include "clarray/multi/transfer.hpp"
 
 namespace clarray::multi {
 
@@ -42,13 +43,18 @@ template <class X> inline constexpr bool is_multi_v = is_multi<std::decay_t<X>>:
 
 namespace detail {
 
-// dst = src across queues: a device copy when they share a context, else through the host.
+// dst = src across queues: a device copy when they share a context; between contexts the bytes
+// go through host memory without a host wait when both are contiguous (rows, reduction
+// partials), else through get/set (blocks).
 template <class T, class S> void copy_between(cl_array<T, S>& dst, const cl_array<T, S>& src) {
     if (dst.size() == 0) return;
     if (dst.get_context() == src.get_context())
         dst = src;
+    else if (dst.shape() == src.shape() && dst.is_c_contiguous() && src.is_c_contiguous())
+        copy_across_contexts(src.get_queue(), *src.data(), src.byte_offset(), dst.get_queue(),
+                             *dst.data(), dst.byte_offset(), dst.nbytes());
     else
-        dst.set(src.get()); // different contexts: no device path between them
+        dst.set(src.get());
 }
 
 // src's values in a new array on q: a device copy within one context (ordered after src's
@@ -362,9 +368,9 @@ public:
 
     // ---- halos ----
     // Copies the `width` boundary rows of every part into its neighbours' halo rows (the rows
-    // before part 0 and after the last part are left alone). Between parts of one context the
-    // copies are enqueued; between contexts they go through the host (blocks); between processes
-    // they are messages, waited for here.
+    // before part 0 and after the last part are left alone). Between parts of one context they
+    // are device copies, between contexts copies through host memory, both enqueued without a
+    // host wait; between processes they are messages, waited for here.
     void exchange_halos(std::size_t width) { exchange_halos_begin(width).wait(); }
     // As exchange_halos, returning before the messages between processes are through: kernels
     // that do not read the halo rows may be enqueued before wait().

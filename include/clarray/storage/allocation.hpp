@@ -133,6 +133,15 @@ public:
     void read(const queue& q, std::size_t offset, std::size_t n, void* dst);
     void write(const queue& q, std::size_t offset, std::size_t n, const void* src);
     //@}
+    // Asynchronous host transfers of a byte range, ordered after the recorded uses and `deps`
+    // (events of q's context); the host memory must stay valid until the returned event
+    // completes. Moving data between contexts goes through them.
+    //@{
+    event read_async(const queue& q, std::size_t offset, std::size_t n, void* dst,
+                     const wait_list& deps = {});
+    event write_async(const queue& q, std::size_t offset, std::size_t n, const void* src,
+                      const wait_list& deps = {});
+    //@}
     // Asynchronous device copy / fill (pattern_size a power of two dividing offset and n).
     //@{
     event copy_from(const queue& q, allocation& src, std::size_t src_offset, std::size_t dst_offset,
