@@ -57,10 +57,11 @@ template <class T, class S> void copy_between(cl_array<T, S>& dst, const cl_arra
         dst.set(src.get());
 }
 
-// src's values in a new array on q: a device copy within one context (ordered after src's
-// writers on their queues), else staged through the host (blocks).
+// src's values in a new array on q (as copy_between). Its memory comes from src's pool within
+// src's context, from q's default pool in another.
 template <class T, class S> cl_array<T, S> to_queue(const cl_array<T, S>& src, const queue& q) {
-    cl_array<T, S> dst(q, src.shape(), layout::c, src.data().get());
+    const bool same = q.context() == src.get_context();
+    cl_array<T, S> dst(q, src.shape(), layout::c, same ? src.data().get() : nullptr);
     copy_between(dst, src);
     return dst;
 }
@@ -334,7 +335,8 @@ public:
         return out;
     }
     // Every row on one queue: a new cl_array on q (device copies from parts in q's context,
-    // host staging from others and from other processes).
+    // copies through host memory from others, all enqueued; with other processes, through
+    // get(), which waits).
     part_type gather(const queue& q) const {
         part_type out(q, shape(), layout::c, nullptr);
         if (comm() && comm()->size() > 1) {
@@ -559,7 +561,8 @@ array<T, S> scatter(const std::vector<queue>& queues, const xt::xexpression<E>& 
     return scatter<T, S>(queues, detail::to_vector(h),
                          shape_type(h.shape().begin(), h.shape().end()), o);
 }
-// a's values on every queue (device copies within a's context, host staging to others).
+// a's values on every queue (device copies within a's context, copies through host memory to
+// others; enqueued).
 template <class T, class S>
 replicated<T, S> replicate(const std::vector<queue>& queues, const cl_array<T, S>& a) {
     std::vector<cl_array<T, S>> c;

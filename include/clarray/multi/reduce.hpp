@@ -228,8 +228,8 @@ inline constexpr rows_axis_t rows_axis{};
             });                                                                                    \
     }
 // Reductions of a sharded array or expression, clarray's reductions part by part:
-//  * NAME(x): a 0-d cl_array on the first part's queue (enqueued within one context; across
-//    contexts and processes the partials travel through the host, which waits for them);
+//  * NAME(x): a 0-d cl_array on the first part's queue (enqueued; partials of other contexts
+//    travel through host memory without a host wait; with other processes MPI_Allreduce waits);
 //  * NAME(x, axis), axis != 0: a sharded multi::array of x's partition (nothing combines);
 //  * NAME(x, rows_axis): along axis 0, a multi::replicated (the combined result on every queue).
 ///@{
