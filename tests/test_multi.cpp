@@ -204,6 +204,36 @@ TEMPLATE_LIST_TEST_CASE("multi: parts of different contexts meet without host wa
     REQUIRE(test::host_vector(g) == std::vector<float>(n * m, 2.0f));
 }
 
+TEMPLATE_LIST_TEST_CASE("multi: parts keep the pool and release rules of single arrays",
+                        "[multi]", float_cfgs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    for (const auto& [name, qs] : queue_sets()) {
+        if (!storage_everywhere<S>(qs)) continue;
+        INFO(name);
+        multi::options o;
+        o.halo = 1;
+        { // the pools' first blocks of these sizes
+            auto a = multi::zeros<float, S>(qs, {64, 8}, o);
+            auto b = multi::empty<float, S>(qs, {64, 8});
+            a.exchange_halos(1);
+            b = a.shifted(1) + 1.0f;
+        }
+        const auto before = ca::current_allocation_stats();
+        for (int i = 0; i < 20; ++i) { // released without waiting, reused in event order
+            auto a = multi::zeros<float, S>(qs, {64, 8}, o);
+            auto b = multi::empty<float, S>(qs, {64, 8});
+            a.exchange_halos(1);
+            b = a.shifted(1) + static_cast<float>(i);
+        }
+        const auto after = ca::current_allocation_stats();
+        REQUIRE(after.live_allocations == before.live_allocations);
+        REQUIRE(after.pool_held_blocks <= before.pool_held_blocks);
+        for (const auto& q : qs)
+            q.finish();
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("multi: reductions combine the parts", "[multi]", multi_cfgs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
