@@ -454,6 +454,11 @@ TEST_CASE("multi: bad input throws typed errors naming the problem", "[multi]") 
     REQUIRE_THROWS_AS(r2 = rep + a, multi::partition_error);
     REQUIRE_THROWS_AS(multi::sum(rep), multi::partition_error);
     REQUIRE_THROWS_AS(a.set(std::vector<float>(3)), ca::shape_error);
+    // Parts that do not fit the distribution they are said to have.
+    REQUIRE_THROWS_AS((multi::array<float, ca::buffer>({a.part(0)}, a.shards().dist)),
+                      multi::partition_error);
+    REQUIRE_THROWS_AS((multi::array<float, ca::buffer>({a.part(1), a.part(0)}, b.shards().dist)),
+                      multi::partition_error);
     if (!device_queues().empty()) {
         // Part 0 of x and y on different contexts.
         std::vector<ca::queue> mixed = {device_queues()[1], device_queues()[0]};

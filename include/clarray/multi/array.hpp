@@ -142,6 +142,15 @@ public:
     // on this process, without halo rows.
     array(std::vector<part_type> parts, std::shared_ptr<const detail::distribution> d)
         : padded_(std::move(parts)) {
+        if (padded_.size() != d->local_count)
+            throw partition_error("multi::array: " + std::to_string(padded_.size()) +
+                                  " parts for a distribution with " +
+                                  std::to_string(d->local_count) + " on this process");
+        for (std::size_t i = 0; i < padded_.size(); ++i)
+            if (padded_[i].dimension() == 0 || padded_[i].shape(0) != d->rows[d->first_local + i])
+                throw partition_error("multi::array: part " + std::to_string(i) +
+                                      " does not have the distribution's " +
+                                      std::to_string(d->rows[d->first_local + i]) + " rows");
         if (d->halo) {
             auto nd = std::make_shared<detail::distribution>(*d);
             nd->halo = 0;
@@ -638,21 +647,28 @@ template <class T, class S> halo_exchange array<T, S>::exchange_halos_begin(std:
         part_type dst = padded_[i](range(halo_row0, halo_row0 + w));
         deliver.push_back([dst, staging]() mutable { dst = staging; });
     };
-    // Tags: 2g for the rows that fill part g's low halo, 2g + 1 for its high halo.
-    if (first > 0) {
-        const int peer = d.owner[first - 1];
-        sends.push_back(
-            {peer, static_cast<int>(2 * (first - 1) + 1), map_rows(0, h, access::read), bytes});
-        receive(0, h - w, peer, static_cast<int>(2 * first));
+    std::unique_ptr<communicator::transfer> t;
+    try {
+        // Tags: 2g for the rows that fill part g's low halo, 2g + 1 for its high halo.
+        if (first > 0) {
+            const int peer = d.owner[first - 1];
+            sends.push_back(
+                {peer, static_cast<int>(2 * (first - 1) + 1), map_rows(0, h, access::read), bytes});
+            receive(0, h - w, peer, static_cast<int>(2 * first));
+        }
+        if (first + n < parts) {
+            const std::size_t g = first + n - 1;
+            const int peer = d.owner[g + 1];
+            sends.push_back({peer, static_cast<int>(2 * (g + 1)),
+                             map_rows(n - 1, h + rows_of(g) - w, access::read), bytes});
+            receive(n - 1, h + rows_of(g), peer, static_cast<int>(2 * g + 1));
+        }
+        t = d.comm->start(sends, receives);
+    } catch (...) {
+        for (const auto& f : release) // the maps made so far end; nothing is in flight
+            f();
+        throw;
     }
-    if (first + n < parts) {
-        const std::size_t g = first + n - 1;
-        const int peer = d.owner[g + 1];
-        sends.push_back({peer, static_cast<int>(2 * (g + 1)),
-                         map_rows(n - 1, h + rows_of(g) - w, access::read), bytes});
-        receive(n - 1, h + rows_of(g), peer, static_cast<int>(2 * g + 1));
-    }
-    auto t = d.comm->start(sends, receives);
     return halo_exchange(d.comm, std::move(t), std::move(release), std::move(deliver));
 }
 

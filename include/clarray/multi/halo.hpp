@@ -25,7 +25,7 @@ public:
     halo_exchange(const halo_exchange&) = delete;
     halo_exchange& operator=(const halo_exchange&) = delete;
     // Takes over o's messages; o holds none.
-    halo_exchange(halo_exchange&& o) noexcept = default;
+    halo_exchange(halo_exchange&& o) = default;
     // Waits for this exchange's messages first (when any), then takes over o's.
     halo_exchange& operator=(halo_exchange&& o);
     // Hands messages nobody waited for to the communicator; never blocks, never throws.
