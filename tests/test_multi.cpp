@@ -57,11 +57,16 @@ using multi_cfgs =
     std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
                test::cfg<std::int32_t, ca::buffer>, test::cfg<double, ca::svm_coarse>>;
 
+// The transfers take every dtype: bool and 1-byte types besides multi_cfgs.
+using transfer_cfgs =
+    std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<bool, ca::svm_fine>,
+               test::cfg<std::int8_t, ca::buffer>, test::cfg<std::int64_t, ca::svm_coarse>,
+               test::cfg<double, ca::buffer>>;
 using float_cfgs = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::buffer>>;
 
 } // namespace
 
-TEMPLATE_LIST_TEST_CASE("multi: scatter, get, gather and partitions", "[multi]", multi_cfgs) {
+TEMPLATE_LIST_TEST_CASE("multi: scatter, get, gather and partitions", "[multi]", transfer_cfgs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -204,8 +209,8 @@ TEMPLATE_LIST_TEST_CASE("multi: parts of different contexts meet without host wa
     REQUIRE(test::host_vector(g) == std::vector<float>(n * m, 2.0f));
 }
 
-TEMPLATE_LIST_TEST_CASE("multi: parts keep the pool and release rules of single arrays",
-                        "[multi]", float_cfgs) {
+TEMPLATE_LIST_TEST_CASE("multi: parts keep the pool and release rules of single arrays", "[multi]",
+                        float_cfgs) {
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     for (const auto& [name, qs] : queue_sets()) {

@@ -47,7 +47,7 @@ event copy_across_contexts(const queue& src_q, allocation& src, std::size_t src_
         clarray::detail::check_cl(rc, "clSetEventCallback(cross-context copy)");
     } catch (...) {
         clSetUserEventStatus(gate_raw, CL_INVALID_EVENT); // nothing waits on it yet
-        if (read) read.wait(); // the staging bytes must outlive the read
+        if (read) read.wait();                            // the staging bytes must outlive the read
         throw;
     }
     clarray::detail::check_cl(clFlush(src_q.get()), "clFlush");

@@ -355,16 +355,16 @@ event allocation::read_async(const queue& q, std::size_t offset, std::size_t n, 
     return ev;
 }
 
-event allocation::write_async(const queue& q, std::size_t offset, std::size_t n,
-                              const void* src, const wait_list& extra) {
+event allocation::write_async(const queue& q, std::size_t offset, std::size_t n, const void* src,
+                              const wait_list& extra) {
     check_not_mapped(access::write, "write from host");
     std::lock_guard<std::mutex> lock(mutex_);
     wait_list deps = extra;
     collect_locked(q, access::write, deps);
     cl_event e = nullptr;
     if (mem_)
-        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, src,
-                                              deps.size(), deps.data(), &e),
+        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, src, deps.size(),
+                                              deps.data(), &e),
                          "clEnqueueWriteBuffer(asynchronous)");
     else
         detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset,

@@ -38,6 +38,12 @@ template <class S> void run(const std::vector<ca::queue>& qs, const ca::queue& r
     auto a = multi::scatter<float, S>(qs, h, {n, m}, o);
     check(host(a) == h, "scatter/get");
     check(host(a.gather(ref_q)) == h, "gather");
+    std::vector<bool> hb(n);
+    for (std::size_t i = 0; i < n; ++i)
+        hb[i] = (i * 7) % 3 == 0;
+    auto b = multi::scatter<bool, S>(qs, hb, {n}, o);
+    auto gb = b.get();
+    check(std::vector<bool>(gb.begin(), gb.end()) == hb, "scatter/get of bool");
     auto d = ca::to_device<S>(ref_q, h).reshape({n, m});
 
     // Element-wise, part by part: equal to the single device's, bit for bit.

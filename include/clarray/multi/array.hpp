@@ -328,19 +328,21 @@ public:
         const shape_type s = shape();
         xt::xarray<T> out = xt::xarray<T>::from_shape(std::vector<std::size_t>(s.begin(), s.end()));
         const std::size_t row = s[0] ? out.size() / s[0] : 0;
-        std::vector<T> mine;
+        std::vector<char> mine; // bytes, not std::vector<T>: T may be bool
         for (const auto& p : parts_) {
+            if (p.size() == 0) continue;
             auto h = p.get();
-            mine.insert(mine.end(), h.begin(), h.end());
+            const char* first = reinterpret_cast<const char*>(h.data());
+            mine.insert(mine.end(), first, first + h.size() * sizeof(T));
         }
         if (!comm()) {
-            std::copy(mine.begin(), mine.end(), out.begin());
+            if (!mine.empty()) std::memcpy(out.data(), mine.data(), mine.size());
             return out;
         }
         std::vector<std::size_t> bytes(comm()->size(), 0);
         for (std::size_t p = 0; p < shards_.rows.size(); ++p)
             bytes[shards_.dist->owner[p]] += shards_.rows[p] * row * sizeof(T);
-        comm()->allgatherv(mine.data(), mine.size() * sizeof(T), out.data(), bytes);
+        comm()->allgatherv(mine.data(), mine.size(), out.data(), bytes);
         return out;
     }
     // Every row on one queue: a new cl_array on q (device copies from parts in q's context,
