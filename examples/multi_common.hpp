@@ -57,6 +57,15 @@ inline placement make_placement(const std::string& mode) {
                           std::string(")"));
 }
 
+// Calls f(storage) with coarse SVM where every queue's device has it, else with Buffer storage
+// (CLARRAY_DISABLE_SVM, or a device without SVM).
+template <class F> int with_storage(const placement& p, F f) {
+    bool svm = p.reference.context().svm_caps().coarse;
+    for (const auto& q : p.queues)
+        svm = svm && q.context().svm_caps().coarse;
+    return svm ? f(ca::svm_coarse{}) : f(ca::buffer{});
+}
+
 // Runs body(placement) in the mode of argv[1] (MPI set up and torn down for mpi); the exit
 // status: body's, 2 on an error.
 template <class Body> int run_example(int argc, char** argv, const char* name, Body body) {

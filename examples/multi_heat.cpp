@@ -39,11 +39,11 @@ template <class A, class R> void update(R&& v, const A& u, const A& up, const A&
 }
 
 // The sharded run: rows outside the grid are 0 (the halo rows of the first and last part).
-std::vector<float> sharded(const placement& p, std::size_t steps) {
+template <class S> std::vector<float> sharded(const placement& p, std::size_t steps) {
     multi::options o = p.options;
     o.halo = 1;
-    auto u = multi::scatter<float>(p.queues, initial(), {rows, cols}, o);
-    auto v = multi::empty<float>(p.queues, {rows, cols}, o);
+    auto u = multi::scatter<float, S>(p.queues, initial(), {rows, cols}, o);
+    auto v = multi::empty<float, S>(p.queues, {rows, cols}, o);
     v = u; // the edge columns stay as they start
     for (std::size_t s = 0; s < steps; ++s) {
         auto pending = u.exchange_halos_begin(1);
@@ -60,11 +60,11 @@ std::vector<float> sharded(const placement& p, std::size_t steps) {
 }
 
 // The single-device run: the grid between two zero rows.
-std::vector<float> single(const ca::queue& q, std::size_t steps) {
+template <class S> std::vector<float> single(const ca::queue& q, std::size_t steps) {
     const auto r = static_cast<std::ptrdiff_t>(rows);
-    auto u = ca::zeros<float>(q, {rows + 2, cols});
+    auto u = ca::zeros<float, S>(q, {rows + 2, cols});
     u(ca::range(1, r + 1)).set(initial());
-    ca::cl_array<float> v = u.copy();
+    ca::cl_array<float, S> v = u.copy();
     for (std::size_t s = 0; s < steps; ++s) {
         update(v(ca::range(1, r + 1)), u(ca::range(1, r + 1)), u(ca::range(0, r)),
                u(ca::range(2, r + 2)));
@@ -79,18 +79,21 @@ std::vector<float> single(const ca::queue& q, std::size_t steps) {
 int main(int argc, char** argv) {
     const std::size_t steps = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 50;
     return run_example(argc, argv, "multi_heat", [&](const placement& p) {
-        const auto got = sharded(p, steps);
-        const auto want = single(p.reference, steps);
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < got.size(); ++i)
-            differ += got[i] != want[i];
-        double total = 0;
-        for (float x : got)
-            total += x;
-        if (p.rank == 0)
-            std::cout << "heat, " << p.mode << ": " << steps << " steps on " << p.queues.size()
-                      << " part(s) per process; total heat " << total << "; " << differ << " of "
-                      << got.size() << " values differ from one device\n";
-        return differ ? 1 : 0;
+        return with_storage(p, [&](auto storage) {
+            using S = decltype(storage);
+            const auto got = sharded<S>(p, steps);
+            const auto want = single<S>(p.reference, steps);
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < got.size(); ++i)
+                differ += got[i] != want[i];
+            double total = 0;
+            for (float x : got)
+                total += x;
+            if (p.rank == 0)
+                std::cout << "heat, " << p.mode << ": " << steps << " steps on " << p.queues.size()
+                          << " part(s) per process; total heat " << total << "; " << differ
+                          << " of " << got.size() << " values differ from one device\n";
+            return differ ? 1 : 0;
+        });
     });
 }

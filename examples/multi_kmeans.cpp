@@ -54,19 +54,19 @@ struct result {
     std::vector<std::int64_t> labels;
 };
 
-result sharded(const placement& p, std::size_t steps) {
+template <class S> result sharded(const placement& p, std::size_t steps) {
     const auto& qs = p.queues;
 
     const std::vector<float> pts = points();
     std::vector<float> first(pts.begin(), pts.begin() + 2 * K);
-    auto x = multi::scatter<float>(qs, pts, {N, 2}, p.options);
-    auto c = multi::replicate<float>(qs, first, {K, 2});
+    auto x = multi::scatter<float, S>(qs, pts, {N, 2}, p.options);
+    auto c = multi::replicate<float, S>(qs, first, {K, 2});
     auto ks =
-        multi::replicate(qs, ca::arange<std::int64_t>(qs[0], 0, static_cast<std::int64_t>(K)));
-    multi::array<std::int64_t> labels;
+        multi::replicate(qs, ca::arange<std::int64_t, S>(qs[0], 0, static_cast<std::int64_t>(K)));
+    multi::array<std::int64_t, S> labels;
     for (std::size_t s = 0; s < steps; ++s) {
         labels = multi::map([](const auto& xp, const auto& cp) { return nearest(xp, cp); }, x, c);
-        multi::array<float> hot =
+        multi::array<float, S> hot =
             multi::map([](const auto& l, const auto& k) { return one_hot(l, k); }, labels, ks);
         auto sums = multi::sum(multi::map(
                                    [](const auto& h, const auto& xp) {
@@ -86,21 +86,21 @@ result sharded(const placement& p, std::size_t steps) {
             std::vector<std::int64_t>(hl.begin(), hl.end())};
 }
 
-result single(const ca::queue& q, std::size_t steps) {
+template <class S> result single(const ca::queue& q, std::size_t steps) {
 
     const std::vector<float> pts = points();
     std::vector<float> first(pts.begin(), pts.begin() + 2 * K);
-    auto x = ca::to_device(q, pts).reshape({N, 2});
-    auto c = ca::to_device(q, first).reshape({K, 2});
-    auto ks = ca::arange<std::int64_t>(q, 0, static_cast<std::int64_t>(K));
-    ca::cl_array<std::int64_t> labels;
+    auto x = ca::to_device<S>(q, pts).reshape({N, 2});
+    auto c = ca::to_device<S>(q, first).reshape({K, 2});
+    auto ks = ca::arange<std::int64_t, S>(q, 0, static_cast<std::int64_t>(K));
+    ca::cl_array<std::int64_t, S> labels;
     for (std::size_t s = 0; s < steps; ++s) {
         labels = nearest(x, c);
-        ca::cl_array<float> hot = one_hot(labels, ks);
+        ca::cl_array<float, S> hot = one_hot(labels, ks);
         auto sums = ca::sum(
             hot(ca::all(), ca::all(), ca::newaxis()) * x(ca::all(), ca::newaxis(), ca::all()), {0});
         auto counts = ca::sum(hot, {0});
-        ca::cl_array<float> next = next_centroids(sums, counts, c);
+        ca::cl_array<float, S> next = next_centroids(sums, counts, c);
         c = std::move(next);
     }
     auto hc = c.get();
@@ -114,16 +114,20 @@ result single(const ca::queue& q, std::size_t steps) {
 int main(int argc, char** argv) {
     const std::size_t steps = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 8;
     return run_example(argc, argv, "multi_kmeans", [&](const placement& p) {
-        const result got = sharded(p, steps), want = single(p.reference, steps);
-        const bool same = got.centroids == want.centroids && got.labels == want.labels;
-        if (p.rank == 0) {
-            std::cout << "k-means, " << p.mode << ": " << steps << " steps on " << p.queues.size()
-                      << " part(s) per process; centroids:";
-            for (std::size_t k = 0; k < K; ++k)
-                std::cout << " (" << got.centroids[2 * k] << ", " << got.centroids[2 * k + 1]
-                          << ")";
-            std::cout << (same ? "; equal to one device's\n" : "; DIFFERENT from one device's\n");
-        }
-        return same ? 0 : 1;
+        return with_storage(p, [&](auto storage) {
+            using S = decltype(storage);
+            const result got = sharded<S>(p, steps), want = single<S>(p.reference, steps);
+            const bool same = got.centroids == want.centroids && got.labels == want.labels;
+            if (p.rank == 0) {
+                std::cout << "k-means, " << p.mode << ": " << steps << " steps on "
+                          << p.queues.size() << " part(s) per process; centroids:";
+                for (std::size_t k = 0; k < K; ++k)
+                    std::cout << " (" << got.centroids[2 * k] << ", " << got.centroids[2 * k + 1]
+                              << ")";
+                std::cout << (same ? "; equal to one device's\n"
+                                   : "; DIFFERENT from one device's\n");
+            }
+            return same ? 0 : 1;
+        });
     });
 }
