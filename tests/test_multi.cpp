@@ -298,6 +298,30 @@ TEMPLATE_LIST_TEST_CASE("multi: reductions combine the parts", "[multi]", multi_
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("multi: parts without rows", "[multi]", float_cfgs) {
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    for (const auto& [name, qs] : queue_sets()) {
+        if (qs.size() < 2 || !storage_everywhere<S>(qs)) continue;
+        INFO(name);
+        const std::vector<float> h = {3.0f, -1.0f, 7.0f}; // one row of 3: the last part has none
+        auto a = multi::scatter<float, S>(qs, h, {1, 3});
+        REQUIRE(a.part(qs.size() - 1).size() == 0);
+        multi::array<float, S> b = a * 2.0f + 1.0f;
+        REQUIRE(test::host_vector(b.gather(test::q())) == std::vector<float>{7.0f, -1.0f, 15.0f});
+        REQUIRE(multi::sum(a).item() == 9.0f);
+        REQUIRE(multi::max(a).item() == 7.0f);
+        REQUIRE(multi::argmax(a) == 2);
+        REQUIRE(test::host_vector(multi::min(a, multi::rows_axis).part(1)) == h);
+        auto rows = multi::sum(a, 1);
+        REQUIRE(test::host_vector(rows.gather(test::q())) == std::vector<float>{9.0f});
+        auto e = multi::zeros<float, S>(qs, {0, 3});
+        REQUIRE(multi::sum(e).item() == 0.0f);
+        REQUIRE_THROWS_AS(multi::max(e), ca::shape_error);
+        REQUIRE_THROWS_AS(multi::argmax(e), ca::shape_error);
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("multi: argmax finds the first NaN and the first of equal values",
                         "[multi]", float_cfgs) {
     using S = typename TestType::storage;
