@@ -4,10 +4,12 @@
 // multi::replicated<T, S> holds one copy per queue. docs/multi.md is the user's page.
 //
 //   std::vector<ca::queue> qs = {q0, q1};
-//   auto a = ca::multi::scatter(qs, host, {n, m});           // rows split evenly
-//   auto u = ca::multi::zeros<float>(qs, {n, m}, {.halo = 1}); // with halo rows for stencils
-//   u.exchange_halos(1);                                      // boundary rows between parts
-//   xt::xarray<float> h = a.get();                            // gathered on the host
+//   auto a = ca::multi::scatter<float>(qs, host, {n, m});  // rows split evenly
+//   ca::multi::options o;
+//   o.halo = 1;
+//   auto u = ca::multi::zeros<float>(qs, {n, m}, o);       // with halo rows for stencils
+//   u.exchange_halos(1);                                   // boundary rows between parts
+//   xt::xarray<float> h = a.get();                         // gathered on the host
 //
 // Each part is a view of its own padded storage (rows + 2 * halo); views of a sharded array
 // (shifted, trimmed, head, tail, column selections) are views of every part.

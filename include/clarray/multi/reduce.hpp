@@ -9,7 +9,6 @@
 //   multi::argmax(a)       the global flat index (int64; blocks)
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "clarray/multi/expression.hpp"
