@@ -34,6 +34,7 @@ sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
 random    runtime storage memory types shape array codegen expr reduce sort linalg indexing
+multi     runtime storage memory types shape array codegen expr reduce linalg indexing host
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.
