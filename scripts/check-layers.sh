@@ -34,11 +34,13 @@ fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
+interop   runtime storage memory types shape array
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.
 TOP_LEVEL_HEADERS='
 error.hpp    runtime
+version.hpp  runtime
 clarray.hpp  umbrella
 '
 # The classes whose members a higher layer may define out of the class, one entry each: the

@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header of clarray: n-d arrays on OpenCL with SVM or Buffer storage.
+#include "clarray/version.hpp"
 #include "clarray/error.hpp"
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/device.hpp"
@@ -34,3 +35,5 @@
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"
 #include "clarray/stats/statistics.hpp"
+#include "clarray/interop/foreign.hpp"
+// DLPack (clarray/interop/dlpack.hpp) is included on its own: it needs DLPack's header.
