@@ -35,10 +35,13 @@ struct release_counter {
 };
 
 // Waits (polling, at most 20 s) until c reaches n: owners are released from a completion callback
-// once the commands that use the memory are done, so the host sees it a little later.
+// once the commands that use the memory are done, so the host sees it a little later; where SVM
+// releases are parked (CLARRAY_SVM_RELEASE=park), at the next sweep, which free_cached makes.
 bool reaches(const std::atomic<int>& c, int n) {
-    for (int i = 0; i < 2000 && c.load() < n; ++i)
+    for (int i = 0; i < 2000 && c.load() < n; ++i) {
+        ca::free_cached(test::ctx());
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     return c.load() == n;
 }
 
