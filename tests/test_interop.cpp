@@ -82,7 +82,7 @@ std::vector<float> iota_floats(std::size_t n, float start = 0.5f) {
 
 } // namespace
 
-TEST_CASE("from_cl_mem: a strided, offset array over a foreign buffer; owner released once",
+TEST_CASE("from_cl_mem: a strided, offset array over a foreign buffer, owner released once",
           "[interop]") {
     auto& q = test::q();
     const std::vector<float> flat = iota_floats(64);
@@ -292,16 +292,17 @@ template <class T> DLDataType expected_dl_dtype() {
         return {kDLUInt, static_cast<std::uint8_t>(sizeof(T) * 8), 1};
 }
 
+// Every dtype on every storage policy.
+#define CLARRAY_DLPACK_DTYPE_ROW(S)                                                                \
+    test::cfg<bool, S>, test::cfg<std::int8_t, S>, test::cfg<std::uint8_t, S>,                     \
+        test::cfg<std::int16_t, S>, test::cfg<std::uint16_t, S>, test::cfg<std::int32_t, S>,       \
+        test::cfg<std::uint32_t, S>, test::cfg<std::int64_t, S>, test::cfg<std::uint64_t, S>,      \
+        test::cfg<ca::half, S>, test::cfg<float, S>, test::cfg<double, S>,                         \
+        test::cfg<std::complex<float>, S>, test::cfg<std::complex<double>, S>
 using dlpack_matrix =
-    std::tuple<test::cfg<bool, ca::svm_coarse>, test::cfg<std::int8_t, ca::buffer>,
-               test::cfg<std::uint8_t, ca::svm_fine>, test::cfg<std::int16_t, ca::svm_coarse>,
-               test::cfg<std::uint16_t, ca::buffer>, test::cfg<std::int32_t, ca::svm_fine>,
-               test::cfg<std::uint32_t, ca::svm_coarse>, test::cfg<std::int64_t, ca::buffer>,
-               test::cfg<std::uint64_t, ca::svm_fine>, test::cfg<ca::half, ca::svm_coarse>,
-               test::cfg<float, ca::svm_coarse>, test::cfg<float, ca::svm_fine>,
-               test::cfg<float, ca::buffer>, test::cfg<double, ca::svm_fine>,
-               test::cfg<std::complex<float>, ca::buffer>,
-               test::cfg<std::complex<double>, ca::svm_coarse>>;
+    std::tuple<CLARRAY_DLPACK_DTYPE_ROW(ca::svm_coarse), CLARRAY_DLPACK_DTYPE_ROW(ca::svm_fine),
+               CLARRAY_DLPACK_DTYPE_ROW(ca::buffer)>;
+#undef CLARRAY_DLPACK_DTYPE_ROW
 
 // A tensor as another framework builds it: its own shape/strides arrays and a deleter that
 // releases its cl_mem and counts the calls.
@@ -380,6 +381,13 @@ TEMPLATE_LIST_TEST_CASE("DLPack round trip: to_dlpack then from_dlpack over ever
     {
         auto b = ca::from_dlpack<T, S>(q, t);
         CHECK(b.shape() == v.shape());
+        CHECK_ARRAY_EQ(b.get(), ref);
+        auto c = b.copy(); // a command that reads the imported memory, recorded on it
+        CHECK_ARRAY_EQ(c.get(), ref);
+    }
+    // Into Buffer storage (as a consumer that takes cl_mem or, on CPU devices, host memory).
+    if (!host_visible || q.context().device().is_cpu()) {
+        auto b = ca::from_dlpack<T, ca::buffer>(q, ca::to_dlpack(v));
         CHECK_ARRAY_EQ(b.get(), ref);
     }
     // The imported array's deleter dropped clarray's reference: only a and v remain (the release
