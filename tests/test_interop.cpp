@@ -462,6 +462,37 @@ TEST_CASE("DLPack: the deleter runs once, after the last enqueued use", "[intero
     CHECK(deleted.load() == 1);
 }
 
+TEST_CASE("DLPack: a tensor keeps an exported array's memory after the array is gone",
+          "[interop][dlpack]") {
+    auto& q = test::q();
+    test::each_policy([&](auto policy) {
+        using S = decltype(policy);
+        const auto before = ca::current_allocation_stats().live_allocations;
+        ca::cl_array<float, S> c;
+        {
+            test::host_wait_gate gate(q.context());
+            {
+                // The exported array is a temporary: the imported array's tensor holds the last
+                // reference to its memory, and a kernel held back by the gate still reads it.
+                auto b = ca::from_dlpack<float, S>(
+                    q, ca::to_dlpack(ca::arange<float, S>(q, 0.0f, 1000.0f)), {gate.event()});
+                c = b * 3.0f;
+            }
+            CHECK(gate.release());
+        }
+        xt::xarray<float> ref = xt::arange<float>(0.0f, 1000.0f) * 3.0f;
+        CHECK_ARRAY_EQ(c.get(), ref);
+        q.finish();
+        // Both allocations (the foreign one and the exported one) are released, c's remains.
+        for (int i = 0; i < 2000 && ca::current_allocation_stats().live_allocations > before + 1;
+             ++i) {
+            ca::free_cached(test::ctx());
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        CHECK(ca::current_allocation_stats().live_allocations == before + 1);
+    });
+}
+
 TEST_CASE("DLPack: bad tensors give typed errors and stay the caller's", "[interop][dlpack]") {
     auto& q = test::q();
     std::atomic<int> deleted{0};
