@@ -356,6 +356,16 @@ void allocation::record(const queue& q, access a, const event& e) {
     record_locked(q, a, e);
 }
 
+namespace {
+// Whether e's command may still run (a status that cannot be read counts as running).
+bool pending(const event& e) noexcept {
+    cl_int status = CL_QUEUED;
+    return clGetEventInfo(e.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                          nullptr) != CL_SUCCESS ||
+           status > CL_COMPLETE;
+}
+} // namespace
+
 void allocation::record_foreign(const queue& q, access a, const event& e) {
     if (!e) return;
     cl_command_queue eq = nullptr;
@@ -368,12 +378,23 @@ void allocation::record_foreign(const queue& q, access a, const event& e) {
     std::int64_t before = static_cast<std::int64_t>(writers_.size() + readers_.size());
     if (writes(a)) {
         // Unlike a clarray writer, a foreign one may not have waited for the earlier uses: keep
-        // them, so that what follows (and the release) still waits for all.
-        writers_.insert(writers_.end(), std::make_move_iterator(readers_.begin()),
-                        std::make_move_iterator(readers_.end()));
+        // those still pending, so that what follows (and the release) still waits for all.
+        std::vector<use_record> kept;
+        kept.reserve(writers_.size() + readers_.size() + 1); // no throw once records move
+        for (auto* list : {&writers_, &readers_})
+            for (use_record& r : *list)
+                if (pending(r.ev)) kept.push_back(std::move(r));
+        kept.push_back(std::move(u));
+        writers_ = std::move(kept);
         readers_.clear();
-        writers_.push_back(std::move(u));
     } else {
+        if (readers_.size() >= 32) { // keep read lists short, as record_locked does
+            std::vector<use_record> kept;
+            kept.reserve(readers_.size());
+            for (use_record& r : readers_)
+                if (pending(r.ev)) kept.push_back(std::move(r));
+            readers_ = std::move(kept);
+        }
         readers_.push_back(std::move(u));
     }
     g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size() + readers_.size()) - before);

@@ -2,8 +2,7 @@
 // One device allocation (an SVM region or a cl_mem), shared by every array and view over it.
 //
 // It records which queues and events used it, so that
-//  * a command on another queue (or on an out-of-order queue) waits for the commands it must
-//  follow,
+//  * a command on another queue (or on an out-of-order queue) waits for the commands it must follow,
 //  * the release follows all of them without blocking: memory whose uses are all complete is freed
 //    at once; otherwise clEnqueueSVMFree on the home queue with every recorded event in its wait
 //    list (then clFlush), or, where a driver cannot defer SVM frees, the region is parked and freed
@@ -20,11 +19,11 @@
 #include <mutex>
 #include <vector>
 
-#include "clarray/runtime/access.hpp"
 #include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
+#include "clarray/runtime/access.hpp"
 
 namespace clarray {
 
