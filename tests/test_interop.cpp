@@ -149,7 +149,7 @@ TEST_CASE("from_svm: arrays over foreign SVM of the context", "[interop]") {
 
 TEST_CASE("from_host_ptr: a CPU device works in host memory", "[interop]") {
     auto& q = test::q();
-    const std::size_t n = 256;
+    const std::size_t n = 1024; // aligned_alloc: the size is a multiple of the alignment
     float* host = static_cast<float*>(std::aligned_alloc(4096, n * sizeof(float)));
     REQUIRE(host);
     for (std::size_t i = 0; i < n; ++i)
@@ -162,7 +162,7 @@ TEST_CASE("from_host_ptr: a CPU device works in host memory", "[interop]") {
         return;
     }
     {
-        auto a = ca::from_host_ptr<float>(q, host, n * sizeof(float), {{16, 16}}, rc.owner());
+        auto a = ca::from_host_ptr<float>(q, host, n * sizeof(float), {{32, 32}}, rc.owner());
         a = a * 3.0f;
         // The device wrote the host memory itself (no map, no copy): wait for the write only.
         ca::ready_events(a, access::read).wait();
