@@ -15,6 +15,8 @@
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
 #include "clarray/array/manipulation.hpp"
+// DLPack (clarray/interop/dlpack.hpp) is included on its own: it needs DLPack's header.
+#include "clarray/interop/foreign.hpp"
 #include "clarray/host/conversions.hpp"
 #include "clarray/host/host_view.hpp"
 #include "clarray/expr/expression.hpp"
@@ -35,5 +37,3 @@
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"
 #include "clarray/stats/statistics.hpp"
-#include "clarray/interop/foreign.hpp"
-// DLPack (clarray/interop/dlpack.hpp) is included on its own: it needs DLPack's header.
