@@ -31,10 +31,10 @@ host      runtime storage memory types shape array expr
 random    runtime storage memory types shape array
 linalg    runtime storage memory types shape array codegen expr reduce
 fft       runtime storage memory types shape array expr
+interop   runtime storage memory types shape array
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
-interop   runtime storage memory types shape array
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.
