@@ -30,6 +30,7 @@ user      runtime storage memory types shape array codegen expr reduce
 host      runtime storage memory types shape array expr
 linalg    runtime storage memory types shape array codegen expr reduce
 fft       runtime storage memory types shape array expr
+interop   runtime storage memory types shape array
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
@@ -40,6 +41,7 @@ umbrella  *
 # Headers directly in include/clarray/ and their layers.
 TOP_LEVEL_HEADERS='
 error.hpp    runtime
+version.hpp  runtime
 clarray.hpp  umbrella
 '
 # The classes whose members a higher layer may define out of the class, one entry each: the

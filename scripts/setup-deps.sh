@@ -8,6 +8,7 @@
 # the others Catch2 3 (the tests build with either) and xtensor 0.24 to 0.26 (ditto).
 # Random123 (random/'s kernels embed its headers), CLBlast (linalg/'s products) and VkFFT
 # (fft/'s transforms; libvkfft-dev on Debian 12, Debian 13 and Ubuntu 24.04) are required.
+# DLPack (interop/dlpack.hpp) and Boost.Compute (the boost_compute_interop example) are optional.
 set -euo pipefail
 if [[ -n ${CLARRAY_SKIP_DEPS:-} && ${CLARRAY_SKIP_DEPS} != 0 ]]; then
   echo "setup-deps: skipped (CLARRAY_SKIP_DEPS=$CLARRAY_SKIP_DEPS)"
@@ -57,6 +58,8 @@ headers=(
   "clblast.h|libclblast-dev|required"
   "Random123/philox.h|librandom123-dev|required"
   "vkFFT.h|libvkfft-dev|required"
+  "dlpack/dlpack.h|libdlpack-dev|optional"
+  "boost/compute.hpp|libboost-dev|optional"
 )
 ((bench)) && headers+=("benchmark/benchmark.h|libbenchmark-dev|required")
 if [[ -n $cxx ]]; then

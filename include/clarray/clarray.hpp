@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header of clarray: n-d arrays on OpenCL with SVM or Buffer storage.
+#include "clarray/version.hpp"
 #include "clarray/error.hpp"
 #include "clarray/runtime/context.hpp"
 #include "clarray/runtime/device.hpp"
@@ -14,6 +15,8 @@
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
 #include "clarray/array/manipulation.hpp"
+// DLPack (clarray/interop/dlpack.hpp) is included on its own: it needs DLPack's header.
+#include "clarray/interop/foreign.hpp"
 #include "clarray/host/conversions.hpp"
 #include "clarray/host/host_view.hpp"
 #include "clarray/expr/expression.hpp"

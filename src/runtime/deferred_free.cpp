@@ -12,12 +12,29 @@ void deferred_svm_frees::park(cl_context ctx, void* ptr, wait_list uses) noexcep
     try {
         std::lock_guard<std::mutex> lock(mutex_);
         parked_.reserve(parked_.size() + 1); // may throw while `uses` is still intact
-        parked_.push_back({ptr, std::move(uses)});
+        parked_.push_back({ptr, std::move(uses), nullptr});
         g_parked.fetch_add(1);
     } catch (...) {
         if (!uses.empty()) clWaitForEvents(uses.size(), uses.data());
         clSVMFree(ctx, ptr);
     }
+}
+
+void deferred_svm_frees::park_owner(std::shared_ptr<void> owner, wait_list uses) noexcept {
+    try {
+        std::lock_guard<std::mutex> lock(mutex_);
+        parked_.reserve(parked_.size() + 1);
+        parked_.push_back({nullptr, std::move(uses), std::move(owner)});
+        g_parked.fetch_add(1);
+    } catch (...) {
+        if (!uses.empty()) clWaitForEvents(uses.size(), uses.data());
+        owner.reset();
+    }
+}
+
+void deferred_svm_frees::release(cl_context ctx, parked& p) noexcept {
+    if (p.ptr) clSVMFree(ctx, p.ptr);
+    p.owner.reset();
 }
 
 std::size_t deferred_svm_frees::sweep(cl_context ctx) noexcept {
@@ -40,7 +57,7 @@ std::size_t deferred_svm_frees::sweep(cl_context ctx) noexcept {
         parked_.resize(kept);
     }
     for (parked& p : done)
-        clSVMFree(ctx, p.ptr);
+        release(ctx, p);
     g_parked.fetch_sub(static_cast<std::int64_t>(done.size()));
     return done.size();
 }
@@ -53,7 +70,7 @@ std::size_t deferred_svm_frees::drain(cl_context ctx) noexcept {
     }
     for (parked& p : all) {
         if (!p.uses.empty()) clWaitForEvents(p.uses.size(), p.uses.data());
-        clSVMFree(ctx, p.ptr);
+        release(ctx, p);
     }
     g_parked.fetch_sub(static_cast<std::int64_t>(all.size()));
     return all.size();

@@ -63,6 +63,50 @@ void count_pool_held(std::int64_t blocks, std::int64_t events) noexcept {
     g_pool_held_events.fetch_add(events);
 }
 
+namespace {
+// The completion callback of release_owner's marker: releases the owner it was given.
+void CL_CALLBACK release_owner_callback(cl_event, cl_int, void* held) {
+    delete static_cast<std::shared_ptr<void>*>(held);
+}
+} // namespace
+
+void release_owner(const context& ctx, cl_command_queue q, std::shared_ptr<void> owner,
+                   wait_list uses) noexcept {
+    if (!owner) return;
+    using release = device::quirks_t::svm_release;
+    if (uses.all_complete()) { // nothing can touch the memory any more
+        owner.reset();
+        ctx.state().svm_frees.sweep(ctx.get());
+        return;
+    }
+    if (ctx.device().quirks().pending_svm_release == release::park_until_done) {
+        ctx.state().svm_frees.park_owner(std::move(owner), std::move(uses));
+        ctx.state().svm_frees.sweep(ctx.get());
+        return;
+    }
+    // As clEnqueueSVMFree's callback frees SVM behind its wait list, the marker's callback
+    // releases the owner behind it.
+    auto* held = new (std::nothrow) std::shared_ptr<void>(std::move(owner));
+    cl_event marker = nullptr;
+    cl_int rc = held ? clEnqueueMarkerWithWaitList(q, uses.size(), uses.data(), &marker)
+                     : CL_OUT_OF_HOST_MEMORY;
+    if (rc == CL_SUCCESS) {
+        rc = clSetEventCallback(marker, CL_COMPLETE, release_owner_callback, held);
+        if (rc != CL_SUCCESS) clWaitForEvents(1, &marker); // the marker follows every use
+        clReleaseEvent(marker);
+        clFlush(q);
+        if (rc == CL_SUCCESS) return;
+    }
+    // Could not enqueue or register (the device was lost, no host memory): waiting is the only
+    // safe way left.
+    report_noexcept_failure("releasing the owner of foreign memory (falling back to wait)", rc);
+    if (!uses.empty()) clWaitForEvents(uses.size(), uses.data());
+    if (held)
+        delete held;
+    else
+        owner.reset();
+}
+
 void release_svm(const context& ctx, cl_command_queue q, void* svm, wait_list uses) noexcept {
     cl_event done = nullptr;
     cl_int rc = CL_SUCCESS;
@@ -146,6 +190,16 @@ allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes,
     g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
 }
 
+allocation::allocation(const queue& home, storage_kind kind, std::size_t bytes,
+                       detail::foreign_memory foreign)
+    : home_(home), kind_(kind),
+      emulate_coarse_(kind == storage_kind::svm_coarse && home.context().options().emulate_coarse),
+      bytes_(bytes), block_bytes_(bytes), foreign_(true), foreign_owner_(std::move(foreign.owner)),
+      svm_(foreign.svm), mem_(foreign.mem) {
+    g_live_allocations.fetch_add(1);
+    g_live_bytes.fetch_add(static_cast<std::int64_t>(bytes));
+}
+
 wait_list allocation::all_uses_locked() {
     wait_list all;
     for (const use_record& u : writers_)
@@ -195,6 +249,24 @@ allocation::~allocation() {
             readers_.clear();
         }
         pool_->give_back(svm_, mem_, block_bytes_, std::move(uses));
+    } else if (foreign_) {
+        wait_list all;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            all = all_uses_locked();
+            for (const auto* list : {&writers_, &readers_})
+                for (const use_record& u : *list)
+                    if (u.q.get() != home_.get()) clFlush(u.q.get());
+            g_held_events.fetch_sub(static_cast<std::int64_t>(writers_.size() + readers_.size()));
+            writers_.clear();
+            readers_.clear();
+        }
+        if (mem_) { // clarray's reference; OpenCL defers the deletion past the commands using it
+            cl_int rc = clReleaseMemObject(mem_);
+            if (rc != CL_SUCCESS) report_noexcept_failure("clReleaseMemObject (foreign)", rc);
+        }
+        detail::release_owner(home_.context(), home_.get(), std::move(foreign_owner_),
+                              std::move(all));
     } else {
         wait_list all;
         {
@@ -282,6 +354,63 @@ void allocation::record_locked(const queue& q, access a, const event& e) {
 void allocation::record(const queue& q, access a, const event& e) {
     std::lock_guard<std::mutex> lock(mutex_);
     record_locked(q, a, e);
+}
+
+namespace {
+// Whether e's command may still run (a status that cannot be read counts as running).
+bool pending(const event& e) noexcept {
+    cl_int status = CL_QUEUED;
+    return clGetEventInfo(e.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                          nullptr) != CL_SUCCESS ||
+           status > CL_COMPLETE;
+}
+} // namespace
+
+void allocation::record_foreign(const queue& q, access a, const event& e) {
+    if (!e) return;
+    cl_command_queue eq = nullptr;
+    detail::check_cl(clGetEventInfo(e.get(), CL_EVENT_COMMAND_QUEUE, sizeof(eq), &eq, nullptr),
+                     "clGetEventInfo(CL_EVENT_COMMAND_QUEUE)");
+    if (!eq) eq = q.get(); // a user event: q is the queue to flush and release on
+    // Not "in order": no clarray queue's order implies a foreign command's completion.
+    use_record u{detail::handle<cl_command_queue>::retain(eq), false, e};
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::int64_t before = static_cast<std::int64_t>(writers_.size() + readers_.size());
+    if (writes(a)) {
+        // Unlike a clarray writer, a foreign one may not have waited for the earlier uses: keep
+        // those still pending, so that what follows (and the release) still waits for all.
+        std::vector<use_record> kept;
+        kept.reserve(writers_.size() + readers_.size() + 1); // no throw once records move
+        for (auto* list : {&writers_, &readers_})
+            for (use_record& r : *list)
+                if (pending(r.ev)) kept.push_back(std::move(r));
+        kept.push_back(std::move(u));
+        writers_ = std::move(kept);
+        readers_.clear();
+    } else {
+        if (readers_.size() >= 32) { // keep read lists short, as record_locked does
+            std::vector<use_record> kept;
+            kept.reserve(readers_.size());
+            for (use_record& r : readers_)
+                if (pending(r.ev)) kept.push_back(std::move(r));
+            readers_ = std::move(kept);
+        }
+        readers_.push_back(std::move(u));
+    }
+    g_held_events.fetch_add(static_cast<std::int64_t>(writers_.size() + readers_.size()) - before);
+}
+
+wait_list allocation::uses_before(access a) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list out;
+    for (const auto* list : {&writers_, &readers_}) {
+        if (list == &readers_ && !writes(a)) break;
+        for (const use_record& u : *list) {
+            clFlush(u.q.get());
+            out.add(u.ev);
+        }
+    }
+    return out;
 }
 
 void allocation::check_not_mapped(access a, const char* what) const {

@@ -7,7 +7,10 @@
 // here with the events it must follow; each later allocation or release sweeps the list without
 // blocking (a status query per event) and frees what is done. Only an allocation that fails waits
 // for the parked frees before it retries, and the context's teardown waits for the rest.
+// The owners of foreign memory (interop/foreign.hpp) are parked the same way on such drivers:
+// releasing one may free SVM, which must not happen on a driver's callback thread there.
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -27,16 +30,22 @@ public:
     // Frees `ptr` with clSVMFree once every event in `uses` has completed. Never blocks, never
     // throws (a failed list append frees after waiting: there is no other safe choice left).
     void park(cl_context ctx, void* ptr, wait_list uses) noexcept;
-    // Frees every parked region whose events have all completed. Returns how many were freed.
+    // Releases `owner` (the lifetime handle of foreign memory) once every event in `uses` has
+    // completed. Never blocks, never throws (as park).
+    void park_owner(std::shared_ptr<void> owner, wait_list uses) noexcept;
+    // Frees every parked region (and releases every parked owner) whose events have all
+    // completed. Returns how many were released.
     std::size_t sweep(cl_context ctx) noexcept;
     // Waits for every parked region's events and frees them all (allocation failure, teardown).
     std::size_t drain(cl_context ctx) noexcept;
 
 private:
     struct parked {
-        void* ptr;
+        void* ptr; // null for an owner
         wait_list uses;
+        std::shared_ptr<void> owner;
     };
+    static void release(cl_context ctx, parked& p) noexcept;
     std::mutex mutex_;
     std::vector<parked> parked_;
 };

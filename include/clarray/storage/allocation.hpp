@@ -10,6 +10,9 @@
 //    by a later sweep (runtime/deferred_free.hpp). Buffers: clReleaseMemObject, which OpenCL
 //    itself defers until the commands using the object are done.
 // Host maps are counted, so a kernel launched over memory with an active write map is an error.
+// Foreign memory (memory clarray did not allocate, interop/foreign.hpp) is an allocation too: its
+// release lets go of clarray's cl_mem reference and, after the same recorded uses, of the owner
+// that keeps the memory valid.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +76,22 @@ struct pool_lease {
     std::vector<use_record> prior_uses;
 };
 
+// Memory clarray did not allocate, for allocation's foreign constructor: an SVM pointer (of the
+// context, or a host pointer where the device has system SVM) or a cl_mem (a reference the
+// allocation takes over), and the owner that keeps it valid (may be null: then whoever made it
+// keeps it valid as long as clarray may use it).
+struct foreign_memory {
+    void* svm = nullptr;
+    cl_mem mem = nullptr;
+    std::shared_ptr<void> owner;
+};
+
+// Releases `owner` once the commands behind `uses` are done, without blocking: at once when they
+// are complete, else parked (drivers that cannot defer SVM frees, as release_svm: the owner may
+// free SVM) or from the completion callback of a marker enqueued on q after `uses`. The queues
+// of `uses` must have been flushed. Never throws.
+void release_owner(const context& ctx, cl_command_queue q, std::shared_ptr<void> owner,
+                   wait_list uses) noexcept;
 // Releases SVM once the commands behind `uses` are done, without blocking: clSVMFree when they
 // are complete, else parked (drivers that cannot defer frees) or clEnqueueSVMFree on q with
 // `uses` as wait list. The queues of `uses` must have been flushed. Never throws.
@@ -91,6 +110,11 @@ public:
     // Over a pool block (memory/pool.hpp): the release returns the block to the pool instead of
     // freeing it. Does not throw.
     allocation(const queue& home, storage_kind kind, std::size_t bytes, detail::pool_lease lease);
+    // Over foreign memory of `bytes` bytes (interop/foreign.hpp checks it): the release drops
+    // foreign.mem's reference and releases foreign.owner after every recorded use. Does not
+    // throw.
+    allocation(const queue& home, storage_kind kind, std::size_t bytes,
+               detail::foreign_memory foreign);
     ~allocation() override;
     allocation(const allocation&) = delete;
     allocation& operator=(const allocation&) = delete;
@@ -118,6 +142,17 @@ public:
     const std::shared_ptr<detail::block_recycler>& pool() const noexcept { return pool_; }
     // Bytes of the underlying block: bytes() rounded up to the pool's size bin, or bytes().
     std::size_t block_bytes() const noexcept { return block_bytes_; }
+    // Whether the memory is foreign (not allocated by clarray).
+    bool is_foreign() const noexcept { return foreign_; }
+
+    // Records the command `e` of code outside clarray (another library, the user's own enqueue)
+    // that touched this memory with access `a`: every later command that must follow it waits
+    // for it, on any queue (its queue's order is not known), and the release follows it. A user
+    // event (no queue) is recorded with q.
+    void record_foreign(const queue& q, access a, const event& e);
+    // The events a command outside clarray that touches this memory with access `a` must wait
+    // for: the last writers, and for a write also the readers since. Flushes their queues.
+    wait_list uses_before(access a);
 
     // Adds to `out` the events a command on q that touches this memory with access `a` must wait
     // for: earlier writers (and, for writes, readers) on other queues, or on q when q is out of
@@ -175,6 +210,8 @@ private:
     std::size_t bytes_;
     std::size_t block_bytes_;
     std::shared_ptr<detail::block_recycler> pool_;
+    bool foreign_ = false;
+    std::shared_ptr<void> foreign_owner_;
     void* svm_ = nullptr;
     cl_mem mem_ = nullptr;
     cl_mem svm_as_buffer_ = nullptr; // as_buffer() of SVM, guarded by mutex_
