@@ -34,6 +34,7 @@ fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
+signal    runtime storage memory types shape array codegen expr reduce sort fft indexing
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.
