@@ -189,15 +189,15 @@ TEST_CASE("sets: assume_unique, expressions, n-d inputs and mixed dtypes", "[set
     for (auto x : shifted)
         in.push_back(member(hb, x));
     CHECK(test::host_vector(ca::isin(a + 1, b)) == in);
-    CHECK(test::host_vector(ca::union1d(a * 2, b)).size() ==
-          host_unique([&] {
-              std::vector<std::int32_t> u;
-              for (auto x : ha)
-                  u.push_back(2 * x);
-              u.insert(u.end(), hb.begin(), hb.end());
-              return u;
-          }())
-              .size());
+    CHECK(test::host_vector(ca::union1d(a * 2, b)).size() == host_unique([&] {
+                                                                 std::vector<std::int32_t> u;
+                                                                 for (auto x : ha)
+                                                                     u.push_back(2 * x);
+                                                                 u.insert(u.end(), hb.begin(),
+                                                                          hb.end());
+                                                                 return u;
+                                                             }())
+                                                                 .size());
 
     // isin keeps element's shape; the others flatten.
     const auto m = a.reshape({5, 10});
@@ -210,8 +210,7 @@ TEST_CASE("sets: assume_unique, expressions, n-d inputs and mixed dtypes", "[set
     const auto f = upload<float, S>({1.0f, 0.5f, -20.0f, std::nanf("")});
     const auto fi = ca::isin(f, b);
     static_assert(std::is_same_v<typename decltype(ca::intersect1d(f, b))::value_type, double>);
-    CHECK(test::host_vector(fi) ==
-          std::vector<bool>{member(hb, 1), false, member(hb, -20), false});
+    CHECK(test::host_vector(fi) == std::vector<bool>{member(hb, 1), false, member(hb, -20), false});
 }
 
 namespace {
@@ -267,8 +266,8 @@ TEMPLATE_LIST_TEST_CASE("sets: argwhere and flatnonzero", "[sets]", set_matrix) 
     for (std::size_t i = 0; i < h.size(); ++i)
         if (h[i] != T(0) || is_nan(h[i])) {
             flat.push_back(std::int64_t(i));
-            rows.insert(rows.end(), {std::int64_t(i / 30), std::int64_t(i / 6 % 5),
-                                     std::int64_t(i % 6)});
+            rows.insert(rows.end(),
+                        {std::int64_t(i / 30), std::int64_t(i / 6 % 5), std::int64_t(i % 6)});
         }
     const auto w = ca::argwhere(a);
     CHECK(w.shape() == ca::shape_type{flat.size(), 3});
@@ -314,8 +313,7 @@ TEMPLATE_LIST_TEST_CASE("sets: take_coords and put_coords", "[sets]", set_matrix
     std::vector<T> want;
     for (std::size_t k = 0; k < hi.size(); ++k)
         want.push_back(h[norm(hi[k], R) * C + norm(hj[k], C)]);
-    CHECK(mismatches(test::host_vector(ca::cl_array<T, S>(ca::take_coords(a, {i, j}))), want) ==
-          0);
+    CHECK(mismatches(test::host_vector(ca::cl_array<T, S>(ca::take_coords(a, {i, j}))), want) == 0);
     // Fused in an expression, with an index expression and broadcasting (a column of rows).
     const ca::cl_array<T, S> g = ca::take_coords(a, {i, j});
     const auto rows = i.reshape({6, 1});
@@ -327,6 +325,9 @@ TEMPLATE_LIST_TEST_CASE("sets: take_coords and put_coords", "[sets]", set_matrix
         for (std::size_t c = 0; c < 6; ++c)
             if (!same(hg[r * 6 + c], h[norm(hi[r], R) * C + norm(hj[c], C)])) ++bad;
     CHECK(bad == 0);
+    // Coordinate expressions (read in the folding kernels), both of one type.
+    const ca::cl_array<T, S> ge = ca::take_coords(a, {i * std::int64_t(1), j * std::int64_t(1)});
+    CHECK(mismatches(test::host_vector(ge), want) == 0);
     // Fewer coordinates than dimensions keep the trailing axes; a reversed view.
     const ca::cl_array<T, S> rv = a(ca::range(ca::none, ca::none, -1), ca::all());
     const ca::cl_array<T, S> part = ca::take_coords(rv, {i});
@@ -346,16 +347,17 @@ TEMPLATE_LIST_TEST_CASE("sets: take_coords and put_coords", "[sets]", set_matrix
                           cc = std::size_t(std::clamp<std::int64_t>(v, 0, 6));
         clip.push_back(h[cr * C + cc]);
     }
-    CHECK(mismatches(test::host_vector(ca::cl_array<T, S>(
-                         ca::take_coords(a, {far, far}, ca::index_mode::wrap))),
+    CHECK(mismatches(test::host_vector(
+                         ca::cl_array<T, S>(ca::take_coords(a, {far, far}, ca::index_mode::wrap))),
                      wrap) == 0);
-    CHECK(mismatches(test::host_vector(ca::cl_array<T, S>(
-                         ca::take_coords(a, {far, far}, ca::index_mode::clip))),
+    CHECK(mismatches(test::host_vector(
+                         ca::cl_array<T, S>(ca::take_coords(a, {far, far}, ca::index_mode::clip))),
                      clip) == 0);
 
     // put_coords: scalar and broadcast values into a strided view.
     ca::cl_array<T, S> b = upload<T, S>(h).reshape({R, C});
-    const ca::cl_array<T, S> bv = b(ca::all(), ca::range(ca::none, ca::none, -1)); // columns reversed
+    const ca::cl_array<T, S> bv =
+        b(ca::all(), ca::range(ca::none, ca::none, -1)); // columns reversed
     const auto pi = upload<std::int64_t, S>({0, 2, -1}), pj = upload<std::int64_t, S>({1, -2, 0});
     ca::put_coords(bv, {pi, pj}, T(5));
     std::vector<T> hb = h;

@@ -157,8 +157,12 @@ TEMPLATE_LIST_TEST_CASE("signal: convolve and correlate, direct and FFT paths", 
         if (!test::dtype_available<double>()) return;
     // Short kernels (direct), a kernel past the FFT crossover, either order, lengths 1.
     const std::size_t cross = ca::detail::fft_crossover;
-    for (auto [n, m] : {std::pair<std::size_t, std::size_t>{1, 1}, {10, 3}, {4, 9}, {6, 6},
-                        {300, cross + 7}, {cross + 1, 400}}) {
+    for (auto [n, m] : {std::pair<std::size_t, std::size_t>{1, 1},
+                        {10, 3},
+                        {4, 9},
+                        {6, 6},
+                        {300, cross + 7},
+                        {cross + 1, 400}}) {
         check_convolve(upload<T, S>(values<T>(n, unsigned(n))),
                        upload<T, S>(values<T>(m, unsigned(m) + 100)));
     }
@@ -175,8 +179,8 @@ TEST_CASE("signal: convolve defaults, promotion, extremes, expressions and error
                                             std::numeric_limits<std::int64_t>::min()});
     const auto v = upload<std::int64_t, S>({2, -3});
     // Wrapping int64 products, exactly as NumPy's.
-    const std::vector<std::int64_t> full = host_full<std::int64_t>(
-        test::host_vector(a), std::vector<std::int64_t>{-3, 2});
+    const std::vector<std::int64_t> full =
+        host_full<std::int64_t>(test::host_vector(a), std::vector<std::int64_t>{-3, 2});
     CHECK(test::host_vector(ca::convolve(a, v)) == full);
     // correlate's default is valid, convolve's full.
     CHECK(ca::correlate(a, v).size() == 3);
@@ -185,11 +189,11 @@ TEST_CASE("signal: convolve defaults, promotion, extremes, expressions and error
     const auto f = upload<float, S>({0.5f, 1.5f, -2.0f});
     const auto i = upload<std::int32_t, S>({1, 2, 3, 4});
     static_assert(std::is_same_v<typename decltype(ca::convolve(i, f))::value_type, double>);
-    const std::vector<double> want = host_full<double>(std::vector<double>{1, 2, 3, 4},
-                                                       std::vector<double>{-2.0, 1.5, 0.5});
+    const std::vector<double> want =
+        host_full<double>(std::vector<double>{1, 2, 3, 4}, std::vector<double>{-2.0, 1.5, 0.5});
     CHECK(mismatches(test::host_vector(ca::convolve(i, f)), want, 1e-12) == 0);
-    const std::vector<double> want2 = host_full<double>(std::vector<double>{2, 4, 6, 8},
-                                                        std::vector<double>{-2.0, 1.5, 0.5});
+    const std::vector<double> want2 =
+        host_full<double>(std::vector<double>{2, 4, 6, 8}, std::vector<double>{-2.0, 1.5, 0.5});
     CHECK(mismatches(test::host_vector(ca::convolve(i * 2, f)), want2, 1e-12) == 0);
     // NaN propagates through the sum.
     const auto nf = upload<double, S>({1.0, std::nan(""), 2.0});
@@ -394,6 +398,8 @@ TEMPLATE_LIST_TEST_CASE("signal: polyval, gradient, trapezoid, cumulative_sum", 
         tr += (double(h[2 * C + C - 1 - k]) + double(h[2 * C + C - 2 - k])) / 2.0;
     CHECK(std::abs(double(ca::trapezoid(row).item()) - tr) <= 1e-4 * std::max(1.0, tr));
     CHECK(ca::trapezoid(row).dimension() == 0);
+    CHECK(std::abs(double(ca::trapezoid(row * T(2)).item()) - 2 * tr) <=
+          1e-4 * std::max(1.0, 2 * tr));
     CHECK(double(ca::trapezoid(ca::cl_array<T, S>(test::q(), {1})).item()) == 0.0);
 
     // cumulative_sum / cumulative_prod with include_initial along each axis.
@@ -426,8 +432,9 @@ TEMPLATE_LIST_TEST_CASE("signal: polyval, gradient, trapezoid, cumulative_sum", 
     for (std::size_t k = 0; k < 4; ++k)
         wp.push_back(static_cast<P>(wp.back() * static_cast<P>(h[k])));
     CHECK(mismatches(test::host_vector(cp), wp, tol<T>()) == 0);
-    CHECK(test::host_vector(ca::cumulative_sum(ca::cl_array<T, S>(test::q(), {0}), 0, true)).size() ==
-          1);
+    CHECK(
+        test::host_vector(ca::cumulative_sum(ca::cl_array<T, S>(test::q(), {0}), 0, true)).size() ==
+        1);
 }
 
 TEST_CASE("signal: gradient, trapezoid and cumulative_sum errors and edges", "[signal]") {

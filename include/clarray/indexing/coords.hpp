@@ -97,10 +97,10 @@ template <class X> std::vector<X> coords_vector(std::initializer_list<X> c) {
 // as take's, per axis (negative coordinates count from the end). index_error for more
 // coordinates than dimensions or an empty indexed axis, shape_error for coordinates that do
 // not broadcast.
-template <class A, class X,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
-auto take_coords(const A& a_in, const std::vector<X>& coords,
-                 index_mode mode = index_mode::raise) {
+template <
+    class A, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
+auto take_coords(const A& a_in, const std::vector<X>& coords, index_mode mode = index_mode::raise) {
     detail::require_device_argument<A>();
     decltype(auto) a = detail::materialize(a_in);
     using AT = std::decay_t<decltype(a)>;
@@ -125,10 +125,10 @@ auto take_coords(const A& a_in, const std::vector<X>& coords,
         src, ix, flat.shape(), 0, mode, detail::check_site("take_coords", src_shape[0], {}));
 }
 // take_coords with a braced list of coordinate arrays: `take_coords(a, {i, j})`.
-template <class A, class X,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
-auto take_coords(const A& a, std::initializer_list<X> coords,
-                 index_mode mode = index_mode::raise) {
+template <
+    class A, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<X>>>
+auto take_coords(const A& a, std::initializer_list<X> coords, index_mode mode = index_mode::raise) {
     return take_coords(a, detail::coords_vector(coords), mode);
 }
 

@@ -38,7 +38,7 @@ namespace detail {
 
 // The shorter input's length from which the FFT path is taken (float, double and complex
 // inputs), measured on pocl (docs/signal.md has the table).
-inline constexpr std::size_t fft_crossover = 64;
+inline constexpr std::size_t fft_crossover = 40;
 
 // NumPy's name of a mode; usage_error naming any other.
 inline convolve_mode convolve_mode_named(const std::string& m, const char* what) {
@@ -153,19 +153,21 @@ template <class R, class X> auto signal_input(const X& x, const char* what, cons
 // NumPy's convolve: (a * v)[k] = sum_j a[j] v[k - j] over the overlaps `mode` keeps (full by
 // default), in the NumPy promotion of the two dtypes. Both 1-d and non-empty (else
 // shape_error); arrays or expressions of one storage policy. Never blocks.
-template <class A, class V,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
+template <
+    class A, class V,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
 auto convolve(const A& a, const V& v, convolve_mode mode = convolve_mode::full) {
     using R = typename detail::convolve_types<A, V>::R;
     const auto x = detail::signal_input<R>(a, "convolve", "a");
     const auto y = detail::signal_input<R>(v, "convolve", "v");
     // NumPy swaps the inputs so that the first is the longer: no `same` asymmetry here.
-    return detail::convolve_part(detail::correlate_full(x, detail::reversed(y)), x.size(),
-                                 y.size(), mode, false);
+    return detail::convolve_part(detail::correlate_full(x, detail::reversed(y)), x.size(), y.size(),
+                                 mode, false);
 }
 // convolve with NumPy's spelling of the mode ("full", "same", "valid"; usage_error otherwise).
-template <class A, class V,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
+template <
+    class A, class V,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
 auto convolve(const A& a, const V& v, const std::string& mode) {
     return convolve(a, v, detail::convolve_mode_named(mode, "convolve"));
 }
@@ -173,8 +175,9 @@ auto convolve(const A& a, const V& v, const std::string& mode) {
 // NumPy's correlate: c[k] = sum_n a[n + k] conj(v[n]) over the overlaps `mode` keeps (valid by
 // default), in the NumPy promotion of the two dtypes; complex v is conjugated, as NumPy's.
 // Both 1-d and non-empty (else shape_error). Never blocks.
-template <class A, class V,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
+template <
+    class A, class V,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
 auto correlate(const A& a, const V& v, convolve_mode mode = convolve_mode::valid) {
     using R = typename detail::convolve_types<A, V>::R;
     using S = typename detail::convolve_types<A, V>::S;
@@ -190,8 +193,9 @@ auto correlate(const A& a, const V& v, convolve_mode mode = convolve_mode::valid
     }
 }
 // correlate with NumPy's spelling of the mode.
-template <class A, class V,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
+template <
+    class A, class V,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<V>>>
 auto correlate(const A& a, const V& v, const std::string& mode) {
     return correlate(a, v, detail::convolve_mode_named(mode, "correlate"));
 }

@@ -18,8 +18,7 @@ namespace clarray {
 
 // The element type of gradient of T: integers become float64 (NumPy converts them first, so
 // unsigned differences do not wrap); float types and complex stay.
-template <class T>
-using gradient_t = std::conditional_t<std::is_integral_v<T>, double, T>;
+template <class T> using gradient_t = std::conditional_t<std::is_integral_v<T>, double, T>;
 
 namespace detail {
 
@@ -48,13 +47,12 @@ template <class T, class S>
 cl_array<gradient_t<T>, S> gradient_of(const cl_array<T, S>& f, std::size_t ax, double spacing,
                                        int edge_order) {
     if (edge_order != 1 && edge_order != 2)
-        throw usage_error("gradient: edge_order must be 1 or 2, got " +
-                          std::to_string(edge_order));
+        throw usage_error("gradient: edge_order must be 1 or 2, got " + std::to_string(edge_order));
     const std::size_t n = f.shape()[ax];
     if (n < static_cast<std::size_t>(edge_order) + 1)
         throw shape_error("gradient: axis " + std::to_string(ax) + " has " + std::to_string(n) +
-                          " elements; at least edge_order + 1 = " +
-                          std::to_string(edge_order + 1) + " are required");
+                          " elements; at least edge_order + 1 = " + std::to_string(edge_order + 1) +
+                          " are required");
     cl_array<gradient_t<T>, S> out(f.get_queue(), f.shape(), layout::c, f.data().get());
     gradient_axis(out, f, ax, spacing, edge_order);
     return out;

@@ -55,9 +55,9 @@ cl_array<double, S> interp_sorted(const cl_array<double, S>& x, const cl_array<d
     const auto v3 = where(isnan(v2) & (y0 == y1), y0, v2);
     const auto inner = where(x0 == x, y0, v3);
     const cl_array<double, S> first = xp(std::ptrdiff_t(0)), last = xp(n - 1), flast = fp(n - 1);
-    return eval(where(isnan(x), x,
-                      where(x < first, left,
-                            where(x > last, right, where(x == last, flast, inner)))));
+    return eval(
+        where(isnan(x), x,
+              where(x < first, left, where(x > last, right, where(x == last, flast, inner)))));
 }
 
 } // namespace detail
@@ -68,10 +68,10 @@ cl_array<double, S> interp_sorted(const cl_array<double, S>& x, const cl_array<d
 // modulo it (xp need not be sorted, left and right are ignored); usage_error for a period of 0.
 // shape_error for xp or fp that are not 1-d, differ in length or are empty. x, xp and fp are
 // arrays or expressions of any real dtype (complex fp is refused at compile time).
-template <class X, class XP, class FP,
-          class = std::enable_if_t<detail::is_array_argument_v<X> &&
-                                   detail::is_array_argument_v<XP> &&
-                                   detail::is_array_argument_v<FP>>>
+template <
+    class X, class XP, class FP,
+    class = std::enable_if_t<detail::is_array_argument_v<X> && detail::is_array_argument_v<XP> &&
+                             detail::is_array_argument_v<FP>>>
 auto interp(const X& x, const XP& xp, const FP& fp, std::optional<double> left = std::nullopt,
             std::optional<double> right = std::nullopt,
             std::optional<double> period = std::nullopt) {
@@ -121,8 +121,7 @@ auto interp(const X& x, const XP& xp, const FP& fp, std::optional<double> left =
     }
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(xpd.size());
     return detail::interp_sorted(xd, xpd, fpd,
-                                 left ? detail::interp_scalar<S>(q, *left)
-                                      : fpd(std::ptrdiff_t(0)),
+                                 left ? detail::interp_scalar<S>(q, *left) : fpd(std::ptrdiff_t(0)),
                                  right ? detail::interp_scalar<S>(q, *right) : fpd(n - 1));
 }
 

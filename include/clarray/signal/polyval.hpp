@@ -17,8 +17,9 @@ namespace clarray {
 // NumPy's polyval: the polynomial with the 1-d coefficients p (highest power first) at every
 // element of x (x's shape); an empty p gives zeros. p and x are arrays or expressions of one
 // storage policy. shape_error for p that is not 1-d.
-template <class P, class X,
-          class = std::enable_if_t<detail::is_array_argument_v<P> && detail::is_array_argument_v<X>>>
+template <
+    class P, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<P> && detail::is_array_argument_v<X>>>
 auto polyval(const P& p_in, const X& x_in) {
     using R = promote_t<detail::value_type_of<const P&>, detail::value_type_of<const X&>>;
     using S = detail::storage_of_t<X>;

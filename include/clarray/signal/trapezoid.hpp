@@ -18,9 +18,7 @@ namespace detail {
 
 // The views y[..., 1:] and y[..., :-1] of y with the axis moved last (empty for fewer than
 // two samples).
-template <class T, class S> struct trapezoid_sides {
-    cl_array<T, S> upper, lower;
-};
+template <class T, class S> struct trapezoid_sides { cl_array<T, S> upper, lower; };
 template <class T, class S>
 trapezoid_sides<T, S> trapezoid_split(const cl_array<T, S>& y, std::size_t ax) {
     const cl_array<T, S> m = moveaxis(y, static_cast<std::ptrdiff_t>(ax), -1);
@@ -53,8 +51,9 @@ auto trapezoid(const E& y_in, double dx = 1.0, std::ptrdiff_t axis = -1) {
 
 // NumPy's trapezoid with sample points x: 1-d of the axis' length, or of y's shape; the spacing
 // of each interval is x's difference. shape_error where x does not fit.
-template <class E, class X,
-          class = std::enable_if_t<detail::is_array_argument_v<E> && detail::is_array_argument_v<X>>>
+template <
+    class E, class X,
+    class = std::enable_if_t<detail::is_array_argument_v<E> && detail::is_array_argument_v<X>>>
 auto trapezoid(const E& y_in, const X& x_in, std::ptrdiff_t axis = -1) {
     detail::require_device_argument<E>();
     detail::require_device_argument<X>();

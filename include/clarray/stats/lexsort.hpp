@@ -55,8 +55,9 @@ auto lexsort(std::initializer_list<K> keys) {
 }
 // lexsort of keys of different dtypes (or array and expression mixed): `lexsort(a, b, c)`,
 // c primary. Each key is an array or an expression.
-template <class K0, class K1, class... Ks,
-          class = std::enable_if_t<detail::is_array_argument_v<K0> && detail::is_array_argument_v<K1>>>
+template <
+    class K0, class K1, class... Ks,
+    class = std::enable_if_t<detail::is_array_argument_v<K0> && detail::is_array_argument_v<K1>>>
 auto lexsort(const K0& k0, const K1& k1, const Ks&... rest) {
     using S = detail::storage_of_t<K0>;
     cl_array<std::int64_t, S> order = lexsort(std::vector<K0>{k0});

@@ -112,8 +112,9 @@ template <class T, class S> firsts<T, S> first_occurrences(const cl_array<T, S>&
 // NumPy's isin: whether each element of `element` is in `test_elements` (bool, element's
 // shape); invert gives the complement (NumPy's invert=True). Never blocks: a sort of
 // test_elements, a searchsorted and one comparison.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto isin(const A& element, const B& test_elements, bool invert = false) {
     using R = detail::set_type_t<A, B>;
     detail::require_device_argument<A>();
@@ -126,8 +127,9 @@ auto isin(const A& element, const B& test_elements, bool invert = false) {
 // NumPy's intersect1d: the sorted distinct values in both a and b (flattened). With
 // assume_unique the inputs are taken as free of repeats (no unique pass; repeats then stay).
 // Blocks: the result's size is read back.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto intersect1d(const A& a, const B& b, bool assume_unique = false) {
     using R = detail::set_type_t<A, B>;
     const auto x = detail::set_operand<R>(a, "intersect1d");
@@ -139,8 +141,9 @@ auto intersect1d(const A& a, const B& b, bool assume_unique = false) {
 
 // NumPy's intersect1d with return_indices: the common values (as intersect1d) and the flat
 // int64 index of each one's first occurrence in a and in b. Blocks: the sizes are read back.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto intersect1d_indices(const A& a, const B& b, bool assume_unique = false) {
     using R = detail::set_type_t<A, B>;
     using S = detail::storage_of_t<A>;
@@ -162,8 +165,9 @@ auto intersect1d_indices(const A& a, const B& b, bool assume_unique = false) {
 
 // NumPy's union1d: the sorted distinct values in a or b (flattened). Blocks: the size is read
 // back.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto union1d(const A& a, const B& b) {
     using R = detail::set_type_t<A, B>;
     const auto x = detail::set_operand<R>(a, "union1d");
@@ -174,8 +178,9 @@ auto union1d(const A& a, const B& b) {
 // NumPy's setdiff1d: the sorted distinct values of a not in b. With assume_unique, a is taken
 // as free of repeats and its elements keep their order (NumPy's result there). Blocks: the size
 // is read back.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto setdiff1d(const A& a, const B& b, bool assume_unique = false) {
     using R = detail::set_type_t<A, B>;
     const auto x = detail::set_operand<R>(a, "setdiff1d");
@@ -187,8 +192,9 @@ auto setdiff1d(const A& a, const B& b, bool assume_unique = false) {
 
 // NumPy's setxor1d: the sorted values in exactly one of a and b. With assume_unique the inputs
 // are taken as free of repeats. Blocks: the size is read back.
-template <class A, class B,
-          class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
+template <
+    class A, class B,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
 auto setxor1d(const A& a, const B& b, bool assume_unique = false) {
     using R = detail::set_type_t<A, B>;
     using S = detail::storage_of_t<A>;
