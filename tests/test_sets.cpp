@@ -402,3 +402,43 @@ TEST_CASE("sets: errors name what was wrong", "[sets]") {
     CHECK_THROWS_AS(ca::lexsort({a}), ca::shape_error);
     CHECK_THROWS_AS(ca::lexsort(std::vector<ca::cl_array<std::int64_t, S>>{}), ca::usage_error);
 }
+
+TEST_CASE("sets: isin, lexsort, take_coords and put_coords do not wait on the host", "[sets]") {
+    // The input is written behind a user event on another queue: a call that waited on the host
+    // would never return (a watchdog opens the gate after 60 s and the test fails). Kernels are
+    // built by a first round on zeros.
+    using S = ca::svm_coarse;
+    if (!test::storage_available<S>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue other(ctx);
+    const std::size_t n = 300;
+    const auto b = upload<std::int64_t, S>({-3, 0, 2, 5, 5});
+    const auto j = upload<std::int64_t, S>({0, 2, 1});
+    const auto run = [&](const ca::cl_array<std::int64_t, S>& a) {
+        auto target = ca::zeros<std::int64_t, S>(test::q(), {3, 3});
+        const ca::cl_array<std::int64_t, S> head = a(ca::range(0, 3));
+        const auto i = head % std::int64_t(3); // expressions of one type: i and jj
+        const auto jj = j % std::int64_t(3);
+        ca::put_coords(target, {i, i}, std::int64_t(7));
+        return std::vector<ca::cl_array<std::int64_t, S>>{
+            ca::cl_array<std::int64_t, S>(ca::astype<std::int64_t>(ca::isin(a, b))),
+            ca::lexsort(b(ca::range(0, 3)) * 0 + j, a(ca::range(0, 3))),
+            ca::cl_array<std::int64_t, S>(ca::take_coords(a.reshape({20, 15}), {i, jj})),
+            target.ravel()};
+    };
+    (void)run(ca::zeros<std::int64_t, S>(test::q(), {n}));
+    ca::kernel writer =
+        ca::program(ctx, "kernel void w(global long* a) { size_t i = get_global_id(0); "
+                         "a[i] = (long)(i % 7) - 3; }")
+            .kernel("w");
+    test::host_wait_gate gate(ctx);
+    auto a = ca::empty<std::int64_t, S>(other, {n});
+    writer.launch(other, {n}, {}, {gate.event()}, ca::out(a));
+    const auto got = run(a.with_queue(test::q()));
+    CHECK(gate.release());
+    const auto again = run(a.with_queue(test::q()).copy());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+        INFO("result " << k);
+        CHECK(test::host_vector(got[k]) == test::host_vector(again[k]));
+    }
+}

@@ -453,3 +453,42 @@ TEST_CASE("signal: gradient, trapezoid and cumulative_sum errors and edges", "[s
     CHECK(test::host_vector(ca::cumulative_sum(a.ravel() * 2.0f)) ==
           std::vector<float>{2, 6, 14, 28, 50, 82});
 }
+
+TEST_CASE("signal: nothing waits on the host", "[signal]") {
+    // The input is written behind a user event on another queue: a call that waited on the host
+    // would never return (a watchdog opens the gate after 60 s and the test fails). Kernels and
+    // FFT plans are built by a first round on zeros (building may block).
+    using S = ca::svm_coarse;
+    if (!test::storage_available<S>() || !test::dtype_available<double>()) return;
+    ca::context& ctx = test::ctx();
+    ca::queue other(ctx);
+    const std::size_t n = 200;
+    const auto k3 = upload<double, S>({0.25, 0.5, 0.25});
+    const auto klong = upload<double, S>(values<double>(ca::detail::fft_crossover + 3, 3));
+    const auto xp = upload<double, S>({-3.0, 0.0, 3.0});
+    const auto run = [&](const ca::cl_array<double, S>& a) {
+        return std::vector<ca::cl_array<double, S>>{ca::convolve(a, k3),
+                                                    ca::convolve(a, klong),
+                                                    ca::correlate(a, k3, "same"),
+                                                    ca::interp(a, xp, k3),
+                                                    ca::polyval(k3, a),
+                                                    ca::gradient(a),
+                                                    ca::trapezoid(a),
+                                                    ca::cumulative_sum(a, std::nullopt, true)};
+    };
+    (void)run(ca::zeros<double, S>(test::q(), {n}));
+    ca::kernel writer =
+        ca::program(ctx, "kernel void w(global double* a) { size_t i = get_global_id(0); "
+                         "a[i] = (double)(i % 7) - 3.0; }")
+            .kernel("w");
+    test::host_wait_gate gate(ctx);
+    auto a = ca::empty<double, S>(other, {n});
+    writer.launch(other, {n}, {}, {gate.event()}, ca::out(a));
+    const auto got = run(a.with_queue(test::q()));
+    CHECK(gate.release());
+    const auto again = run(a.with_queue(test::q()).copy()); // after the writer, as a reference
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO("result " << i);
+        CHECK(mismatches(test::host_vector(got[i]), test::host_vector(again[i]), 1e-12) == 0);
+    }
+}
