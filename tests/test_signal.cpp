@@ -288,6 +288,40 @@ TEMPLATE_TEST_CASE("signal: interp", "[signal]", ca::svm_coarse, ca::svm_fine, c
                                                   upload<double, S>(pfp), std::nullopt,
                                                   std::nullopt, -360.0)),
                      wp, 1e-12) == 0);
+    // Complex fp: real and imaginary parts interpolated separately (complex128), complex left.
+    using C = std::complex<double>;
+    std::vector<C> cfp;
+    std::vector<double> fim;
+    for (std::size_t k = 0; k < fp.size(); ++k) {
+        fim.push_back(double(k % 3) - 1.0);
+        cfp.push_back(C(fp[k], fim.back()));
+    }
+    const auto dcfp = upload<C, S>(cfp);
+    const auto cr = ca::interp(dx, dxp, dcfp, C(-10.0, 2.0));
+    static_assert(std::is_same_v<typename decltype(cr)::value_type, C>);
+    std::vector<C> wc;
+    for (double v : x)
+        wc.push_back(
+            C(host_interp(v, xp, fp, -10.0, fp.back()), host_interp(v, xp, fim, 2.0, fim.back())));
+    const std::vector<C> gc = test::host_vector(cr);
+    REQUIRE(gc.size() == wc.size());
+    std::size_t cbad = 0;
+    for (std::size_t k = 0; k < wc.size(); ++k)
+        for (auto [g, w] :
+             {std::pair<double, double>{gc[k].real(), wc[k].real()}, {gc[k].imag(), wc[k].imag()}})
+            if (!(g == w || (std::isnan(g) && std::isnan(w)) ||
+                  std::abs(g - w) <= 1e-12 * std::abs(w)))
+                ++cbad;
+    CHECK(cbad == 0);
+    const auto cp =
+        ca::interp(upload<double, S>(px), upload<double, S>(pxp),
+                   ca::astype<C>(upload<double, S>(pfp)), std::nullopt, std::nullopt, -360.0);
+    std::vector<double> cpr;
+    for (const C& v : test::host_vector(cp)) {
+        cpr.push_back(v.real());
+        CHECK(v.imag() == 0.0);
+    }
+    CHECK(mismatches(cpr, wp, 1e-12) == 0);
     // Empty x; errors.
     CHECK(ca::interp(ca::cl_array<double, S>(test::q(), ca::shape_type{0}), dxp, dfp).size() == 0);
     CHECK_THROWS_AS(ca::interp(dx, dxp, p1), ca::shape_error);

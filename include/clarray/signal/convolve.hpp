@@ -20,6 +20,7 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/error.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/expr/promotion.hpp"
