@@ -16,12 +16,11 @@
 
 namespace {
 
-template <class T> double as_double(T v) {
-    return static_cast<double>(v);
-}
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, ca::half>;
 template <class T> bool is_nan(T v) {
-    if constexpr (std::is_floating_point_v<T>)
-        return std::isnan(v);
+    if constexpr (is_float_v<T>)
+        return std::isnan(static_cast<double>(static_cast<float>(v)));
     else
         return false;
 }
@@ -36,7 +35,7 @@ template <class T> std::vector<T> host_unique(std::vector<T> v) {
     std::stable_sort(v.begin(), v.end(), before<T>);
     std::vector<T> r;
     for (T x : v)
-        if (r.empty() || before(r.back(), x)) r.push_back(x);
+        if (r.empty() || before<T>(r.back(), x)) r.push_back(x);
     return r;
 }
 template <class T> bool member(const std::vector<T>& set, T x) {
@@ -58,9 +57,10 @@ template <class T> std::size_t mismatches(const std::vector<T>& got, const std::
 template <class T> std::vector<T> data(std::size_t n, unsigned seed, unsigned range = 40) {
     std::mt19937_64 rng(seed);
     std::vector<T> v(n);
-    for (auto& x : v) {
+    for (std::size_t i = 0; i < n; ++i) {
+        T x;
         const unsigned r = static_cast<unsigned>(rng() % 53);
-        if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (is_float_v<T>) {
             double d = static_cast<double>(static_cast<int>(rng() % range)) - range / 2.0;
             if (r == 0) d = std::numeric_limits<double>::quiet_NaN();
             if (r == 1) d = std::numeric_limits<double>::infinity();
@@ -76,6 +76,7 @@ template <class T> std::vector<T> data(std::size_t n, unsigned seed, unsigned ra
             else
                 x = static_cast<T>(rng() % range);
         }
+        v[i] = x;
     }
     return v;
 }
@@ -158,6 +159,32 @@ TEMPLATE_LIST_TEST_CASE("sets: isin, intersect1d, union1d, setdiff1d, setxor1d",
                ca::cl_array<T, S>(b(ca::range(5, 80))));
     // An empty second input.
     check_sets(a, ca::cl_array<T, S>(test::q(), ca::shape_type{0}));
+}
+
+namespace {
+template <class T, class S> void check_more(unsigned seed) {
+    if (!test::storage_available<S>()) return;
+    const std::vector<T> h0 = data<T>(120, seed), h1 = data<T>(120, seed + 1, 5);
+    const auto a = upload<T, S>(h0), b = upload<T, S>(data<T>(70, seed + 2, 60));
+    check_sets(a, b);
+    check_sets(ca::cl_array<T, S>(a(ca::range(ca::none, ca::none, -3))), b);
+    std::vector<std::int64_t> idx(h0.size());
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t i, std::int64_t j) {
+        const std::size_t u = std::size_t(i), w = std::size_t(j);
+        if (before(h1[u], h1[w])) return true;
+        if (before(h1[w], h1[u])) return false;
+        return before(h0[u], h0[w]);
+    });
+    CHECK(test::host_vector(ca::lexsort({a, upload<T, S>(h1)})) == idx);
+}
+} // namespace
+
+TEST_CASE("sets: bool, int8, uint64 and float16", "[sets]") {
+    check_more<bool, ca::svm_fine>(1);
+    check_more<std::int8_t, ca::buffer>(2);
+    check_more<std::uint64_t, ca::svm_coarse>(3);
+    check_more<ca::half, ca::buffer>(4);
 }
 
 TEST_CASE("sets: assume_unique, expressions, n-d inputs and mixed dtypes", "[sets]") {

@@ -84,6 +84,12 @@ template <class S> auto checked_flat(const cl_array<std::int64_t, S>& flat, std:
     return where(flat < 0, static_cast<std::int64_t>(extent), flat);
 }
 
+// The name a raise-mode report gives (the extent it names is that of the flattened axes).
+inline const char* coords_range_what(bool put) {
+    return put ? "put_coords (a coordinate out of range for its axis)"
+               : "take_coords (a coordinate out of range for its axis)";
+}
+
 template <class X> std::vector<X> coords_vector(std::initializer_list<X> c) {
     return std::vector<X>(c);
 }
@@ -122,7 +128,8 @@ auto take_coords(const A& a_in, const std::vector<X>& coords, index_mode mode = 
     const cl_array<T, S> src = whole.reshape(src_shape);
     auto ix = detail::checked_flat(flat, src_shape[0]);
     return detail::gather_node<T, S, decltype(ix)>(
-        src, ix, flat.shape(), 0, mode, detail::check_site("take_coords", src_shape[0], {}));
+        src, ix, flat.shape(), 0, mode,
+        detail::check_site(detail::coords_range_what(false), src_shape[0], {}));
 }
 // take_coords with a braced list of coordinate arrays: `take_coords(a, {i, j})`.
 template <
@@ -157,7 +164,7 @@ void put_coords(const cl_array<T, S>& a, const std::vector<X>& coords, const V& 
     if (mode == index_mode::raise) flat = detail::checked_flat(flat, n);
     const cl_array<T, S> vv = detail::unaliased(a, v);
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(flat), detail::array_ref_of(vv),
-                    mode, true, false, "put_coords");
+                    mode, true, false, detail::coords_range_what(true));
 }
 // put_coords with a braced list of coordinate arrays: `put_coords(a, {i, j}, v)`.
 template <class T, class S, class X, class V,
