@@ -396,6 +396,9 @@ TEMPLATE_LIST_TEST_CASE("signal: polyval, gradient, trapezoid, cumulative_sum", 
             const auto got = ca::gradient(a, std::ptrdiff_t(ax), hsp, order);
             static_assert(std::is_same_v<typename decltype(got)::value_type, G>);
             CHECK(mismatches(test::host_vector(got), want, tol<G>() * 10) == 0);
+            // The same through a transposed view: the other axis of the transpose.
+            const auto gt = ca::gradient(a.transpose(), std::ptrdiff_t(1 - ax), hsp, order);
+            CHECK(test::host_vector(gt) == test::host_vector(got.transpose()));
             if (order == 1 && ax == 1)
                 CHECK(mismatches(test::host_vector(ca::gradients(a, hsp)[1]), want,
                                  tol<G>() * 10) == 0);
