@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -24,11 +25,17 @@ template <class T> bool is_nan(T v) {
     else
         return false;
 }
-// NumPy's order: NaN last, -0.0 == +0.0.
+template <class T> struct is_cplx : std::false_type {};
+template <class F> struct is_cplx<std::complex<F>> : std::true_type {};
+// NumPy's order: NaN last, -0.0 == +0.0; complex values (without NaN here) lexicographically.
 template <class T> bool before(T a, T b) {
-    if (is_nan(a)) return false;
-    if (is_nan(b)) return true;
-    return a < b;
+    if constexpr (is_cplx<T>::value) {
+        return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+    } else {
+        if (is_nan(a)) return false;
+        if (is_nan(b)) return true;
+        return a < b;
+    }
 }
 // NumPy's unique: sorted, equal values (and all NaN) once.
 template <class T> std::vector<T> host_unique(std::vector<T> v) {
@@ -60,7 +67,11 @@ template <class T> std::vector<T> data(std::size_t n, unsigned seed, unsigned ra
     for (std::size_t i = 0; i < n; ++i) {
         T x;
         const unsigned r = static_cast<unsigned>(rng() % 53);
-        if constexpr (is_float_v<T>) {
+        if constexpr (is_cplx<T>::value) { // ties in both parts, signed zeros, no NaN
+            using F = typename T::value_type;
+            x = T(F(static_cast<int>(rng() % 7) - 3), F(static_cast<int>(rng() % 3) - 1));
+            if (r == 2) x = T(F(-0.0), F(0));
+        } else if constexpr (is_float_v<T>) {
             double d = static_cast<double>(static_cast<int>(rng() % range)) - range / 2.0;
             if (r == 0) d = std::numeric_limits<double>::quiet_NaN();
             if (r == 1) d = std::numeric_limits<double>::infinity();
@@ -180,11 +191,13 @@ template <class T, class S> void check_more(unsigned seed) {
 }
 } // namespace
 
-TEST_CASE("sets: bool, int8, uint64 and float16", "[sets]") {
+TEST_CASE("sets: bool, int8, uint64, float16 and complex", "[sets]") {
     check_more<bool, ca::svm_fine>(1);
     check_more<std::int8_t, ca::buffer>(2);
     check_more<std::uint64_t, ca::svm_coarse>(3);
     check_more<ca::half, ca::buffer>(4);
+    check_more<std::complex<float>, ca::svm_coarse>(5);
+    if (test::dtype_available<double>()) check_more<std::complex<double>, ca::buffer>(6);
 }
 
 TEST_CASE("sets: assume_unique, expressions, n-d inputs and mixed dtypes", "[sets]") {

@@ -9,14 +9,15 @@
 //
 // Built as NumPy builds them, on the sort layer's kernels: a sort (or unique) of each input,
 // searchsorted of one in the other (the membership test of a sorted merge), and compress of the
-// members. isin never blocks; the others read the size of their result back (unique and compress
-// do: the size depends on the data), which waits for the work before them.
+// members. isin never blocks (but for complex input); the others read the size of their result
+// back (unique and compress do: the size depends on the data), which waits for the work before
+// them. Complex values, which searchsorted does not order, are tested by NumPy's merge instead:
+// a stable sort of both inputs joined, where an element equal to its successor has a match.
 //
 // The two inputs are converted to their NumPy promotion first (int32 with float32: float64) and
 // flattened; they may be views of any storage policy or expressions (evaluated once). Equality is
 // NumPy's ==: -0.0 equals +0.0, and NaN equals nothing, so a NaN is never in the other set (isin
-// gives false, setdiff1d and setxor1d keep it). Complex inputs are refused at compile time
-// (searchsorted has no complex order).
+// gives false, setdiff1d and setxor1d keep it).
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -43,12 +44,9 @@ template <class T, class S> struct intersect_result {
 
 namespace detail {
 
-// The element type two set arguments are compared in (NumPy's promotion), refused for complex.
+// The element type two set arguments are compared in (NumPy's promotion).
 template <class A, class B> struct set_type {
     using type = promote_t<value_type_of<const A&>, value_type_of<const B&>>;
-    static_assert(!is_complex_v<type>, "clarray set routines: complex arrays are not supported "
-                                       "(they have no order for searchsorted); compare their "
-                                       "real parts (clarray::real) instead");
     static_assert(std::is_same_v<storage_of_t<A>, storage_of_t<B>>,
                   "clarray set routines: both inputs must have one storage policy");
 };
@@ -107,11 +105,71 @@ template <class T, class S> firsts<T, S> first_occurrences(const cl_array<T, S>&
     return r;
 }
 
+// Whether each element of the 1-d u, free of repeats, is in v, free of repeats too (inverted:
+// is not), by NumPy's sorted merge: in a stable sort of u and v joined, an element of u that
+// equals its successor has its match from v there. For complex values, which searchsorted does
+// not order; never blocks. The flags are scattered into n + 1 slots, the last a sink for the
+// elements without a match.
+template <class T, class S>
+cl_array<bool, S> member_of_unique(const cl_array<T, S>& u, const cl_array<T, S>& v, bool invert) {
+    const std::size_t n = u.size(), m = v.size();
+    cl_array<bool, S> flags(u.get_queue(), shape_type{n + 1}, layout::c, u.data().get());
+    flags.fill(invert);
+    const cl_array<bool, S> out = flags(range(0, static_cast<std::ptrdiff_t>(n)));
+    if (n == 0 || m == 0) return out;
+    const cl_array<T, S> aux = concatenate({u, v});
+    const cl_array<std::int64_t, S> order = argsort(aux);
+    const cl_array<T, S> sorted = eval(take(aux, order));
+    const std::ptrdiff_t len = static_cast<std::ptrdiff_t>(n + m);
+    const cl_array<std::int64_t, S> at = order(range(0, len - 1));
+    const std::int64_t sink = static_cast<std::int64_t>(n);
+    const cl_array<std::int64_t, S> target =
+        eval(where((sorted(range(0, len - 1)) == sorted(range(1, len))) & (at < sink), at, sink));
+    put(flags, target, !invert);
+    return out;
+}
+
+// Membership of the 1-d u (free of repeats) in v (free of repeats; sorted unless T is complex):
+// searchsorted where T has an order for it, else the merge above.
+template <class T, class S>
+cl_array<bool, S> members(const cl_array<T, S>& u, const cl_array<T, S>& v, bool invert) {
+    if constexpr (is_complex_v<T>)
+        return member_of_unique(u, v, invert);
+    else
+        return isin_sorted(u, v, invert);
+}
+
+// isin of complex values: the distinct values of e (a sort), their membership by the merge,
+// and each element's flag gathered from its value's (NumPy's in1d with return_inverse). Blocks:
+// the count of distinct values is read back.
+template <class T, class S>
+cl_array<bool, S> isin_complex(const cl_array<T, S>& e, const cl_array<T, S>& t, bool invert) {
+    const queue& q = e.get_queue();
+    if (e.size() == 0 || t.size() == 0) {
+        cl_array<bool, S> out(q, e.shape(), layout::c, e.data().get());
+        if (out.size() > 0) out.fill(invert);
+        return out;
+    }
+    const cl_array<T, S> flat = e.ravel();
+    const cl_array<std::int64_t, S> order = argsort(flat);
+    const cl_array<T, S> sorted = eval(take(flat, order));
+    const cl_array<bool, S> first = first_of_runs(sorted);
+    const cl_array<T, S> distinct = compress(first, sorted);
+    // The rank of each sorted element's value among the distinct ones, scattered back to the
+    // element's place.
+    const cl_array<std::int64_t, S> rank = eval(cumsum(astype<std::int64_t>(first)) - 1);
+    cl_array<std::int64_t, S> inverse(q, shape_type{flat.size()}, layout::c, e.data().get());
+    put(inverse, order, rank);
+    const cl_array<bool, S> in = member_of_unique(distinct, unique(t), invert);
+    return cl_array<bool, S>(eval(take(in, inverse))).reshape(e.shape());
+}
+
 } // namespace detail
 
 // NumPy's isin: whether each element of `element` is in `test_elements` (bool, element's
 // shape); invert gives the complement (NumPy's invert=True). Never blocks: a sort of
-// test_elements, a searchsorted and one comparison.
+// test_elements, a searchsorted and one comparison. Complex input takes the merge: it reads the
+// count of element's distinct values back.
 template <
     class A, class B,
     class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<B>>>
@@ -121,7 +179,10 @@ auto isin(const A& element, const B& test_elements, bool invert = false) {
     const auto e = detail::materialize_as<R>(element);
     detail::queue_of(e, "isin");
     const auto t = detail::set_operand<R>(test_elements, "isin");
-    return detail::isin_sorted(e, t.size() > 1 ? sort(t) : t, invert);
+    if constexpr (is_complex_v<R>)
+        return detail::isin_complex(e, t, invert);
+    else
+        return detail::isin_sorted(e, t.size() > 1 ? sort(t) : t, invert);
 }
 
 // NumPy's intersect1d: the sorted distinct values in both a and b (flattened). With
@@ -136,7 +197,7 @@ auto intersect1d(const A& a, const B& b, bool assume_unique = false) {
     const auto y = detail::set_operand<R>(b, "intersect1d");
     const auto ux = assume_unique ? sort(x) : unique(x);
     const auto uy = assume_unique ? sort(y) : unique(y);
-    return compress(detail::isin_sorted(ux, uy, false), ux);
+    return compress(detail::members(ux, uy, false), ux);
 }
 
 // NumPy's intersect1d with return_indices: the common values (as intersect1d) and the flat
@@ -151,7 +212,7 @@ auto intersect1d_indices(const A& a, const B& b, bool assume_unique = false) {
     const auto y = detail::set_operand<R>(b, "intersect1d_indices");
     const detail::firsts<R, S> fx = detail::first_occurrences(x, !assume_unique);
     const detail::firsts<R, S> fy = detail::first_occurrences(y, !assume_unique);
-    const cl_array<bool, S> common = detail::isin_sorted(fx.values, fy.values, false);
+    const cl_array<bool, S> common = detail::members(fx.values, fy.values, false);
     intersect_result<R, S> r;
     r.values = compress(common, fx.values);
     r.indices1 = compress(common, fx.index);
@@ -159,7 +220,10 @@ auto intersect1d_indices(const A& a, const B& b, bool assume_unique = false) {
         r.indices2 = r.indices1.copy();
         return r;
     }
-    r.indices2 = eval(take(fy.index, searchsorted(fy.values, r.values)));
+    if constexpr (is_complex_v<R>) // the common values of b, in the same (sorted) order
+        r.indices2 = compress(detail::members(fy.values, fx.values, false), fy.index);
+    else
+        r.indices2 = eval(take(fy.index, searchsorted(fy.values, r.values)));
     return r;
 }
 
@@ -187,7 +251,7 @@ auto setdiff1d(const A& a, const B& b, bool assume_unique = false) {
     const auto y = detail::set_operand<R>(b, "setdiff1d");
     const auto ux = assume_unique ? x : unique(x);
     const auto sy = assume_unique ? sort(y) : unique(y);
-    return compress(detail::isin_sorted(ux, sy, true), ux);
+    return compress(detail::members(ux, sy, true), ux);
 }
 
 // NumPy's setxor1d: the sorted values in exactly one of a and b. With assume_unique the inputs
