@@ -398,6 +398,39 @@ TEMPLATE_TEST_CASE("complex math functions within the documented bounds", "[comp
     const xt::xarray<T> hbig = crandom<T>({100}, 33, -40, 40);
     check_close<T>("tanh (large)", A(ca::tanh(ca::to_device<ca::buffer>(q, hbig))).get(),
                    host_map<T>([](T x) { return std::tanh(x); }, hbig), 16);
+    // The other functions of the array API standard, against std::complex in long double; the
+    // small arguments check the forms that keep a small z's digits.
+    {
+        using L = std::complex<long double>;
+        const auto ref = [](auto f) { return [f](T x) { return T(f(L(x))); }; };
+        const xt::xarray<T> hs = crandom<T>({100}, 34, -1e-3, 1e-3);
+        const auto s = ca::to_device<ca::buffer>(q, hs);
+        const xt::xarray<T> hm = crandom<T>({400}, 35, -0.95, 0.95); // inside the unit square
+        const auto m = ca::to_device<ca::buffer>(q, hm);
+#define COMPLEX_MATH_CHECK(NAME, ARG, HOST_ARG, BOUND, EXPR)                                       \
+    check_close<T>(#NAME " on " #ARG, A(ca::NAME(ARG)).get(),                                      \
+                   host_map<T>(ref([](L x) { return EXPR; }), HOST_ARG), BOUND)
+        COMPLEX_MATH_CHECK(tan, w, hw, 16, std::tan(x));
+        COMPLEX_MATH_CHECK(sinh, z, hz, 8, std::sinh(x));
+        COMPLEX_MATH_CHECK(cosh, z, hz, 8, std::cosh(x));
+        COMPLEX_MATH_CHECK(expm1, z, hz, 8, std::exp(x) - L(1));
+        COMPLEX_MATH_CHECK(expm1, s, hs, 8, std::exp(x) - L(1));
+        COMPLEX_MATH_CHECK(log1p, z, hz, 8, std::log(L(1) + x));
+        COMPLEX_MATH_CHECK(log1p, s, hs, 8, std::log(L(1) + x));
+        COMPLEX_MATH_CHECK(log2, z, hz, 8, std::log(x) / std::log(2.0L));
+        COMPLEX_MATH_CHECK(log10, z, hz, 8, std::log10(x));
+        for (const auto* arg : {&z, &s, &m}) {
+            const xt::xarray<T>& h = arg == &z ? hz : arg == &s ? hs : hm;
+            const auto& d = *arg;
+            COMPLEX_MATH_CHECK(asin, d, h, 16, std::asin(x));
+            COMPLEX_MATH_CHECK(acos, d, h, 16, std::acos(x));
+            COMPLEX_MATH_CHECK(atan, d, h, 16, std::atan(x));
+            COMPLEX_MATH_CHECK(asinh, d, h, 16, std::asinh(x));
+            COMPLEX_MATH_CHECK(acosh, d, h, 16, std::acosh(x));
+            COMPLEX_MATH_CHECK(atanh, d, h, 16, std::atanh(x));
+        }
+#undef COMPLEX_MATH_CHECK
+    }
     check_close<T>("pow(z, w)", A(ca::pow(z, w)).get(),
                    host_map<T>([](T x, T y) { return std::pow(x, y); }, hz, hw), 64);
     // Integer exponents (NumPy's repeated multiplication) and a real one.

@@ -102,8 +102,112 @@ const helper_text& text_of(complex_fn f) {
 })CLC",
          {complex_fn::mul, complex_fn::div, complex_fn::exp, complex_fn::log},
          4},
+        // |1 + z|^2 - 1 = x (2 + x) + y^2 keeps the digits of a small z; far from 0 that sum
+        // would lose them (or overflow) and log(1 + z) is as good.
+        {"clog1p",
+         R"CLC(inline $C $F($C z) {
+    if (fabs(z.x) < ($R)0.5 && fabs(z.y) < ($R)0.5)
+        return ($C)(($R)0.5 * log1p(z.x * (($R)2 + z.x) + z.y * z.y), atan2(z.y, ($R)1 + z.x));
+    return ($C)(log(hypot(($R)1 + z.x, z.y)), atan2(z.y, ($R)1 + z.x));
+})CLC",
+         {},
+         0},
+        // Re: e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y / 2), without the cancellation.
+        {"cexpm1",
+         R"CLC(inline $C $F($C z) {
+    if (z.y == 0) return ($C)(expm1(z.x), z.y);
+    const $R h = sin(z.y * ($R)0.5);
+    return ($C)(expm1(z.x) * cos(z.y) - ($R)2 * h * h, exp(z.x) * sin(z.y));
+})CLC",
+         {},
+         0},
+        {"clog2",
+         R"CLC(inline $C $F($C z) {
+    return ($C)(log2(hypot(z.x, z.y)), atan2(z.y, z.x) * ($R)1.44269504088896340736);
+})CLC",
+         {},
+         0},
+        {"clog10",
+         R"CLC(inline $C $F($C z) {
+    return ($C)(log10(hypot(z.x, z.y)), atan2(z.y, z.x) * ($R)0.434294481903251827651);
+})CLC",
+         {},
+         0},
+        // A real argument stays real (cosh(x) * sin(0) would be inf * 0 for a large x).
+        {"csinh",
+         R"CLC(inline $C $F($C z) {
+    if (z.y == 0) return ($C)(sinh(z.x), z.y);
+    return ($C)(sinh(z.x) * cos(z.y), cosh(z.x) * sin(z.y));
+})CLC",
+         {},
+         0},
+        {"ccosh",
+         R"CLC(inline $C $F($C z) {
+    if (z.y == 0) return ($C)(cosh(z.x), signbit(z.x) ? -z.y : z.y);
+    return ($C)(cosh(z.x) * cos(z.y), sinh(z.x) * sin(z.y));
+})CLC",
+         {},
+         0},
+        // tan z = -i tanh(i z).
+        {"ctan",
+         R"CLC(inline $C $F($C z) {
+    const $C t = clarray_ctanh_$C(($C)(-z.y, z.x));
+    return ($C)(t.y, -t.x);
+})CLC",
+         {complex_fn::tanh},
+         1},
+        // Kahan, "Branch cuts for complex elementary functions" (1987): the square roots carry
+        // the branch cuts, and no step cancels near the cuts or near 0.
+        {"casin",
+         R"CLC(inline $C $F($C z) {
+    const $C a = clarray_csqrt_$C(($C)(($R)1 - z.x, -z.y));
+    const $C b = clarray_csqrt_$C(($C)(($R)1 + z.x, z.y));
+    return ($C)(atan2(z.x, a.x * b.x - a.y * b.y), asinh(a.x * b.y - a.y * b.x));
+})CLC",
+         {complex_fn::sqrt},
+         1},
+        {"cacos",
+         R"CLC(inline $C $F($C z) {
+    const $C a = clarray_csqrt_$C(($C)(($R)1 - z.x, -z.y));
+    const $C b = clarray_csqrt_$C(($C)(($R)1 + z.x, z.y));
+    return ($C)(($R)2 * atan2(a.x, b.x), asinh(b.x * a.y - b.y * a.x));
+})CLC",
+         {complex_fn::sqrt},
+         1},
+        // atan z = -i atanh(i z).
+        {"catan",
+         R"CLC(inline $C $F($C z) {
+    const $C t = clarray_catanh_$C(($C)(-z.y, z.x));
+    return ($C)(t.y, -t.x);
+})CLC",
+         {complex_fn::atanh},
+         1},
+        // asinh z = -i asin(i z).
+        {"casinh",
+         R"CLC(inline $C $F($C z) {
+    const $C t = clarray_casin_$C(($C)(-z.y, z.x));
+    return ($C)(t.y, -t.x);
+})CLC",
+         {complex_fn::asin},
+         1},
+        {"cacosh",
+         R"CLC(inline $C $F($C z) {
+    const $C a = clarray_csqrt_$C(($C)(z.x - ($R)1, z.y));
+    const $C b = clarray_csqrt_$C(($C)(z.x + ($R)1, z.y));
+    return ($C)(asinh(a.x * b.x + a.y * b.y), ($R)2 * atan2(a.y, b.x));
+})CLC",
+         {complex_fn::sqrt},
+         1},
+        // (log1p(z) - log1p(-z)) / 2: each log1p keeps a small z's digits.
+        {"catanh",
+         R"CLC(inline $C $F($C z) {
+    const $C p = clarray_clog1p_$C(z), m = clarray_clog1p_$C(-z);
+    return ($C)((p.x - m.x) * ($R)0.5, (p.y - m.y) * ($R)0.5);
+})CLC",
+         {complex_fn::log1p},
+         1},
     };
-    static_assert(sizeof(texts) / sizeof(texts[0]) == static_cast<int>(complex_fn::pow) + 1,
+    static_assert(sizeof(texts) / sizeof(texts[0]) == static_cast<int>(complex_fn::atanh) + 1,
                   "one text per complex_fn");
     return texts[static_cast<int>(f)];
 }

@@ -39,6 +39,6 @@ void complex_usage(const ca::queue& q) {
 #elif CLARRAY_COMPILE_CASE == 8
     auto e = ca::argmin(a);
 #elif CLARRAY_COMPILE_CASE == 9
-    ca::cl_array<c64> e = ca::tan(a);
+    ca::cl_array<c64> e = ca::cbrt(a);
 #endif
 }

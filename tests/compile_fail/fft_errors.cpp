@@ -15,10 +15,13 @@ void fft_usage(const ca::queue& q) {
     auto Z = ca::fft::ifftn(z);
     auto R = ca::fft::rfft(x);
     auto r = ca::fft::irfft(R);
-    (void)X, (void)Z, (void)r;
-#elif CLARRAY_COMPILE_CASE == 1 // integers: NumPy's complex128 would need a conversion anyway
-    ca::cl_array<std::int32_t> i(q, {8});
-    auto X = ca::fft::fft(i);
+    ca::cl_array<std::int32_t> i(q, {8}); // integers compute in float64, as NumPy's
+    ca::cl_array<std::complex<double>> I = ca::fft::fft(i);
+    ca::cl_array<std::complex<double>> IR = ca::fft::rfft(i);
+    (void)X, (void)Z, (void)r, (void)I, (void)IR;
+#elif CLARRAY_COMPILE_CASE == 1 // float16: convert first
+    ca::cl_array<ca::half> h(q, {8});
+    auto X = ca::fft::fft(h);
     (void)X;
 #elif CLARRAY_COMPILE_CASE == 2 // rfft of complex input
     ca::cl_array<std::complex<float>> z(q, {8});

@@ -165,6 +165,63 @@ cl_array<T, S> moveaxis(const cl_array<T, S>& a, std::ptrdiff_t source,
     return a.transpose(order);
 }
 
+// The standard's permute_dims: the view with its axes in the order `axes` (transpose).
+template <class T, class S>
+cl_array<T, S> permute_dims(const cl_array<T, S>& a, const std::vector<std::size_t>& axes) {
+    return a.transpose(axes);
+}
+// The view with the last two axes exchanged (the standard's matrix_transpose; rank >= 2).
+template <class T, class S> cl_array<T, S> matrix_transpose(const cl_array<T, S>& a) {
+    if (a.dimension() < 2)
+        throw shape_error("matrix_transpose: needs at least 2 dimensions, got shape " +
+                          shape_to_string(a.shape()));
+    return swapaxes(a, -1, -2);
+}
+// a.reshape(shape), a.squeeze() and a.squeeze(axis) as free functions (the standard's spelling).
+template <class T, class S> cl_array<T, S> reshape(const cl_array<T, S>& a, shape_type shape) {
+    return a.reshape(std::move(shape));
+}
+// The view without a's axes of extent 1.
+template <class T, class S> cl_array<T, S> squeeze(const cl_array<T, S>& a) {
+    return a.squeeze();
+}
+// The view without axis `axis`, which must have extent 1.
+template <class T, class S> cl_array<T, S> squeeze(const cl_array<T, S>& a, std::size_t axis) {
+    return a.squeeze(axis);
+}
+// A view of a with shape `shape` (NumPy's broadcast_to): axes of extent 1, and leading axes a
+// lacks, repeat through stride 0. The view aliases a, so writing through it writes the repeated
+// elements (NumPy's is read-only); shape_error where a does not broadcast to `shape`.
+template <class T, class S>
+cl_array<T, S> broadcast_to(const cl_array<T, S>& a, const shape_type& shape) {
+    if (a.dimension() > shape.size() || broadcast_shapes(a.shape(), shape) != shape)
+        throw shape_error("broadcast_to: shape " + shape_to_string(a.shape()) +
+                          " does not broadcast to " + shape_to_string(shape));
+    return detail::view_of(a, shape, broadcast_strides(a.shape(), a.strides(), shape), a.offset());
+}
+// Views of the arrays broadcast to their common shape (NumPy's broadcast_arrays).
+template <class T, class S>
+std::vector<cl_array<T, S>> broadcast_arrays(const std::vector<cl_array<T, S>>& arrays) {
+    shape_type common;
+    for (const auto& a : arrays)
+        common = broadcast_shapes(common, a.shape());
+    std::vector<cl_array<T, S>> out;
+    out.reserve(arrays.size());
+    for (const auto& a : arrays)
+        out.push_back(broadcast_to(a, common));
+    return out;
+}
+// The views a[..., i, ...] along axis, one per index (the standard's unstack).
+template <class T, class S>
+std::vector<cl_array<T, S>> unstack(const cl_array<T, S>& a, std::ptrdiff_t axis = 0) {
+    const std::size_t ax = detail::normalize_axis(axis, a.dimension(), "unstack");
+    std::vector<cl_array<T, S>> out;
+    out.reserve(a.shape()[ax]);
+    for (std::size_t i = 0; i < a.shape()[ax]; ++i)
+        out.push_back(detail::axis_slice(a, ax, i, i + 1).squeeze(ax));
+    return out;
+}
+
 // ---- joining ----
 // The arrays joined along an existing axis (negative counts from the end), NumPy's concatenate.
 // All of one element type here; mixed element types promote (expr/manipulation.hpp).
@@ -211,6 +268,16 @@ cl_array<T, S> stack(std::initializer_list<cl_array<T, S>> arrays, std::ptrdiff_
     return stack(std::vector<cl_array<T, S>>(arrays), axis);
 }
 
+// The standard's name of concatenate.
+template <class T, class S>
+cl_array<T, S> concat(const std::vector<cl_array<T, S>>& arrays, std::ptrdiff_t axis = 0) {
+    return concatenate(arrays, axis);
+}
+// The standard's name of concatenate, of a braced list.
+template <class T, class S>
+cl_array<T, S> concat(std::initializer_list<cl_array<T, S>> arrays, std::ptrdiff_t axis = 0) {
+    return concatenate(arrays, axis);
+}
 // Along the first axis for 1-d (and 0-d) arrays, else along the second (NumPy's hstack).
 template <class T, class S> cl_array<T, S> hstack(const std::vector<cl_array<T, S>>& arrays) {
     std::vector<cl_array<T, S>> parts;
@@ -457,10 +524,11 @@ cl_array<T, detail::pooled_storage_t<S, Pool>> identity(const queue& q, std::siz
 
 // Coordinate arrays (NumPy's meshgrid, copy=True): for 1-d inputs x0 (n0), x1 (n1), ... arrays of
 // shape (n1, n0, n2, ...) (xy) or (n0, n1, n2, ...) (ij), the i-th holding xi along its axis.
-// Inputs of other ranks are flattened, as NumPy does.
+// Inputs of other ranks are flattened, as NumPy does. sparse: the i-th array has extent 1 on
+// every axis but its own (they broadcast to the full grid; NumPy's sparse=True).
 template <class T, class S>
 std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
-                                     indexing ix = indexing::xy) {
+                                     indexing ix = indexing::xy, bool sparse = false) {
     std::vector<cl_array<T, S>> flat;
     shape_type shape;
     for (const cl_array<T, S>& x : xs) {
@@ -476,7 +544,7 @@ std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
         strides_type st(shape.size(), 0);
         s[ax] = shape[ax];
         st[ax] = flat[i].strides()[0];
-        out.push_back(detail::new_like(flat[i], shape));
+        out.push_back(detail::new_like(flat[i], sparse ? s : shape));
         detail::strided_copy(out.back(), detail::view_of(flat[i], s, st, flat[i].offset()));
     }
     return out;
@@ -484,8 +552,8 @@ std::vector<cl_array<T, S>> meshgrid(const std::vector<cl_array<T, S>>& xs,
 // NumPy's meshgrid from a braced list of 1-d arrays.
 template <class T, class S>
 std::vector<cl_array<T, S>> meshgrid(std::initializer_list<cl_array<T, S>> xs,
-                                     indexing ix = indexing::xy) {
-    return meshgrid(std::vector<cl_array<T, S>>(xs), ix);
+                                     indexing ix = indexing::xy, bool sparse = false) {
+    return meshgrid(std::vector<cl_array<T, S>>(xs), ix, sparse);
 }
 
 namespace detail {

@@ -21,7 +21,20 @@ enum class complex_fn : unsigned char {
     sin,
     cos,
     tanh,
-    pow, // (a, b) -> a ** b (NumPy's: binary powering for integer b with |b| < 100)
+    pow,   // (a, b) -> a ** b (NumPy's: binary powering for integer b with |b| < 100)
+    log1p, // z -> log(1 + z), accurate near 0
+    expm1, // z -> exp(z) - 1, accurate near 0
+    log2,
+    log10,
+    sinh,
+    cosh,
+    tan,
+    asin, // Kahan's formulas, as acos, asinh and acosh
+    acos,
+    atan,
+    asinh,
+    acosh,
+    atanh,
 };
 
 // Registers helper f for complex dtype d (and the helpers it calls) with g and returns its name.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -49,7 +50,6 @@ template <class T, class S> diff_node_t<T, S> diff_once(const cl_array<T, S>& a,
         array_terminal<cl_array<T, S>>(axis_slice(a, axis, n > 0 ? 1 : 0, n)),
         array_terminal<cl_array<T, S>>(axis_slice(a, axis, 0, n > 0 ? n - 1 : 0)));
 }
-
 
 // where(col - row (>= or <=) k, x, 0) over the last two axes of x (a 1-d x of extent n is taken
 // as n x n rows, as NumPy's triu/tril do).
@@ -311,6 +311,39 @@ auto diag(const E& e, std::ptrdiff_t k = 0) {
 template <class E, class = detail::expression_argument_t<E>>
 auto diff(const E& e, std::size_t n = 1, std::ptrdiff_t axis = -1) {
     return diff(detail::materialize(e), n, axis);
+}
+
+namespace detail {
+// prepend / append of diff as a slice list entry: an array as it is, a scalar as one slice of
+// a's shape along axis, std::nullopt as nothing.
+template <class T, class S, class V>
+void add_diff_part(std::vector<cl_array<T, S>>& parts, const cl_array<T, S>& a, std::size_t axis,
+                   const V& v) {
+    if constexpr (std::is_same_v<V, std::nullopt_t>) {
+        (void)parts, (void)a, (void)axis, (void)v;
+    } else if constexpr (is_scalar_v<V>) {
+        shape_type shape = a.shape();
+        shape[axis] = 1;
+        parts.push_back(full<T, S>(a.get_queue(), shape, static_cast<T>(v)));
+    } else {
+        parts.push_back(v);
+    }
+}
+} // namespace detail
+
+// NumPy's diff with prepend and append: values joined to a along axis before the differences,
+// each an array (a's shape on the other axes), a scalar (one slice of that value) or
+// std::nullopt (nothing).
+template <class T, class S, class P, class A = std::nullopt_t>
+auto diff(const cl_array<T, S>& a, std::size_t n, std::ptrdiff_t axis, const P& prepend,
+          const A& append = std::nullopt) {
+    if (a.dimension() == 0) throw shape_error("diff: the input must be at least 1-d, not 0-d");
+    const std::size_t ax = detail::normalize_axis(axis, a.dimension(), "diff");
+    std::vector<cl_array<T, S>> parts;
+    detail::add_diff_part(parts, a, ax, prepend);
+    parts.push_back(a);
+    detail::add_diff_part(parts, a, ax, append);
+    return diff(concatenate(parts, static_cast<std::ptrdiff_t>(ax)), n, axis);
 }
 
 // ---- *_like of an expression: its shape, value type, storage policy and queue (C layout),

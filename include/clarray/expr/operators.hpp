@@ -6,6 +6,7 @@
 // codegen/complex_helpers.hpp.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "clarray/codegen/complex_helpers.hpp"
 #include "clarray/expr/device_check.hpp"
@@ -573,10 +574,17 @@ struct angle_op {
 
 // The complex helper of a one-argument math function, or -1 (not defined for complex here).
 constexpr int complex_unary_function(const char* name) {
-    const char* names[] = {"exp", "log", "sqrt", "sin", "cos", "tanh"};
-    const complex_fn fns[] = {complex_fn::exp, complex_fn::log, complex_fn::sqrt,
-                              complex_fn::sin, complex_fn::cos, complex_fn::tanh};
-    for (int i = 0; i < 6; ++i) {
+    const char* names[] = {"exp",   "log",   "sqrt",  "sin",  "cos",  "tanh",  "tan",
+                           "sinh",  "cosh",  "asin",  "acos", "atan", "asinh", "acosh",
+                           "atanh", "expm1", "log1p", "log2", "log10"};
+    const complex_fn fns[] = {
+        complex_fn::exp,   complex_fn::log,   complex_fn::sqrt,  complex_fn::sin,
+        complex_fn::cos,   complex_fn::tanh,  complex_fn::tan,   complex_fn::sinh,
+        complex_fn::cosh,  complex_fn::asin,  complex_fn::acos,  complex_fn::atan,
+        complex_fn::asinh, complex_fn::acosh, complex_fn::atanh, complex_fn::expm1,
+        complex_fn::log1p, complex_fn::log2,  complex_fn::log10};
+    static_assert(sizeof(names) / sizeof(names[0]) == sizeof(fns) / sizeof(fns[0]));
+    for (int i = 0; i < int(sizeof(names) / sizeof(names[0])); ++i) {
         int k = 0;
         while (names[i][k] && names[i][k] == name[k])
             ++k;
@@ -594,8 +602,8 @@ constexpr int complex_unary_function(const char* name) {
             if constexpr (is_complex_v<A>) {                                                       \
                 constexpr int f = complex_unary_function(FN);                                      \
                 static_assert(f >= 0 || dependent_false_v<A>,                                      \
-                              FN ": not defined for complex operands (exp, log, sqrt, sin, cos, "  \
-                                 "tanh are)");                                                     \
+                              FN ": not defined for complex operands (docs/complex.md lists the "  \
+                                 "functions that are)");                                           \
                 return complex_helper(g, static_cast<complex_fn>(f), dtype_of<A>()) + "(" + a +    \
                        ")";                                                                        \
             } else {                                                                               \
@@ -616,7 +624,8 @@ CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 
 // ceil, floor, trunc and round as NumPy 2.4: an integer keeps its type and value; bool stays
 // bool for ceil, floor and trunc, and round of bool is float16 (BOOL_RESULT); floats as the
-// math functions above. Not defined for complex numbers.
+// math functions above, round to the nearest even on ties (OpenCL's rint; its round goes away
+// from zero). Not defined for complex numbers.
 #define CLARRAY_ROUNDING_OP(NAME, FN, BOOL_RESULT)                                                 \
     struct NAME : lanewise_call_op {                                                               \
         template <class A>                                                                         \
@@ -634,9 +643,132 @@ CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_UNARY)
 CLARRAY_ROUNDING_OP(ceil_op, "ceil", bool)
 CLARRAY_ROUNDING_OP(floor_op, "floor", bool)
 CLARRAY_ROUNDING_OP(trunc_op, "trunc", bool)
-CLARRAY_ROUNDING_OP(round_op, "round", half)
+CLARRAY_ROUNDING_OP(round_op, "rint", half)
 #undef CLARRAY_ROUNDING_OP
 #define CLARRAY_ROUNDING_FUNCTIONS(X) X(ceil) X(floor) X(trunc) X(round)
+
+// sign as NumPy 2: -1, 0 or 1 in the operand's type, NaN stays NaN; a complex z gives z / |z|
+// (0 at 0). No bool loop, as NumPy.
+struct sign_op {
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        static_assert(!is_boolean_v<A>, "sign: not defined for bool (as in NumPy)");
+        const std::string t = cl_value_type_name(dtype_of<A>()), f = "clarray_sign_" + t;
+        if constexpr (is_complex_v<A>) {
+            const std::string abs = complex_helper(g, complex_fn::abs, dtype_of<A>());
+            g.helper(f, cl_helper(("inline $T $F($T z) { const " +
+                                   std::string(cl_value_type_name(dtype_of<real_of_t<A>>())) +
+                                   " m = " + abs + "(z); return m == 0 ? z * 0 : z / m; }")
+                                      .c_str(),
+                                  t, f));
+        } else if constexpr (is_floating_v<A>) {
+            g.helper(f, cl_helper("inline $T $F($T x) { return x > 0 ? 1 : x < 0 ? -1 : x == 0 ? "
+                                  "0 : x; }",
+                                  t, f));
+        } else {
+            g.helper(f,
+                     cl_helper("inline $T $F($T x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }", t, f));
+        }
+        return f + "(" + cast_to<A>(g, a) + ")";
+    }
+};
+// signbit: whether the sign bit is set (an integer: whether it is negative; bool: false).
+struct signbit_op {
+    template <class A> using result_t = bool;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        static_assert(!is_complex_v<A>, "signbit: not defined for complex operands");
+        if constexpr (is_floating_v<A>)
+            return "(signbit(" + cast_to<A>(g, a) + ") != 0)";
+        else if constexpr (is_signed_integer_v<A>)
+            return "((" + a + ") < 0)";
+        else
+            return "0";
+    }
+};
+// square: x * x in the operand's type (bool squares as int8, as NumPy's).
+struct square_op {
+    template <class A> using result_t = bool_as_int8_t<A>;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        using R = result_t<A>;
+        const std::string t = cl_value_type_name(dtype_of<R>()), f = "clarray_square_" + t;
+        if constexpr (is_complex_v<R>)
+            g.helper(f, cl_helper("inline $T $F($T z) { return ($T)(z.x * z.x - z.y * z.y, z.x * "
+                                  "z.y + z.y * z.x); }",
+                                  t, f));
+        else
+            g.helper(f, cl_helper("inline $T $F($T x) { return x * x; }", t, f));
+        return cast_to<R>(g, f + "(" + convert<R, A>(g, a) + ")");
+    }
+};
+// reciprocal: 1 / x in the operand's type (an integer divides as integers: 0 for |x| > 1, and
+// 0 for x == 0, as clarray's integer division by zero; NumPy gives that value undefined).
+struct reciprocal_op {
+    template <class A> using result_t = A;
+    template <class A> static std::string emit(source_builder& g, const std::string& a) {
+        static_assert(!is_boolean_v<A>, "reciprocal: not defined for bool (as in NumPy)");
+        if constexpr (is_complex_v<A>)
+            return complex_helper(g, complex_fn::div, dtype_of<A>()) + "((" +
+                   cl_type_name(dtype_of<A>()) + ")(1, 0), " + a + ")";
+        const std::string t = cl_value_type_name(dtype_of<A>()), f = "clarray_reciprocal_" + t;
+        if constexpr (is_floating_v<A>)
+            g.helper(f, cl_helper("inline $T $F($T x) { return 1 / x; }", t, f));
+        else
+            g.helper(f, cl_helper("inline $T $F($T x) { return x == 0 ? 0 : 1 / x; }", t, f));
+        return f + "(" + cast_to<A>(g, a) + ")";
+    }
+};
+// logaddexp(x, y) = log(e^x + e^y) and logaddexp2 (base 2), NumPy's formulas: no overflow for
+// large arguments, x + log(2) where x == y (infinities included), NaN where either is NaN.
+template <bool Base2> struct logaddexp_op {
+    template <class A, class B> using result_t = float_of_t<promote_t<A, B>>;
+    template <class A, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& b) {
+        using R = result_t<A, B>;
+        static_assert(!is_complex_v<R>, "logaddexp: complex operands are not supported");
+        const std::string t = cl_value_type_name(dtype_of<R>());
+        const std::string f = std::string(Base2 ? "clarray_logaddexp2_" : "clarray_logaddexp_") + t;
+        g.helper(f, cl_helper(Base2 ? R"CLC(inline $T $F($T x, $T y) {
+    if (x == y) return x + 1;
+    const $T d = x - y;
+    if (d > 0) return x + log1p(exp2(-d)) * ($T)1.44269504088896340736;
+    if (d <= 0) return y + log1p(exp2(d)) * ($T)1.44269504088896340736;
+    return d;
+})CLC"
+                                    : R"CLC(inline $T $F($T x, $T y) {
+    if (x == y) return x + ($T)0.693147180559945309417;
+    const $T d = x - y;
+    if (d > 0) return x + log1p(exp(-d));
+    if (d <= 0) return y + log1p(exp(d));
+    return d;
+})CLC",
+                              t, f));
+        return f + "(" + cast_to<R>(g, a) + ", " + cast_to<R>(g, b) + ")";
+    }
+};
+
+// round(x, decimals) with p = 10^|decimals| and below = (decimals < 0), NumPy's formulas.
+struct round_decimals_op {
+    template <class A, class P, class B> using result_t = A;
+    template <class A, class P, class B>
+    static std::string emit(source_builder& g, const std::string& a, const std::string& p,
+                            const std::string& below) {
+        const std::string t = cl_value_type_name(dtype_of<A>()), f = "clarray_round_places_" + t;
+        if constexpr (is_floating_v<A>)
+            g.helper(f, cl_helper("inline $T $F($T x, $T p, $T below) { return below != 0 ? "
+                                  "rint(x / p) * p : rint(x * p) / p; }",
+                                  t, f));
+        else // the nearest multiple of p, ties to the even multiple
+            g.helper(f, cl_helper(R"CLC(inline $T $F($T x, $T p, $T below) {
+    if (below == 0 || p == 1) return x;
+    $T q = x / p, r = x % p;
+    if (r < 0) { r += p; q -= 1; }
+    if (r > p / 2 || (r == p / 2 && (q & 1) != 0)) q += 1;
+    return q * p;
+})CLC",
+                                  t, f));
+        return f + "(" + cast_to<A>(g, a) + ", " + p + ", " + below + ")";
+    }
+};
 
 // Complex: NaN or infinite when either part is (COMPLEX "any"), finite when both are ("all").
 #define CLARRAY_CLASSIFY_OP(NAME, FN, INT_VALUE, COMPLEX)                                          \
@@ -740,6 +872,28 @@ CLARRAY_BINARY_FUNCTION(nextafter, nextafter_op)
 CLARRAY_BINARY_FUNCTION(logical_and, logical_and_op)
 CLARRAY_BINARY_FUNCTION(logical_or, logical_or_op)
 CLARRAY_BINARY_FUNCTION(logical_xor, logical_xor_op)
+CLARRAY_BINARY_FUNCTION(logaddexp, logaddexp_op<false>)
+CLARRAY_BINARY_FUNCTION(logaddexp2, logaddexp_op<true>)
+///@}
+/// The array API standard's (and NumPy's) names of the operators: `add(x, y)` is `x + y`, and so
+/// on; lazy, with the operators' broadcasting and promotion.
+///@{
+CLARRAY_BINARY_FUNCTION(add, plus_op)
+CLARRAY_BINARY_FUNCTION(subtract, minus_op)
+CLARRAY_BINARY_FUNCTION(multiply, multiplies_op)
+CLARRAY_BINARY_FUNCTION(divide, divides_op)
+CLARRAY_BINARY_FUNCTION(remainder, modulus_op)
+CLARRAY_BINARY_FUNCTION(bitwise_and, bit_and_op)
+CLARRAY_BINARY_FUNCTION(bitwise_or, bit_or_op)
+CLARRAY_BINARY_FUNCTION(bitwise_xor, bit_xor_op)
+CLARRAY_BINARY_FUNCTION(bitwise_left_shift, shift_left_op)
+CLARRAY_BINARY_FUNCTION(bitwise_right_shift, shift_right_op)
+CLARRAY_BINARY_FUNCTION(equal, equal_op)
+CLARRAY_BINARY_FUNCTION(not_equal, not_equal_op)
+CLARRAY_BINARY_FUNCTION(less, less_op)
+CLARRAY_BINARY_FUNCTION(less_equal, less_equal_op)
+CLARRAY_BINARY_FUNCTION(greater, greater_op)
+CLARRAY_BINARY_FUNCTION(greater_equal, greater_equal_op)
 ///@}
 #undef CLARRAY_BINARY_FUNCTION
 /// NumPy's power, element-wise (lazy). On integers a negative exponent is a dtype_error: a
@@ -770,6 +924,12 @@ CLARRAY_UNARY(real, real_op)
 CLARRAY_UNARY(imag, imag_op)
 CLARRAY_UNARY(conj, conj_op)
 CLARRAY_UNARY(angle, angle_op)
+CLARRAY_UNARY(sign, sign_op)
+CLARRAY_UNARY(signbit, signbit_op)
+CLARRAY_UNARY(square, square_op)
+CLARRAY_UNARY(reciprocal, reciprocal_op)
+CLARRAY_UNARY(negative, negate_op)
+CLARRAY_UNARY(bitwise_invert, bit_not_op)
 #define CLARRAY_DEFINE_FLOAT_FUNCTION(F) CLARRAY_UNARY(F, F##_op)
 CLARRAY_FLOAT_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
 CLARRAY_ROUNDING_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
@@ -779,6 +939,35 @@ CLARRAY_ROUNDING_FUNCTIONS(CLARRAY_DEFINE_FLOAT_FUNCTION)
 /// Unary plus: the operand itself.
 template <class X, class = std::enable_if_t<is_expression_v<X>>> auto operator+(X&& x) {
     return std::forward<X>(x);
+}
+/// NumPy's positive: the operand itself (bool is not accepted, as NumPy).
+template <class X, class = std::enable_if_t<is_expression_v<X>>> auto positive(X&& x) {
+    static_assert(!std::is_same_v<detail::value_type_of<X>, bool>,
+                  "positive: not defined for bool (as in NumPy)");
+    return std::forward<X>(x);
+}
+
+/// NumPy's round(x, decimals): x rounded to `decimals` decimal places (negative: to tens,
+/// hundreds...), ties to even, computed as NumPy does: rint(x * 10^d) / 10^d for d >= 0 and
+/// rint(x / 10^-d) * 10^-d below, in x's float type. Integers keep their values for d >= 0 and
+/// round to multiples of 10^-d (ties to even) below. Lazy.
+template <class X, class = std::enable_if_t<is_expression_v<X>>> auto round(X&& x, int decimals) {
+    using T = detail::value_type_of<X>;
+    static_assert(!is_complex_v<T> && !is_boolean_v<T>, "round(x, decimals): real numbers only");
+    using P = std::conditional_t<is_floating_v<T>, double, T>;
+    P p = 1;
+    const int places = decimals < 0 ? -decimals : decimals;
+    for (int i = 0; i < places && (is_floating_v<T> || decimals < 0); ++i)
+        p = static_cast<P>(p * 10);
+    using ST = detail::scalar_terminal<T>;
+    return detail::function_node<detail::round_decimals_op, detail::child_t<X>, ST, ST>(
+        detail::as_node(std::forward<X>(x)), ST(static_cast<T>(p)), ST(decimals < 0 ? 1 : 0));
+}
+
+/// NumPy's divmod: floor_divide(x, y) and mod(x, y), as a pair of lazy expressions.
+template <class X, class Y, class = std::enable_if_t<detail::binary_operands_v<X, Y>>>
+auto divmod(const X& x, const Y& y) {
+    return std::make_pair(floor_divide(x, y), mod(x, y));
 }
 
 // Elementwise conversion to U (as C casts; to bool: != 0).

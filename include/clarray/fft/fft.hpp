@@ -13,8 +13,8 @@
 // enqueued, nothing blocks (except building a VkFFT plan on first use of a shape: docs/fft.md).
 // Element types: std::complex<float> / <double>; float and double promote to complex64 /
 // complex128 (fft, ifft and their n-d forms), rfft takes float or double, irfft complex.
-// Integer inputs are refused at compile time (NumPy computes them in complex128): convert them
-// first, e.g. a.astype<double>().
+// Bool and integer inputs compute in float64 (complex128 results), as NumPy's; float16 is refused
+// at compile time (convert it first).
 #include <complex>
 #include <cstddef>
 #include <string>
@@ -23,7 +23,12 @@
 #include <vector>
 
 #include "clarray/array/cl_array.hpp"
+#include "clarray/array/factories.hpp"
+#include "clarray/array/manipulation.hpp"
+#include "clarray/error.hpp"
+#include "clarray/expr/assign.hpp"
 #include "clarray/expr/materialize.hpp"
+#include "clarray/expr/operators.hpp"
 
 namespace clarray {
 namespace detail {
@@ -67,13 +72,14 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
 // not take become unsupported, failed allocations out_of_memory, the rest clarray::error.
 void check_vkfft(int result, const char* call, const char* name, const std::string& detail);
 
+// The transform types of an input type: bool and integers compute in float64, as NumPy's.
 template <class T> struct fft_traits {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
                       std::is_same_v<T, std::complex<float>> ||
-                      std::is_same_v<T, std::complex<double>>,
-                  "clarray::fft: the input must be float, double, std::complex<float> or "
-                  "std::complex<double> (convert integer arrays first, e.g. astype<double>)");
-    using real = real_of_t<T>;
+                      std::is_same_v<T, std::complex<double>> || is_integer_v<T> || is_boolean_v<T>,
+                  "clarray::fft: the input must be float, double, complex, integer or bool "
+                  "(convert float16 first, e.g. astype<float>)");
+    using real = std::conditional_t<is_inexact_v<T>, real_of_t<T>, double>;
     using complex = std::complex<real>;
 };
 
@@ -82,11 +88,16 @@ cl_array<R, S> fft_call(fft_op op, const char* name, const cl_array<T, S>& a,
                         const std::vector<std::ptrdiff_t>& sizes,
                         const std::vector<std::ptrdiff_t>& axes, bool all_axes,
                         std::string_view norm) {
-    const array_ref in = array_ref_of(a);
-    const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
-    cl_array<R, S> out(a.get_queue(), r.out_shape, layout::c, a.data().get());
-    fft_execute(r, array_ref_of(out), in);
-    return out;
+    if constexpr (!is_inexact_v<T>) { // bool and integers: float64 first, as NumPy
+        return fft_call<R>(op, name, cl_array<double, S>(astype<double>(a)), sizes, axes, all_axes,
+                           norm);
+    } else {
+        const array_ref in = array_ref_of(a);
+        const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
+        cl_array<R, S> out(a.get_queue(), r.out_shape, layout::c, a.data().get());
+        fft_execute(r, array_ref_of(out), in);
+        return out;
+    }
 }
 
 // The complex transform r (forward or inverse) run in place in `work` (bound, C-contiguous, of
@@ -141,12 +152,14 @@ ifft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
 // The transform of real input: the n/2+1 non-negative frequencies along `axis` (n: the real
 // length after padding or truncation, -1: the extent).
 template <class T, class S>
-cl_array<std::complex<T>, S> rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1,
-                                  std::ptrdiff_t axis = -1, std::string_view norm = "backward") {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                  "clarray::fft::rfft: the input must be float or double");
-    return clarray::detail::fft_call<std::complex<T>>(clarray::detail::fft_op::r2c, "rfft", a, {n},
-                                                      {axis}, false, norm);
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+     std::string_view norm = "backward") {
+    static_assert(!is_complex_v<T>, "clarray::fft::rfft: the input must be real (float, double, "
+                                    "integer or bool)");
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return clarray::detail::fft_call<C>(clarray::detail::fft_op::r2c, "rfft", a, {n}, {axis}, false,
+                                        norm);
 }
 // The inverse of rfft: n real values (-1: 2 * (m - 1) for m input values along `axis`); the
 // input is truncated or padded with zeros to n/2+1 values first.
@@ -273,6 +286,130 @@ auto ifft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for
 // tests and diagnostics.
 std::size_t cached_plan_count(const context& ctx);
+
+namespace detail {
+// The axes an n-d transform runs over: `axes`, else every axis (s empty) or the last s.size().
+inline std::vector<std::ptrdiff_t> transform_axes(const char* name, std::size_t rank,
+                                                  const std::vector<std::ptrdiff_t>& s,
+                                                  const std::vector<std::ptrdiff_t>& axes) {
+    if (!s.empty() && !axes.empty() && s.size() != axes.size())
+        throw usage_error(std::string(name) + ": s has " + std::to_string(s.size()) +
+                          " lengths for " + std::to_string(axes.size()) + " axes");
+    if (!axes.empty()) return axes;
+    const std::size_t k = s.empty() ? rank : s.size();
+    if (k > rank || k == 0)
+        throw shape_error(std::string(name) + ": " + std::to_string(k) + " axes for an array of " +
+                          std::to_string(rank) + " dimensions");
+    std::vector<std::ptrdiff_t> out;
+    for (std::size_t i = rank - k; i < rank; ++i)
+        out.push_back(static_cast<std::ptrdiff_t>(i));
+    return out;
+}
+// NumPy's swap of the normalisation direction (hfft and ihfft are irfft and rfft reversed).
+inline std::string_view swapped_norm(std::string_view norm) {
+    if (norm == "backward") return "forward";
+    if (norm == "forward") return "backward";
+    return norm;
+}
+template <class V> V all_but_last(const V& v) {
+    return v.empty() ? v : V(v.begin(), v.end() - 1);
+}
+} // namespace detail
+
+// NumPy's rfftn: rfft along the last of `axes`, then fft along the others (axes and s as fftn).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+rfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    const auto ax = detail::transform_axes("rfftn", a.dimension(), s, axes);
+    auto last = rfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
+    if (ax.size() == 1) return last;
+    return fftn(last, detail::all_but_last(s), detail::all_but_last(ax), norm);
+}
+// NumPy's irfftn: the inverse of rfftn (s: the real output's lengths; the last one defaults to
+// 2 (m - 1) for m input values).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+irfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+       const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
+    const auto ax = detail::transform_axes("irfftn", a.dimension(), s, axes);
+    if (ax.size() == 1) return irfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
+    return irfft(ifftn(a, detail::all_but_last(s), detail::all_but_last(ax), norm),
+                 s.empty() ? -1 : s.back(), ax.back(), norm);
+}
+// rfftn over two axes, by default the last two.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+rfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+      const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    return rfftn(a, s, axes, norm);
+}
+// irfftn over two axes, by default the last two.
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+irfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
+       const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    return irfftn(a, s, axes, norm);
+}
+// NumPy's hfft: the real spectrum of a signal with Hermitian symmetry, given its first half
+// (irfft of the conjugate with the normalisation reversed); n real values (-1: 2 (m - 1)).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::real, S>
+hfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+     std::string_view norm = "backward") {
+    return irfft(cl_array<T, S>(conj(a)), n, axis, detail::swapped_norm(norm));
+}
+// NumPy's ihfft: the inverse of hfft (the conjugate of rfft with the normalisation reversed).
+template <class T, class S>
+cl_array<typename clarray::detail::fft_traits<T>::complex, S>
+ihfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
+      std::string_view norm = "backward") {
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    return cl_array<C, S>(conj(rfft(a, n, axis, detail::swapped_norm(norm))));
+}
+
+// The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -1] / (d n)
+// (NumPy's fftfreq), float64 by default.
+template <class T = double, class S = svm_coarse>
+cl_array<T, S> fftfreq(const queue& q, std::size_t n, double d = 1.0) {
+    static_assert(std::is_floating_point_v<T>, "fftfreq: T must be float or double");
+    const cl_array<T, S> k = arange<T, S>(q, T(0), T(n));
+    return cl_array<T, S>(where(k < T((n + 1) / 2), k, k - T(n)) * T(1.0 / (d * double(n))));
+}
+// The n / 2 + 1 non-negative frequencies of rfft: [0, 1, ..., n / 2] / (d n).
+template <class T = double, class S = svm_coarse>
+cl_array<T, S> rfftfreq(const queue& q, std::size_t n, double d = 1.0) {
+    static_assert(std::is_floating_point_v<T>, "rfftfreq: T must be float or double");
+    const cl_array<T, S> k = arange<T, S>(q, T(0), T(n / 2 + 1));
+    return cl_array<T, S>(k * T(1.0 / (d * double(n))));
+}
+namespace detail {
+template <class T, class S>
+cl_array<T, S> shifted(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes,
+                       bool inverse) {
+    std::vector<std::ptrdiff_t> ax = axes;
+    if (ax.empty())
+        for (std::size_t i = 0; i < a.dimension(); ++i)
+            ax.push_back(static_cast<std::ptrdiff_t>(i));
+    std::vector<std::ptrdiff_t> shifts;
+    for (std::ptrdiff_t axis : ax) {
+        const std::size_t k = clarray::detail::normalize_axis(axis, a.dimension(), "fftshift");
+        const auto half = static_cast<std::ptrdiff_t>(a.shape()[k] / 2);
+        shifts.push_back(inverse ? -half : half);
+    }
+    return roll(a, shifts, ax);
+}
+} // namespace detail
+// The zero frequency moved to the centre along `axes` (all by default): NumPy's fftshift.
+template <class T, class S>
+cl_array<T, S> fftshift(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes = {}) {
+    return detail::shifted(a, axes, false);
+}
+// The inverse of fftshift.
+template <class T, class S>
+cl_array<T, S> ifftshift(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& axes = {}) {
+    return detail::shifted(a, axes, true);
+}
 
 } // namespace fft
 } // namespace clarray

@@ -24,8 +24,11 @@
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/copy.hpp"
+#include "clarray/array/manipulation.hpp"
 #include "clarray/expr/assign.hpp" // astype: float16 products run in float32
 #include "clarray/expr/materialize.hpp"
+#include "clarray/expr/operators.hpp"
+#include "clarray/reduce/reduce.hpp"
 #include "clarray/types/half.hpp"
 
 namespace clarray {
@@ -178,7 +181,43 @@ auto tensordot(const A& a, const B& b, std::size_t n = 2) {
     return tensordot(clarray::detail::materialize(a), clarray::detail::materialize(b), n);
 }
 
+// The standard's vecdot: the sum over `axis` of conj(x1) * x2 (the operands broadcast; a
+// lazy product reduced in one kernel). Integer operands accumulate as sum's (int64).
+template <class A, class B, class = std::enable_if_t<is_expression_v<A> && is_expression_v<B>>>
+auto vecdot(const A& x1, const B& x2, std::ptrdiff_t axis = -1) {
+    using T = promote_t<clarray::detail::value_type_of<const A&>,
+                        clarray::detail::value_type_of<const B&>>;
+    if constexpr (is_complex_v<T>)
+        return sum(conj(x1) * x2, axis);
+    else
+        return sum(x1 * x2, axis);
+}
+
+// The standard's vector_norm: ord 2 (default), 1, inf, -inf, 0 (the count of non-zeros) or any
+// other p ((sum |x|^p)^(1/p)), over `axes` (all: the flattened array), in norm's result type.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto vector_norm(const E& x, double ord = 2, const reduce_axes& axes = {}, bool keep_dims = false) {
+    using result = decltype(norm(x, 2.0, axes, keep_dims));
+    using R = typename result::value_type;
+    const double infinity = std::numeric_limits<double>::infinity();
+    if (ord == 2 || ord == 1 || ord == infinity) return norm(x, ord, axes, keep_dims);
+    if (ord == -infinity) return result(min(astype<R>(abs(x)), axes, keep_dims));
+    if (ord == 0) return result(sum(astype<R>(x != 0), axes, keep_dims));
+    return result(pow(sum(pow(astype<R>(abs(x)), R(ord)), axes, keep_dims), R(1 / ord)));
+}
+
+// The standard's linalg.diagonal: the diagonal `offset` of each matrix of a stack (the last two
+// axes), a view.
+template <class T, class S>
+cl_array<T, S> diagonal(const cl_array<T, S>& a, std::ptrdiff_t offset = 0) {
+    return clarray::diagonal(a, offset, -2, -1);
+}
+
+using clarray::matrix_transpose;
+
 } // namespace linalg
+
+using linalg::vecdot;
 
 // matmul, inner and outer are also clarray's; clarray::dot and clarray::vdot are the reductions of
 // reduce/reduce.hpp (any dtype, compensated sums, fused expressions), not these.

@@ -207,6 +207,41 @@ auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
 }
 
 namespace detail {
+// A reduction's or scan's result r as an array of U (r itself when it already is one).
+template <class U, class R> auto result_as(R&& r) {
+    using A = std::decay_t<R>;
+    if constexpr (std::is_same_v<typename A::value_type, U>)
+        return std::forward<R>(r);
+    else
+        return cl_array<U, typename A::storage_policy>(astype<U>(r));
+}
+} // namespace detail
+
+// NumPy's dtype= argument: sum<U>(e, ...) sums the values converted to U and gives a U result.
+// Integers wrap in U as NumPy's do (the sum modulo 2^bits is the same however wide the
+// accumulator); floats accumulate in U. Likewise prod<U>, mean<U>, cumsum<U>, cumprod<U>.
+#define CLARRAY_REDUCTION_AS(NAME)                                                                 \
+    template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>     \
+    auto NAME(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {                  \
+        return detail::result_as<U>(NAME(astype<U>(e), axes, keep_dims));                          \
+    }
+CLARRAY_REDUCTION_AS(sum)
+CLARRAY_REDUCTION_AS(prod)
+CLARRAY_REDUCTION_AS(mean)
+#undef CLARRAY_REDUCTION_AS
+// cumsum with NumPy's dtype= (as sum<U>).
+template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
+auto cumsum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt, bool exclusive = false) {
+    return detail::result_as<U>(cumsum(astype<U>(e), axis, exclusive));
+}
+// cumprod with NumPy's dtype= (as sum<U>).
+template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
+auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+             bool exclusive = false) {
+    return detail::result_as<U>(cumprod(astype<U>(e), axis, exclusive));
+}
+
+namespace detail {
 // The array API's cumulative_sum/cumulative_prod: the scan along axis (required above one
 // dimension), and with include_initial the neutral element first along it (n + 1 values).
 template <class Op, class E>

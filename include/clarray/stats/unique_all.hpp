@@ -1,0 +1,78 @@
+#pragma once
+// The array API standard's unique functions: unique_values, unique_inverse and unique_all, with
+// the standard's field names; built on the sort layer's unique (one sort, the count read back)
+// and its stable argsort and searchsorted.
+//
+//   auto [values, inverse_indices] = clarray::unique_inverse(a);   // values[inverse] == a
+//   auto u = clarray::unique_all(a);     // u.values, u.indices, u.inverse_indices, u.counts
+//
+// Like unique, each blocks once: the number of distinct values is read back. NaNs count as one
+// value (NumPy 2's equal_nan); complex arrays are not taken (searchsorted's rule).
+#include <cstdint>
+#include <type_traits>
+
+#include "clarray/array/cl_array.hpp"
+#include "clarray/expr/materialize.hpp"
+#include "clarray/indexing/indexing.hpp"
+#include "clarray/reduce/reduce.hpp"
+#include "clarray/sort/sort.hpp"
+
+namespace clarray {
+
+/// The result of unique_inverse: the sorted distinct values and, for each element of the input
+/// (its shape), the index of its value in `values`.
+template <class T, class S> struct unique_inverse_result {
+    cl_array<T, S> values;
+    cl_array<std::int64_t, S> inverse_indices;
+};
+
+/// The result of unique_all: values, the index of each value's first occurrence in the
+/// flattened input, the inverse indices (the input's shape) and the counts.
+template <class T, class S> struct unique_all_result {
+    cl_array<T, S> values;
+    cl_array<std::int64_t, S> indices;
+    cl_array<std::int64_t, S> inverse_indices;
+    cl_array<std::int64_t, S> counts;
+};
+
+/// The standard's name of unique: the sorted distinct values of the flattened input.
+template <class E> auto unique_values(const E& e) {
+    return unique(detail::materialize(e));
+}
+
+/// The sorted distinct values and where each element's value is among them.
+template <class T, class S> unique_inverse_result<T, S> unique_inverse(const cl_array<T, S>& a) {
+    static_assert(!is_complex_v<T>, "unique_inverse: complex arrays are not supported");
+    cl_array<T, S> values = unique(a);
+    cl_array<T, S> flat = a.ravel();
+    cl_array<std::int64_t, S> inverse = searchsorted(values, flat, side::left);
+    return {std::move(values), inverse.reshape(a.shape())};
+}
+
+/// unique_inverse of an expression.
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
+auto unique_inverse(const E& e) {
+    return unique_inverse(detail::materialize(e));
+}
+
+/// Values, first indices, inverse indices and counts (the standard's unique_all).
+template <class T, class S> unique_all_result<T, S> unique_all(const cl_array<T, S>& a) {
+    static_assert(!is_complex_v<T>, "unique_all: complex arrays are not supported");
+    auto [values, counts] = unique_counts(a);
+    cl_array<T, S> flat = a.ravel();
+    cl_array<std::int64_t, S> inverse = searchsorted(values, flat, side::left);
+    // The stable argsort lists equal values in input order: each run starts at its first
+    // occurrence, and the runs start at the exclusive running sum of the counts.
+    const cl_array<std::int64_t, S> order = argsort(flat, 0);
+    const cl_array<std::int64_t, S> starts = cumsum(counts, 0, true);
+    cl_array<std::int64_t, S> first = take(order, starts);
+    return {std::move(values), std::move(first), inverse.reshape(a.shape()), std::move(counts)};
+}
+
+/// unique_all of an expression.
+template <class E, class = std::enable_if_t<detail::is_expression_only_v<E>>>
+auto unique_all(const E& e) {
+    return unique_all(detail::materialize(e));
+}
+
+} // namespace clarray
