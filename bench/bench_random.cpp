@@ -1,5 +1,6 @@
 // Random draws against the device's write bandwidth: values per second of clarray::random's
-// uniform, normal and integers (into contiguous arrays and a transposed view) next to a fill of
+// uniform, normal and integers (into contiguous arrays and a transposed view), exponential, gamma,
+// poisson and binomial (new arrays) next to a fill of
 // the same array (clarray's fill: clEnqueueSVMMemFill / clEnqueueFillBuffer) and a raw kernel
 // that writes its index, the ceiling of a kernel that only writes. Interleaved repeats (every
 // op once per round), each timed from enqueue to q.finish(); prints the median per op and
@@ -85,11 +86,19 @@ kernel void write_index(global float* out, ulong n) {
                 {"integers int32 [0,6)", 4, [&] { gen.fill_integers(k, 0, 6); }},
                 {"uniform float32 (transposed view)", 4,
                  [&] { gen.fill_uniform(square.transpose()); }},
+                // The per-position distributions (a new array each, from the pool).
+                {"exponential float32", 4, [&] { gen.exponential<float>(q, {n}); }},
+                {"gamma float32 (shape 2)", 4, [&] { gen.gamma<float>(q, {n}, 2.0f); }},
+                {"gamma float32 (shape 0.5)", 4, [&] { gen.gamma<float>(q, {n}, 0.5f); }},
             };
             if (fp64) {
                 ops.push_back({"fill float64", 8, [&] { d.fill(0.5); }});
                 ops.push_back({"uniform float64", 8, [&] { gen.fill_uniform(d); }});
                 ops.push_back({"normal float64", 8, [&] { gen.fill_normal(d); }});
+                ops.push_back({"poisson int64 (lam 3)", 8, [&] { gen.poisson(q, {n}, 3.0); }});
+                ops.push_back({"poisson int64 (lam 100)", 8, [&] { gen.poisson(q, {n}, 100.0); }});
+                ops.push_back(
+                    {"binomial int64 (1000, 0.3)", 8, [&] { gen.binomial(q, {n}, 1000, 0.3); }});
             }
             std::vector<std::vector<double>> samples(ops.size());
             for (auto& o : ops) { // warm-up: kernel builds, first touch of the memory

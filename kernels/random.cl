@@ -2,10 +2,11 @@
 // layout, the conversions). Built once per (generator, element type) after the Random123
 // headers and the declaration of random_layout (src/random/generator.cpp), with
 //   -DT=<type> -DU=<unsigned type of T's width> -DRANDOM_THREEFRY=0|1 -DRANDOM_WIDE=0|1
-//   -DRANDOM_REAL=0|1
+//   -DRANDOM_REAL=0|1 -DRANDOM_PER_POSITION=0|1
 // RANDOM_WIDE: a value takes 64 bits (two counter words, low word first), so a block of four
 // words gives 2 values instead of 4. RANDOM_REAL: T is float or double (uniform, normal), else an
-// integer type (integers).
+// integer type (integers). RANDOM_PER_POSITION: the distributions computed from one counter
+// sequence per position (gamma ... poisson) instead of uniform, normal and exponential.
 //
 // Work-item g computes block b = L.first_block + g, whose lane j is the value at position
 // b * PER_BLOCK + j, and writes each lane whose position lies in [L.position, L.position + L.n)
@@ -109,7 +110,7 @@ inline long element_offset(const random_layout* L, ulong i) {
 #define WORD64(r, j) ((ulong)(r).v[2 * (j)] | ((ulong)(r).v[2 * (j) + 1] << 32))
 #endif
 
-#if RANDOM_REAL
+#if RANDOM_REAL && !RANDOM_PER_POSITION
 
 // [0, 1) as Random123's u01fixedpt closed_open (exact), then low + u * (high - low) in one
 // rounding; a value that rounds up to high becomes the largest value below it.
@@ -166,6 +167,264 @@ kernel void random_normal(global T* out, random_layout L, T mean, T stddev) {
     RANDOM_STORE_BLOCK(v)
 }
 
+// scale * -log(u) (inversion), u in (0, 1) from one lane of the block as uniform's (four float32
+// or two float64 values per block: one word or two each, Random123's u01fixedpt open_open).
+kernel void random_exponential(global T* out, random_layout L, T scale) {
+    RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
+    for (int j = 0; j < PER_BLOCK; ++j) {
+#if RANDOM_WIDE
+        const T u = u01fixedpt_open_open_64_double(WORD64(r, j));
+#else
+        const T u = u01fixedpt_open_open_32_float(r.v[j]);
+#endif
+        v[j] = -log(u) * scale;
+    }
+    RANDOM_STORE_BLOCK(v)
+}
+
+#elif RANDOM_REAL // RANDOM_PER_POSITION: a program of its own (src/random/generator.cpp)
+
+// ---- Distributions with one value per position (docs/random.md, "Per-position sequences") ----
+// The value at position p is computed from its own sequence of words: the words of blocks
+// {p low, p high, stream, domain << 24 | k}, k = 0, 1, ..., taken in order. A rejection method
+// takes as many words as its attempts need, so the value is still a function of (key, stream,
+// domain, position) alone; nothing is shared between positions. Work-item g computes position
+// L.position + g and writes the element of flat C-order index g.
+
+typedef struct {
+    ulong position;
+    uint next_block; // k of the next block to compute
+    uint used;       // words of `words` already taken (4: none left)
+    rng_ctr words;
+} rng_seq;
+
+inline rng_seq seq_start(ulong position) {
+    rng_seq s;
+    s.position = position;
+    s.next_block = 0;
+    s.used = 4;
+    return s;
+}
+
+// The 24 low bits of counter word 3 count the blocks; a sequence never needs 2^24 of them (the
+// loops below stop long before), so the domain byte is never touched.
+inline uint seq_word(const random_layout* L, rng_seq* s) {
+    if (s->used == 4) {
+        s->words = block_words(L, s->position, s->next_block & 0xffffffu);
+        ++s->next_block;
+        s->used = 0;
+    }
+    return s->words.v[s->used++];
+}
+
+// Uniform in the open interval (0, 1) (Random123's u01fixedpt open_open): logarithms of it and
+// of 1 - it are finite.
+inline T seq_uniform(const random_layout* L, rng_seq* s) {
+#if RANDOM_WIDE
+    const ulong lo = seq_word(L, s);
+    const ulong hi = seq_word(L, s);
+    return u01fixedpt_open_open_64_double(lo | (hi << 32));
+#else
+    return u01fixedpt_open_open_32_float(seq_word(L, s));
+#endif
+}
+
+// One standard normal from two uniforms (Box-Muller, one of the pair): 2 u2 - 1 is exact.
+inline T seq_normal(const random_layout* L, rng_seq* s) {
+    const T u1 = seq_uniform(L, s);
+    const T u2 = seq_uniform(L, s);
+    return sqrt((T)-2 * log(u1)) * sinpi((T)2 * u2 - (T)1);
+}
+
+// Attempts a rejection loop makes before giving up (NaN): far beyond any acceptance rate here
+// (the loops accept with probability > 0.5 per attempt) and within the 24-bit block count.
+#define RANDOM_MAX_ATTEMPTS 1000000
+
+// A Gamma(a) variate in two factors, value = m * exp(log_boost): m is Marsaglia and Tsang's
+// ("A simple method for generating gamma variables", 2000) for shape a >= 1, or for a + 1 when
+// a < 1, and then log_boost = log(u) / a with u the sequence's first uniform (their boost:
+// G(a) = G(a + 1) u^(1/a)); else log_boost = 0. Each attempt takes three uniforms (a normal and
+// the acceptance uniform), also when it is rejected for v <= 0.
+inline T seq_gamma_parts(const random_layout* L, rng_seq* s, T a, T* log_boost) {
+    *log_boost = (T)0;
+    if (a < (T)1) {
+        *log_boost = log(seq_uniform(L, s)) / a;
+        a = a + (T)1;
+    }
+    const T d = a - (T)1 / (T)3;
+    const T c = (T)1 / sqrt((T)9 * d);
+    for (int attempt = 0; attempt < RANDOM_MAX_ATTEMPTS; ++attempt) {
+        const T z = seq_normal(L, s);
+        const T u = seq_uniform(L, s);
+        T v = (T)1 + c * z;
+        if (v <= (T)0) continue;
+        v = v * v * v;
+        if (log(u) < (T)0.5 * z * z + d - d * v + d * log(v)) return d * v;
+    }
+    return (T)NAN;
+}
+
+inline T seq_gamma(const random_layout* L, rng_seq* s, T a) {
+    if (a == (T)0) return (T)0; // NumPy's Gamma(0): the point mass at 0
+    T log_boost;
+    const T m = seq_gamma_parts(L, s, a, &log_boost);
+    return a < (T)1 ? m * exp(log_boost) : m;
+}
+
+#define RANDOM_POSITION_HEAD                                                                       \
+    const ulong g = get_global_id(0);                                                              \
+    if (g >= L.n) return;                                                                          \
+    rng_seq s = seq_start(L.position + g);
+
+// scale * Gamma(shape); chisquare(df) is this kernel with shape df / 2, scale 2.
+kernel void random_gamma(global T* out, random_layout L, T shape, T scale) {
+    RANDOM_POSITION_HEAD
+    out[element_offset(&L, g)] = seq_gamma(&L, &s, shape) * scale;
+}
+
+// X / (X + Y), X ~ Gamma(a) then Y ~ Gamma(b) from the same sequence, computed as
+// 1 / (1 + exp(log Y - log X)) on their logarithms: the boosts of shapes below 1 may underflow
+// X and Y themselves (float32), their logarithms do not.
+kernel void random_beta(global T* out, random_layout L, T a, T b) {
+    RANDOM_POSITION_HEAD
+    T bx, by;
+    const T mx = seq_gamma_parts(&L, &s, a, &bx);
+    const T my = seq_gamma_parts(&L, &s, b, &by);
+    const T lx = log(mx) + bx, ly = log(my) + by;
+    out[element_offset(&L, g)] = (T)1 / ((T)1 + exp(ly - lx));
+}
+
+// exp(mean + sigma z), z standard normal.
+kernel void random_lognormal(global T* out, random_layout L, T mean, T sigma) {
+    RANDOM_POSITION_HEAD
+    out[element_offset(&L, g)] = exp(fma(seq_normal(&L, &s), sigma, mean));
+}
+
+// z / sqrt(chi2(df) / df) written as NumPy's sqrt(df / 2) z / sqrt(Gamma(df / 2)); the normal
+// comes first in the sequence.
+kernel void random_standard_t(global T* out, random_layout L, T df) {
+    RANDOM_POSITION_HEAD
+    const T z = seq_normal(&L, &s);
+    const T half_df = df / (T)2;
+    const T gm = seq_gamma(&L, &s, half_df);
+    out[element_offset(&L, g)] = sqrt(half_df) * z / sqrt(gm);
+}
+
+#if RANDOM_WIDE // binomial and poisson: int64 values computed in double
+
+// The tail of Stirling's series for log k! = log Gamma(k + 1): log k! - ((k + 1/2) log(k + 1) -
+// (k + 1) + log(2 pi) / 2). Below 15 from lgamma itself (small values, little cancellation),
+// above from five terms of the series (the next one is below 1e-16). BTRS's acceptance bound
+// adds and subtracts these instead of lgamma values of size n log n, which would cancel.
+inline double stirling_tail(double k) {
+    if (k < 15) return lgamma(k + 1) - (k + 0.5) * log(k + 1) + (k + 1) - 0.91893853320467274178;
+    const double k1 = k + 1, k2 = k1 * k1;
+    return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - (1.0 / 1680 - 1.0 / (1188 * k2)) / k2) / k2) / k2) /
+           k1;
+}
+
+// Binomial(n, p) for p <= 1/2: inversion (a sequential search of the CDF from 0 with one
+// uniform) when n p < 10, else Hormann's BTRS ("The generation of binomial random variates",
+// 1993): transformed rejection with a squeeze, two uniforms per attempt, accepted with the
+// exact ratio f(k) / f(m) written with Stirling tails.
+inline long binomial_low(const random_layout* L, rng_seq* s, long n, double p) {
+    const double q = 1 - p, dn = (double)n;
+    if (dn * p < 10) {
+        const double u = seq_uniform(L, s);
+        const double r = p / q;
+        double px = exp(dn * log1p(-p)); // q^n
+        double c = px;
+        long k = 0;
+        while (u > c && k < n && px > 0) {
+            ++k;
+            px = px * r * (double)(n - k + 1) / (double)k;
+            c += px;
+        }
+        return k;
+    }
+    const double spq = sqrt(dn * p * q);
+    const double b = 1.15 + 2.53 * spq;
+    const double a = -0.0873 + 0.0248 * b + 0.01 * p;
+    const double c = dn * p + 0.5;
+    const double vr = 0.92 - 4.2 / b;
+    const double alpha = (2.83 + 5.1 / b) * spq;
+    const double r = p / q;
+    const double m = floor((dn + 1) * p);
+    for (int attempt = 0; attempt < RANDOM_MAX_ATTEMPTS; ++attempt) {
+        const double u = seq_uniform(L, s) - 0.5;
+        double v = seq_uniform(L, s);
+        const double us = 0.5 - fabs(u);
+        const double k = floor((2 * a / us + b) * u + c);
+        if (k < 0 || k > dn) continue;
+        if (us >= 0.07 && v <= vr) return (long)k;
+        v = log(v * alpha / (a / (us * us) + b));
+        const double bound = (m + 0.5) * log((m + 1) / (r * (dn - m + 1))) +
+                             (dn + 1) * log1p((k - m) / (dn - k + 1)) +
+                             (k + 0.5) * log(r * (dn - k + 1) / (k + 1)) + stirling_tail(m) +
+                             stirling_tail(dn - m) - stirling_tail(k) - stirling_tail(dn - k);
+        if (v <= bound) return (long)k;
+    }
+    return -1;
+}
+
+// Binomial(n, p): p > 1/2 draws n - Binomial(n, 1 - p) (1 - p is exact there).
+kernel void random_binomial(global long* out, random_layout L, long n, double p) {
+    RANDOM_POSITION_HEAD
+    long k;
+    if (n == 0 || p == 0)
+        k = 0;
+    else if (p > 0.5)
+        k = n - binomial_low(&L, &s, n, 1 - p);
+    else
+        k = binomial_low(&L, &s, n, p);
+    out[element_offset(&L, g)] = k;
+}
+
+// Poisson(lam): inversion (sequential search with one uniform) for lam < 10, else Hormann's PTRS
+// ("The transformed rejection method for generating Poisson random variables", 1993), as NumPy
+// writes it: two uniforms per attempt.
+kernel void random_poisson(global long* out, random_layout L, double lam) {
+    RANDOM_POSITION_HEAD
+    long k = 0;
+    if (lam < 10) {
+        const double u = seq_uniform(&L, &s);
+        double px = exp(-lam);
+        double c = px;
+        while (u > c && px > 0) {
+            ++k;
+            px = px * lam / (double)k;
+            c += px;
+        }
+    } else {
+        const double slam = sqrt(lam), loglam = log(lam);
+        const double b = 0.931 + 2.53 * slam;
+        const double a = -0.059 + 0.02483 * b;
+        const double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+        const double vr = 0.9277 - 3.6224 / (b - 2);
+        k = -1;
+        for (int attempt = 0; attempt < RANDOM_MAX_ATTEMPTS; ++attempt) {
+            const double u = seq_uniform(&L, &s) - 0.5;
+            const double v = seq_uniform(&L, &s);
+            const double us = 0.5 - fabs(u);
+            const long c = (long)floor((2 * a / us + b) * u + lam + 0.43);
+            if (us >= 0.07 && v <= vr) {
+                k = c;
+                break;
+            }
+            if (c < 0 || (us < 0.013 && v > us)) continue;
+            if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
+                -lam + (double)c * loglam - lgamma((double)c + 1)) {
+                k = c;
+                break;
+            }
+        }
+    }
+    out[element_offset(&L, g)] = k;
+}
+
+#endif // RANDOM_WIDE
+
 #else // integers
 
 // Uniform in [low, low + range) by Lemire's multiply-shift with rejection: x * range (double
@@ -194,6 +453,19 @@ kernel void random_integers(global T* out, random_layout L, T low, U range, U th
 #endif
         v[j] = (T)((U)low + hi); // in U: no signed overflow
     }
+    RANDOM_STORE_BLOCK(v)
+}
+
+// The raw words of each lane (uint64 keys of permutation, shuffle and choice; domain 23).
+kernel void random_bits(global T* out, random_layout L) {
+    RANDOM_BLOCK_HEAD
+    T v[PER_BLOCK];
+    for (int j = 0; j < PER_BLOCK; ++j)
+#if RANDOM_WIDE
+        v[j] = (T)WORD64(r, j);
+#else
+        v[j] = (T)r.v[j];
+#endif
     RANDOM_STORE_BLOCK(v)
 }
 

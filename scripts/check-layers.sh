@@ -28,12 +28,13 @@ expr      runtime storage memory types shape array codegen
 reduce    runtime storage memory types shape array codegen expr
 user      runtime storage memory types shape array codegen expr reduce
 host      runtime storage memory types shape array expr
-random    runtime storage memory types shape array
 linalg    runtime storage memory types shape array codegen expr reduce
 fft       runtime storage memory types shape array expr
 sort      runtime storage memory types shape array codegen expr
 stats     runtime storage memory types shape array codegen expr reduce sort linalg indexing
 indexing  runtime storage memory types shape array codegen expr reduce
+random    runtime storage memory types shape array codegen expr reduce sort linalg indexing
+multi     runtime storage memory types shape array codegen expr reduce linalg indexing host
 signal    runtime storage memory types shape array codegen expr reduce sort fft indexing
 umbrella  *
 '

@@ -39,6 +39,10 @@ fi
 { command -v pkg-config >/dev/null && pkg-config --exists openblas; } || need libopenblas-dev optional
 # LAPACKE: linalg's decompositions and solvers (without it they throw clarray::unsupported).
 { command -v pkg-config >/dev/null && pkg-config --exists lapacke; } || need liblapacke-dev optional
+# MPI: sharded arrays over MPI ranks (clarray::mpi, multi/mpi.hpp) and their mpirun tests (without
+# it they are not built and the tests are skipped).
+command -v mpicxx >/dev/null || need libopenmpi-dev optional
+command -v mpirun >/dev/null || need openmpi-bin optional
 # One OpenCL driver at least (tests run on pocl when there is no other).
 if ! compgen -G "${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}/*.icd" >/dev/null; then
   need pocl-opencl-icd required

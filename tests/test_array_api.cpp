@@ -710,3 +710,70 @@ TEMPLATE_LIST_TEST_CASE("NumPy arguments: pad modes", "[array_api]", api_configs
     CHECK_THROWS_AS(ca::pad(ca::cl_array<T, S>(q, {0, 3}), {{1, 1}}, ca::pad_mode::edge),
                     ca::shape_error);
 }
+
+TEST_CASE("NumPy arguments: matmul and tensordot of integers and of mixed dtypes", "[array_api]") {
+    ca::queue& q = test::q();
+    const xt::xarray<std::int8_t> ha = test::random_array<std::int8_t>({2, 3, 4}, 17);
+    const xt::xarray<std::int8_t> hb = test::random_array<std::int8_t>({4, 5}, 18);
+    const auto a = ca::to_device<ca::buffer>(q, ha);
+    const auto b = ca::to_device<ca::buffer>(q, hb);
+    // int8: products and sums wrap in int8, as NumPy's.
+    const auto c = ca::matmul(a, b);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(c)::value_type, std::int8_t>);
+    const xt::xarray<std::int8_t> hc = c.get();
+    REQUIRE(hc.shape() == (std::vector<std::size_t>{2, 3, 5}));
+    for (std::size_t s = 0; s < 2; ++s)
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t k = 0; k < 5; ++k) {
+                std::int8_t acc = 0;
+                for (std::size_t j = 0; j < 4; ++j)
+                    acc = static_cast<std::int8_t>(
+                        acc + static_cast<std::int8_t>(ha(s, i, j) * hb(j, k)));
+                CHECK(hc(s, i, k) == acc);
+            }
+    // 1-d operands: the vector axes go again.
+    const xt::xarray<std::int32_t> hv = test::random_array<std::int32_t>({4}, 19);
+    const auto v = ca::to_device<ca::buffer>(q, hv);
+    const auto b32 = ca::to_device<ca::buffer>(q, xt::xarray<std::int32_t>(hb));
+    const xt::xarray<std::int32_t> vb = ca::matmul(v, b32).get();
+    REQUIRE(vb.shape() == (std::vector<std::size_t>{5}));
+    for (std::size_t k = 0; k < 5; ++k) {
+        std::int32_t acc = 0;
+        for (std::size_t j = 0; j < 4; ++j)
+            acc += hv(j) * std::int32_t(hb(j, k));
+        CHECK(vb(k) == acc);
+    }
+    const xt::xarray<std::int32_t> vv = ca::matmul(v, v).get();
+    CHECK(vv.dimension() == 0);
+    CHECK(vv() == xt::sum(hv * hv)());
+    // tensordot of integers; int32 @ float: promoted to float64.
+    const xt::xarray<std::int32_t> td = ca::tensordot(b32, b32, {0}, {0}).get();
+    for (std::size_t i = 0; i < 5; ++i)
+        for (std::size_t k = 0; k < 5; ++k) {
+            std::int32_t acc = 0;
+            for (std::size_t j = 0; j < 4; ++j)
+                acc += std::int32_t(hb(j, i)) * std::int32_t(hb(j, k));
+            CHECK(td(i, k) == acc);
+        }
+    if (test::dtype_available<double>()) {
+        const auto bf = ca::to_device<ca::buffer>(q, xt::xarray<float>(hb));
+        const auto mixed = ca::matmul(v, bf);
+        STATIC_REQUIRE(std::is_same_v<typename decltype(mixed)::value_type, double>);
+        const xt::xarray<double> hm = mixed.get();
+        for (std::size_t k = 0; k < 5; ++k)
+            CHECK(hm(k) == Approx(double(vb(k))));
+    }
+    // bool @ bool: whether any product is true.
+    const xt::xarray<bool> hp = test::random_array<bool>({3, 4}, 20),
+                           hq = test::random_array<bool>({4, 2}, 21);
+    const xt::xarray<bool> pq =
+        ca::matmul(ca::to_device<ca::buffer>(q, hp), ca::to_device<ca::buffer>(q, hq)).get();
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t k = 0; k < 2; ++k) {
+            bool any = false;
+            for (std::size_t j = 0; j < 4; ++j)
+                any = any || (hp(i, j) && hq(j, k));
+            CHECK(pq(i, k) == any);
+        }
+    CHECK_THROWS_AS(ca::matmul(a, a), ca::shape_error);
+}

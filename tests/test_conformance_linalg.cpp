@@ -5,21 +5,21 @@ using namespace conf;
 
 // CLBlast's types; float16 computes in float32.
 template <class T> inline constexpr bool blas_v = ca::is_inexact_v<T>;
-// VkFFT's types.
-template <class T>
-inline constexpr bool fft_v = ca::is_inexact_v<T> && !std::is_same_v<T, ca::half>;
+// VkFFT's types; bool and integers compute in float64 (as NumPy), float16 is refused.
+template <class T> inline constexpr bool fft_v = !std::is_same_v<T, ca::half>;
 
-#define CONF_PRODUCT(NAME, EXPR)                                                                   \
-    CONF_FUNCTION(NAME, blas_v<T>, transform_tol) {                                                \
+#define CONF_PRODUCT(NAME, ACCEPTS, EXPR)                                                          \
+    CONF_FUNCTION(NAME, ACCEPTS, transform_tol) {                                                  \
         const auto a = c.in<T, S>(0), b = c.in<T, S>(1);                                           \
         c.check(0, EXPR);                                                                          \
     }
-CONF_PRODUCT(matmul, ca::matmul(a, b.transpose()))
-CONF_PRODUCT(linalg_dot, ca::linalg::dot(a, b.transpose()))
-CONF_PRODUCT(linalg_vdot, ca::linalg::vdot(a, b))
-CONF_PRODUCT(inner, ca::inner(a, b))
-CONF_PRODUCT(outer, ca::outer(a, b))
-CONF_PRODUCT(tensordot,
+// matmul and tensordot (and dot of matrices) of integers and bool: a fused reduction of clarray's.
+CONF_PRODUCT(matmul, true, ca::matmul(a, b.transpose()))
+CONF_PRODUCT(linalg_dot, true, ca::linalg::dot(a, b.transpose()))
+CONF_PRODUCT(linalg_vdot, blas_v<T>, ca::linalg::vdot(a, b))
+CONF_PRODUCT(inner, blas_v<T>, ca::inner(a, b))
+CONF_PRODUCT(outer, blas_v<T>, ca::outer(a, b))
+CONF_PRODUCT(tensordot, true,
              ca::tensordot(a, b, std::vector<std::ptrdiff_t>{0}, std::vector<std::ptrdiff_t>{0}))
 
 #define CONF_FFT(NAME, ACCEPTS)                                                                    \

@@ -47,3 +47,4 @@
 #include "clarray/stats/unique_all.hpp"
 #include "clarray/stats/array_api.hpp"
 #include "clarray/stats/pad.hpp"
+#include "clarray/multi/multi.hpp"

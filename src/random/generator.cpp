@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <sstream>
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
@@ -48,6 +49,24 @@ const char* distribution_name(distribution d) {
         return "normal";
     case distribution::integers:
         return "integers";
+    case distribution::exponential:
+        return "exponential";
+    case distribution::gamma:
+        return "gamma";
+    case distribution::beta:
+        return "beta";
+    case distribution::lognormal:
+        return "lognormal";
+    case distribution::chisquare:
+        return "chisquare";
+    case distribution::standard_t:
+        return "standard_t";
+    case distribution::binomial:
+        return "binomial";
+    case distribution::poisson:
+        return "poisson";
+    case distribution::permutation_keys:
+        return "permutation keys";
     }
     return "?";
 }
@@ -72,6 +91,23 @@ unsigned domain_of(distribution d, dtype t) {
         default:
             return 0;
         }
+    case distribution::exponential:
+    case distribution::gamma:
+    case distribution::beta:
+    case distribution::lognormal:
+    case distribution::chisquare:
+    case distribution::standard_t: {
+        // 9/10 exponential, 11/12 gamma, ... 19/20 standard_t: float32, float64.
+        const unsigned first =
+            9 + 2 * (static_cast<unsigned>(d) - static_cast<unsigned>(distribution::exponential));
+        return t == dtype::float32 ? first : t == dtype::float64 ? first + 1 : 0;
+    }
+    case distribution::binomial:
+        return t == dtype::int64 ? 21 : 0;
+    case distribution::poisson:
+        return t == dtype::int64 ? 22 : 0;
+    case distribution::permutation_keys:
+        return t == dtype::uint64 ? 23 : 0;
     }
     return 0;
 }
@@ -86,6 +122,23 @@ const char* kernel_name(distribution d) {
         return "random_normal";
     case distribution::integers:
         return "random_integers";
+    case distribution::exponential:
+        return "random_exponential";
+    case distribution::gamma:
+    case distribution::chisquare: // gamma(df / 2, 2)
+        return "random_gamma";
+    case distribution::beta:
+        return "random_beta";
+    case distribution::lognormal:
+        return "random_lognormal";
+    case distribution::standard_t:
+        return "random_standard_t";
+    case distribution::binomial:
+        return "random_binomial";
+    case distribution::poisson:
+        return "random_poisson";
+    case distribution::permutation_keys:
+        return "random_bits";
     }
     return "?";
 }
@@ -97,8 +150,12 @@ struct random_kernel_tag {};
 // and kernels/random.cl, specialised by -D options.
 kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t) {
     using namespace clarray::detail;
-    const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(algo) << 8) | static_cast<unsigned>(t);
+    // The per-position distributions (gamma to poisson) are a program of their own: the uniform,
+    // normal, exponential and integer draws do not compile their code.
+    const bool per_position = d > distribution::exponential && d != distribution::permutation_keys;
+    const std::uint64_t program_sig = (static_cast<std::uint64_t>(per_position) << 16) |
+                                      (static_cast<std::uint64_t>(algo) << 8) |
+                                      static_cast<unsigned>(t);
     return cached_kernel(
         ctx, {&type_tag<random_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(d)},
         kernel_name(d), [&] {
@@ -123,7 +180,9 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
                 std::string options =
                     std::string("-DT=") + cl_type_name(t) + " -DU=" + (wide ? "ulong" : "uint") +
                     " -DRANDOM_THREEFRY=" + (algo == algorithm::threefry4x32_20 ? "1" : "0") +
-                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") + " -DRANDOM_REAL=" + (real ? "1" : "0");
+                    " -DRANDOM_WIDE=" + (wide ? "1" : "0") +
+                    " -DRANDOM_REAL=" + (real ? "1" : "0") +
+                    " -DRANDOM_PER_POSITION=" + (per_position ? "1" : "0");
                 return program_source{std::move(source), std::move(options)};
             });
         });
@@ -263,6 +322,146 @@ event fill(const array_ref& a, const draw_state& state, distribution d, const vo
     for (std::size_t i = 0; i < 3; ++i)
         if (param_sizes[i]) args[count++] = launch_arg::value(params + 8 * i, param_sizes[i]);
     return launch(q, k, global, &local, args, count, {}, "random draw");
+}
+
+} // namespace clarray::random::detail
+
+namespace clarray::random::detail {
+
+namespace {
+
+std::string number(double v) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v;
+    return os.str();
+}
+
+// usage_error "<distribution>: <parameter> must be <rule>, got <value>" unless ok.
+void require(bool ok, distribution d, const char* parameter, const char* rule, double got) {
+    if (!ok)
+        throw usage_error(std::string(distribution_name(d)) + ": " + parameter + " must be " +
+                          rule + ", got " + number(got));
+}
+
+// NumPy's largest Poisson mean: the values stay far from int64's end.
+constexpr double poisson_lam_max = 9.223372006484771e18;
+
+} // namespace
+
+event fill_distribution(const array_ref& a, const draw_state& state, distribution d,
+                        const distribution_params& p) {
+    using namespace clarray::detail;
+    if (d < distribution::exponential)
+        throw usage_error(std::string("random ") + distribution_name(d) +
+                          ": drawn by fill, not fill_distribution");
+    const unsigned domain = domain_of(d, a.type);
+    if (!domain) {
+        const char* want = d == distribution::binomial || d == distribution::poisson ? "int64"
+                           : d == distribution::permutation_keys                     ? "uint64"
+                                                                 : "float32 or float64";
+        throw dtype_error(std::string("random ") + distribution_name(d) + ": no values of dtype " +
+                          dtype_name(a.type) + " (" + want + ")");
+    }
+    if (!a.q) throw usage_error("random: unbound (default-constructed) array");
+    const queue& q = *a.q;
+
+    // Parameters first: a bad one throws before anything is enqueued.
+    const bool finite_a = std::isfinite(p.a), finite_b = std::isfinite(p.b);
+    double k0 = p.a, k1 = p.b; // the kernel's two real parameters
+    switch (d) {
+    case distribution::exponential:
+        require(finite_a && p.a >= 0, d, "scale", "finite and >= 0", p.a);
+        break;
+    case distribution::gamma:
+        require(finite_a && p.a >= 0, d, "shape", "finite and >= 0", p.a);
+        require(finite_b && p.b >= 0, d, "scale", "finite and >= 0", p.b);
+        break;
+    case distribution::beta:
+        require(finite_a && p.a > 0, d, "a", "finite and > 0", p.a);
+        require(finite_b && p.b > 0, d, "b", "finite and > 0", p.b);
+        break;
+    case distribution::lognormal:
+        require(finite_a, d, "mean", "finite", p.a);
+        require(finite_b && p.b >= 0, d, "sigma", "finite and >= 0", p.b);
+        break;
+    case distribution::chisquare:
+        require(finite_a && p.a > 0, d, "df", "finite and > 0", p.a);
+        k0 = p.a / 2; // Gamma(df / 2, 2)
+        k1 = 2;
+        break;
+    case distribution::standard_t:
+        require(finite_a && p.a > 0, d, "df", "finite and > 0", p.a);
+        break;
+    case distribution::binomial:
+        require(p.n >= 0 && p.n <= (std::int64_t(1) << 53), d, "n", "in [0, 2^53]",
+                static_cast<double>(p.n));
+        require(p.a >= 0 && p.a <= 1, d, "p", "in [0, 1]", p.a);
+        break;
+    case distribution::poisson:
+        require(p.a >= 0 && p.a <= poisson_lam_max, d, "lam", "in [0, 9.2e18]", p.a);
+        break;
+    default:
+        break;
+    }
+    const std::size_t n = checked_size(*a.shape);
+    if (n == 0) return {};
+    if (n > std::numeric_limits<std::uint64_t>::max() - state.position)
+        throw usage_error("random: the draw of " + std::to_string(n) + " values at position " +
+                          std::to_string(state.position) + " passes the end of the sequence");
+
+    // The program: the float dtype of the computation (binomial and poisson compute in double),
+    // the uint64 integers program for the keys.
+    const bool integer_values = d == distribution::binomial || d == distribution::poisson;
+    const dtype program_type = integer_values ? dtype::float64 : a.type;
+    // The keys and exponential take the block layout of uniform (2 or 4 values per block).
+    const bool blocked = d == distribution::permutation_keys || d == distribution::exponential;
+    const cl_ulong per_block = dtype_size(a.type) == 8 ? 2 : 4;
+
+    random_layout L;
+    shape_type shape = *a.shape;
+    strides_type strides = *a.strides;
+    coalesce(shape, {&strides});
+    L.n = n;
+    L.position = state.position;
+    L.first_block = blocked ? state.position / per_block : state.position;
+    L.rank = shape.size();
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        L.shape[k] = shape[k];
+        L.strides[k] = strides[k];
+    }
+    L.offset = a.offset;
+    L.key[0] = static_cast<cl_uint>(state.seed);
+    L.key[1] = static_cast<cl_uint>(state.seed >> 32);
+    L.counter_hi[0] = state.stream;
+    L.counter_hi[1] = static_cast<cl_uint>(domain) << 24;
+
+    const kernel k = random_kernel(q.context(), state.algo, d, program_type);
+    const std::size_t items =
+        blocked ? static_cast<std::size_t>((state.position + n - 1) / per_block - L.first_block + 1)
+                : n;
+    const std::size_t g = elementwise_group_size(q.context().device());
+    const ndrange global{round_up(items, g)}, local{g};
+    const float f0 = static_cast<float>(k0), f1 = static_cast<float>(k1);
+    const cl_long count = p.n;
+    launch_arg args[4] = {memory_arg(a.kind, a.alloc, access::write), value_of(L)};
+    std::size_t nargs = 2;
+    if (d == distribution::binomial) {
+        args[nargs++] = value_of(count);
+        args[nargs++] = value_of(k0);
+    } else if (d == distribution::poisson) {
+        args[nargs++] = value_of(k0);
+    } else if (d != distribution::permutation_keys) {
+        const bool two = d != distribution::exponential && d != distribution::standard_t;
+        if (a.type == dtype::float32) {
+            args[nargs++] = value_of(f0);
+            if (two) args[nargs++] = value_of(f1);
+        } else {
+            args[nargs++] = value_of(k0);
+            if (two) args[nargs++] = value_of(k1);
+        }
+    }
+    return launch(q, k, global, &local, args, nargs, {}, "random draw");
 }
 
 } // namespace clarray::random::detail

@@ -334,6 +334,68 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
     record_locked(q, access::write, event(e));
 }
 
+event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src) {
+    void* staging = std::malloc(n ? n : 1);
+    if (!staging) throw out_of_memory("write from host: no memory for the staging copy");
+    std::memcpy(staging, src, n);
+    event written;
+    try {
+        written = write_async(q, offset, n, staging);
+    } catch (...) {
+        std::free(staging);
+        throw;
+    }
+    if (clSetEventCallback(written.get(), CL_COMPLETE, free_staging, staging) != CL_SUCCESS) {
+        // No callback: the staging copy can only be freed once the write is done (where the
+        // wait fails too, it is left allocated: the write may still read it).
+        cl_event e = written.get();
+        if (clWaitForEvents(1, &e) == CL_SUCCESS) std::free(staging);
+    }
+    detail::check_cl(clFlush(q.get()), "clFlush");
+    return written;
+}
+
+event allocation::read_async(const queue& q, std::size_t offset, std::size_t n, void* dst,
+                             const wait_list& extra) {
+    check_not_mapped(access::read, "read to host");
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps = extra;
+    collect_locked(q, access::read, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_FALSE, offset, n, dst, deps.size(),
+                                             deps.data(), &e),
+                         "clEnqueueReadBuffer(asynchronous)");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, dst,
+                                            static_cast<char*>(svm_) + offset, n, deps.size(),
+                                            deps.data(), &e),
+                         "clEnqueueSVMMemcpy(to host, asynchronous)");
+    event ev(e);
+    record_locked(q, access::read, ev);
+    return ev;
+}
+
+event allocation::write_async(const queue& q, std::size_t offset, std::size_t n, const void* src,
+                              const wait_list& extra) {
+    check_not_mapped(access::write, "write from host");
+    std::lock_guard<std::mutex> lock(mutex_);
+    wait_list deps = extra;
+    collect_locked(q, access::write, deps);
+    cl_event e = nullptr;
+    if (mem_)
+        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, src, deps.size(),
+                                              deps.data(), &e),
+                         "clEnqueueWriteBuffer(asynchronous)");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset,
+                                            src, n, deps.size(), deps.data(), &e),
+                         "clEnqueueSVMMemcpy(from host, asynchronous)");
+    event ev(e);
+    record_locked(q, access::write, ev);
+    return ev;
+}
+
 event allocation::copy_from(const queue& q, allocation& src, std::size_t src_offset,
                             std::size_t dst_offset, std::size_t n) {
     if ((src.mem_ != nullptr) != (mem_ != nullptr))

@@ -18,6 +18,8 @@ void dtype_usage(const ca::queue& q) {
     ca::cl_array<std::int32_t> r1 = (i & i) + (i << i) + ca::floor_divide(i, i) + (i % i) + ~i;
     ca::cl_array<float> r2 = -f + ca::atan2(f, f);
     ca::cl_array<float> r3 = ca::matmul(f.reshape({2, 4}), f.reshape({4, 2}));
+    ca::cl_array<std::int32_t> r5 = ca::matmul(i.reshape({2, 4}), i.reshape({4, 2}));
+    (void)r5;
     ca::cl_array<bool> r4 = !b;
     (void)r1, (void)r2, (void)r3, (void)r4;
 #elif CLARRAY_COMPILE_CASE == 1
@@ -40,9 +42,6 @@ void dtype_usage(const ca::queue& q) {
     (void)r;
 #elif CLARRAY_COMPILE_CASE == 7
     auto r = ca::eval(ca::atan2(z, z));
-    (void)r;
-#elif CLARRAY_COMPILE_CASE == 8
-    auto r = ca::matmul(i.reshape({2, 4}), i.reshape({4, 2}));
     (void)r;
 #endif
 }

@@ -79,21 +79,32 @@ inline bool isdtype(dtype d, std::string_view kind) {
 template <class T> struct finfo {
     static_assert(is_inexact_v<detail::canonical_t<T>>,
                   "finfo: T must be a floating or complex type");
+    /// The floating type described (the parts' type of a complex T).
     using real_type = real_of_t<detail::canonical_t<T>>;
+    /// Bits of the type.
     static constexpr int bits = static_cast<int>(8 * sizeof(real_type));
+    /// The difference between 1 and the next value.
     static constexpr real_type eps = std::numeric_limits<real_type>::epsilon();
+    /// The largest finite value.
     static constexpr real_type max = std::numeric_limits<real_type>::max();
+    /// The lowest finite value (-max).
     static constexpr real_type min = std::numeric_limits<real_type>::lowest();
+    /// The smallest positive normal value.
     static constexpr real_type smallest_normal = std::numeric_limits<real_type>::min();
+    /// The dtype described.
     static constexpr dtype dtype_id = dtype_traits<real_type>::id;
 };
 
 /// Limits of an integer type, the standard's iinfo fields.
 template <class T> struct iinfo {
     static_assert(is_integer_v<detail::canonical_t<T>>, "iinfo: T must be an integer type");
+    /// Bits of the type.
     static constexpr int bits = static_cast<int>(8 * sizeof(T));
+    /// The largest value.
     static constexpr T max = std::numeric_limits<T>::max();
+    /// The smallest value.
     static constexpr T min = std::numeric_limits<T>::min();
+    /// The dtype described.
     static constexpr dtype dtype_id = dtype_traits<detail::canonical_t<T>>::id;
 };
 

@@ -48,9 +48,44 @@ void product(product_kind kind, const array_ref& out, const array_ref& a, const 
 // allocations out_of_memory, rejected arguments usage_error.
 void check_blas(int status, const char* routine);
 
+// matmul of integer or bool stacks, which CLBlast lacks: one fused multiply-and-sum reduction
+// over the broadcast product a[..., m, n, 1] * b[..., 1, n, p] (the values wrap in T as
+// NumPy's: sums of products modulo 2^bits do not depend on the accumulator's width; bool gives
+// whether any product is true).
+template <class T, class S>
+cl_array<T, S> integer_matmul(const char* what, const cl_array<T, S>& a, const cl_array<T, S>& b) {
+    if (a.dimension() == 0 || b.dimension() == 0)
+        throw shape_error(std::string(what) + ": 0-d operands are not matrices");
+    const cl_array<T, S> ma = a.dimension() == 1 ? expand_dims(a, 0) : a;
+    const cl_array<T, S> mb = b.dimension() == 1 ? expand_dims(b, 1) : b;
+    const std::size_t n = ma.shape()[ma.dimension() - 1], n2 = mb.shape()[mb.dimension() - 2];
+    if (n != n2)
+        throw shape_error(std::string(what) + ": shapes " + shape_to_string(a.shape()) + " and " +
+                          shape_to_string(b.shape()) + " do not match in the summed axis (" +
+                          std::to_string(n) + " vs " + std::to_string(n2) + ")");
+    auto sums = sum(expand_dims(ma, -1) * expand_dims(mb, -3), -2);
+    cl_array<T, S> out(sums.get_queue(), sums.shape(), layout::c, a.data().get());
+    if constexpr (is_boolean_v<T>)
+        out = sums != 0;
+    else
+        out = astype<T>(sums);
+    // The axes the 1-d operands gained go again.
+    if (a.dimension() == 1 && b.dimension() == 1) return out.reshape(shape_type{});
+    if (b.dimension() == 1) return out.squeeze(out.dimension() - 1);
+    if (a.dimension() == 1) return out.squeeze(out.dimension() - 2);
+    return out;
+}
+
 template <class T, class S>
 cl_array<T, S> product_of(product_kind kind, const cl_array<T, S>& a, const cl_array<T, S>& b) {
-    if constexpr (std::is_same_v<T, half>) {
+    if constexpr (is_integer_v<T> || is_boolean_v<T>) {
+        if (kind == product_kind::matmul) return integer_matmul("matmul", a, b);
+        if (kind == product_kind::dot && a.dimension() <= 2 && b.dimension() <= 2 &&
+            !(a.dimension() == 1 && b.dimension() == 1))
+            return integer_matmul("dot", a, b);
+        throw dtype_error("linalg: this product of integer or bool operands runs on CLBlast, "
+                          "which has no integer routines: use matmul, tensordot or einsum");
+    } else if constexpr (std::is_same_v<T, half>) {
         // CLBlast's half routines need cl_khr_fp16, which most devices lack: float16 products
         // run in float32 (sums of products in float, one rounding to half per result element).
         return product_of(kind, a.template astype<float>(), b.template astype<float>())
@@ -113,6 +148,12 @@ namespace linalg {
 template <class T, class S>
 cl_array<T, S> matmul(const cl_array<T, S>& a, const cl_array<T, S>& b) {
     return clarray::detail::product_of(clarray::detail::product_kind::matmul, a, b);
+}
+// matmul of two element types: both promoted first (NumPy's result type).
+template <class T1, class T2, class S, class = std::enable_if_t<!std::is_same_v<T1, T2>>>
+auto matmul(const cl_array<T1, S>& a, const cl_array<T2, S>& b) {
+    using R = promote_t<T1, T2>;
+    return matmul(cl_array<R, S>(astype<R>(a)), cl_array<R, S>(astype<R>(b)));
 }
 // NumPy's dot for operands of rank 1 or 2: 1-d . 1-d is the inner product (a 0-d array), else
 // as matmul. Higher ranks throw shape_error (use matmul or inner).

@@ -15,14 +15,18 @@
 //   auto k = gen.integers<std::int32_t>(q, {100}, 0, 6);    // 0..5, unbiased
 //   gen.fill_uniform(a(clarray::all(), 1), -1.0f, 1.0f);    // into a strided view
 //   auto g2 = gen.stream(1);                                 // an independent sequence
+//   auto e = gen.gamma<double>(q, {100}, 2.0, 1.5);         // shape 2, scale 1.5
+//   auto i = gen.permutation(q, 10);                        // int64 (random/sampling.hpp)
 //
 // Draws are enqueued and never block; one generator is not meant to be used from several
 // threads at once (its position changes with each draw); give each thread its own stream.
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "clarray/array/cl_array.hpp"
 #include "clarray/array/factories.hpp"
+#include "clarray/expr/materialize.hpp"
 #include "clarray/runtime/event.hpp"
 
 namespace clarray::random {
@@ -35,7 +39,20 @@ enum class algorithm : unsigned char {
 
 // What a draw produces; with the dtype it selects the domain byte of the counter
 // (docs/random.md), so that different kinds of draws never share counter blocks.
-enum class distribution : unsigned char { uniform, normal, integers };
+enum class distribution : unsigned char {
+    uniform,
+    normal,
+    integers,
+    exponential,
+    gamma,
+    beta,
+    lognormal,
+    chisquare,
+    standard_t,
+    binomial,
+    poisson,
+    permutation_keys // the uint64 sort keys of permutation, shuffle and choice
+};
 
 namespace detail {
 // The parameters of fill_* take the array's element type without deducing it from the
@@ -58,6 +75,21 @@ struct draw_state {
 // float64 without fp64. Returns the launch event (none when a is empty).
 event fill(const clarray::detail::array_ref& a, const draw_state& state, distribution d,
            const void* p0, const void* p1);
+// The parameters of the distributions from exponential on, as doubles (float32 draws round
+// them to float): exponential (a = scale), gamma (a = shape, b = scale), beta (a, b), lognormal
+// (a = mean, b = sigma), chisquare and standard_t (a = df), binomial (n, a = p), poisson (a =
+// lam); permutation_keys takes none.
+struct distribution_params {
+    double a = 0, b = 0;
+    std::int64_t n = 0;
+};
+// Fills a with the values at positions state.position... of distribution d (exponential and
+// the keys in the block layout of uniform, the others each from a counter sequence of its own
+// position: docs/random.md). Throws usage_error naming a bad
+// parameter, dtype_error for a dtype d does not produce, unsupported without fp64 where the draw
+// needs it. Returns the launch event (none when a is empty).
+event fill_distribution(const clarray::detail::array_ref& a, const draw_state& state,
+                        distribution d, const distribution_params& p);
 } // namespace detail
 
 // A counter-based random generator (seed, stream, position): the same draws give the same values
@@ -152,6 +184,85 @@ public:
         return a;
     }
     //@}
+    // New arrays of the distributions of NumPy's Generator (docs/random.md gives each method).
+    // The element type is float or double for the real distributions, std::int64_t for binomial
+    // and poisson; each value is a function of (seed, stream, position) alone. Bad parameters
+    // throw usage_error naming them.
+    //@{
+    // scale * Exp(1): mean scale.
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> exponential(const queue& q, const shape_type& size, T scale = T(1)) {
+        return make<T, S>(q, size, distribution::exponential, {double(scale), 0, 0});
+    }
+    // Gamma(shape, scale): mean shape * scale (shape >= 0; 0 gives 0).
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> gamma(const queue& q, const shape_type& size, T shape, T scale = T(1)) {
+        return make<T, S>(q, size, distribution::gamma, {double(shape), double(scale), 0});
+    }
+    // Beta(a, b) in [0, 1]: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> beta(const queue& q, const shape_type& size, T a, T b) {
+        return make<T, S>(q, size, distribution::beta, {double(a), double(b), 0});
+    }
+    // exp(N(mean, sigma^2)).
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> lognormal(const queue& q, const shape_type& size, T mean = T(0),
+                             T sigma = T(1)) {
+        return make<T, S>(q, size, distribution::lognormal, {double(mean), double(sigma), 0});
+    }
+    // Chi-square with df degrees of freedom: 2 Gamma(df / 2).
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> chisquare(const queue& q, const shape_type& size, T df) {
+        return make<T, S>(q, size, distribution::chisquare, {double(df), 0, 0});
+    }
+    // Student's t with df degrees of freedom.
+    template <class T, class S = svm_coarse>
+    cl_array<T, S> standard_t(const queue& q, const shape_type& size, T df) {
+        return make<T, S>(q, size, distribution::standard_t, {double(df), 0, 0});
+    }
+    // Successes in n trials of probability p (int64; computed in double: needs fp64).
+    template <class S = svm_coarse>
+    cl_array<std::int64_t, S> binomial(const queue& q, const shape_type& size, std::int64_t n,
+                                       double p) {
+        return make<std::int64_t, S>(q, size, distribution::binomial, {p, 0, n});
+    }
+    // Poisson with mean lam (int64; computed in double: needs fp64).
+    template <class S = svm_coarse>
+    cl_array<std::int64_t, S> poisson(const queue& q, const shape_type& size, double lam = 1.0) {
+        return make<std::int64_t, S>(q, size, distribution::poisson, {lam, 0, 0});
+    }
+    //@}
+
+    // Sampling (random/sampling.hpp, which defines these members): permutation(q, n) (int64
+    // indices), permutation(a) (a's rows in random order, a new array), shuffle(a, axis) (in
+    // place), choice(q, n, size, replace, p) (int64 indices) and choice(a, size, replace, p) (rows
+    // of a), multivariate_normal(mean, cov, size).
+    //@{
+    template <class S = svm_coarse>
+    cl_array<std::int64_t, S> permutation(const queue& q, std::size_t n);
+    template <class T, class S> cl_array<T, S> permutation(const cl_array<T, S>& a);
+    template <class T, class S> event shuffle(const cl_array<T, S>& a, long axis = 0);
+    template <class S = svm_coarse>
+    cl_array<std::int64_t, S> choice(const queue& q, std::size_t n, const shape_type& size,
+                                     bool replace = true, const std::vector<double>& p = {});
+    template <class T, class S>
+    cl_array<T, S> choice(const cl_array<T, S>& a, const shape_type& size, bool replace = true,
+                          const std::vector<double>& p = {});
+    template <class T, class S>
+    cl_array<T, S> multivariate_normal(const cl_array<T, S>& mean, const cl_array<T, S>& cov,
+                                       const shape_type& size = {});
+    //@}
+    // The same where arrays are read from expressions (each evaluated once first).
+    //@{
+    template <class E, class = clarray::detail::expression_argument_t<E>>
+    auto permutation(const E& a);
+    template <class E, class = clarray::detail::expression_argument_t<E>>
+    auto choice(const E& a, const shape_type& size, bool replace = true,
+                const std::vector<double>& p = {});
+    template <class M, class C, class = clarray::detail::expression_arguments_t<M, C>>
+    auto multivariate_normal(const M& mean, const C& cov, const shape_type& size = {});
+    //@}
+
     // A new array like a (shape, storage, pool, layout) of uniform values in [low, high).
     template <class T, class S>
     cl_array<T, S> random_like(const cl_array<T, S>& a, detail::param_t<T> low = T(0),
@@ -185,6 +296,25 @@ public:
     //@}
 
 private:
+    template <class T, class S>
+    cl_array<T, S> make(const queue& q, const shape_type& size, distribution d,
+                        const detail::distribution_params& p) {
+        static_assert(std::is_floating_point_v<T> || std::is_same_v<T, std::int64_t>,
+                      "clarray::random: these distributions give float or double arrays");
+        cl_array<T, S> a(q, size);
+        detail::fill_distribution(clarray::detail::array_ref_of(a),
+                                  {algo_, seed_, stream_, position_}, d, p);
+        position_ += a.size(); // after a successful enqueue: a rejected draw consumes nothing
+        return a;
+    }
+    // Draws uint64 sort keys into a (advancing the position).
+    template <class S> void keys(const cl_array<std::uint64_t, S>& a) {
+        detail::fill_distribution(clarray::detail::array_ref_of(a),
+                                  {algo_, seed_, stream_, position_},
+                                  distribution::permutation_keys, {});
+        position_ += a.size();
+    }
+
     template <class T, class S> event draw(const cl_array<T, S>& a, distribution d, T p0, T p1) {
         const stored_t<T> v0 = p0, v1 = p1;
         const event e = detail::fill(clarray::detail::array_ref_of(a),
@@ -200,3 +330,6 @@ private:
 };
 
 } // namespace clarray::random
+
+// The sampling members (permutation, shuffle, choice, multivariate_normal).
+#include "clarray/random/sampling.hpp"

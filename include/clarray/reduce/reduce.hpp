@@ -217,24 +217,28 @@ template <class U, class R> auto result_as(R&& r) {
 }
 } // namespace detail
 
-// NumPy's dtype= argument: sum<U>(e, ...) sums the values converted to U and gives a U result.
-// Integers wrap in U as NumPy's do (the sum modulo 2^bits is the same however wide the
-// accumulator); floats accumulate in U. Likewise prod<U>, mean<U>, cumsum<U>, cumprod<U>.
+// NumPy's dtype= argument: `sum<double>(e, ...)` sums the values converted to the given type
+// and gives a result of that type. Integers wrap in it as NumPy's do (the sum modulo 2^bits is
+// the same however wide the accumulator); floats accumulate in it. Likewise prod, mean, cumsum,
+// cumprod.
 #define CLARRAY_REDUCTION_AS(NAME)                                                                 \
     template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>     \
     auto NAME(const E& e, const reduce_axes& axes = {}, bool keep_dims = false) {                  \
         return detail::result_as<U>(NAME(astype<U>(e), axes, keep_dims));                          \
     }
+/// sum with NumPy's dtype= (the template argument): the values converted, summed in that type.
 CLARRAY_REDUCTION_AS(sum)
+/// prod with NumPy's dtype= (the template argument).
 CLARRAY_REDUCTION_AS(prod)
+/// mean with NumPy's dtype= (the template argument).
 CLARRAY_REDUCTION_AS(mean)
 #undef CLARRAY_REDUCTION_AS
-// cumsum with NumPy's dtype= (as sum<U>).
+// cumsum with NumPy's dtype= (the template argument).
 template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
 auto cumsum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt, bool exclusive = false) {
     return detail::result_as<U>(cumsum(astype<U>(e), axis, exclusive));
 }
-// cumprod with NumPy's dtype= (as sum<U>).
+// cumprod with NumPy's dtype= (the template argument).
 template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
 auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
              bool exclusive = false) {

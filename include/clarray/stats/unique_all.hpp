@@ -22,16 +22,22 @@ namespace clarray {
 /// The result of unique_inverse: the sorted distinct values and, for each element of the input
 /// (its shape), the index of its value in `values`.
 template <class T, class S> struct unique_inverse_result {
+    /// The sorted distinct values.
     cl_array<T, S> values;
+    /// Each element's index in values (the input's shape).
     cl_array<std::int64_t, S> inverse_indices;
 };
 
 /// The result of unique_all: values, the index of each value's first occurrence in the
 /// flattened input, the inverse indices (the input's shape) and the counts.
 template <class T, class S> struct unique_all_result {
+    /// The sorted distinct values.
     cl_array<T, S> values;
+    /// The flat index of each value's first occurrence.
     cl_array<std::int64_t, S> indices;
+    /// Each element's index in values (the input's shape).
     cl_array<std::int64_t, S> inverse_indices;
+    /// How often each value occurs.
     cl_array<std::int64_t, S> counts;
 };
 

@@ -2,7 +2,8 @@
 // One device allocation (an SVM region or a cl_mem), shared by every array and view over it.
 //
 // It records which queues and events used it, so that
-//  * a command on another queue (or on an out-of-order queue) waits for the commands it must follow,
+//  * a command on another queue (or on an out-of-order queue) waits for the commands it must
+//  follow,
 //  * the release follows all of them without blocking: memory whose uses are all complete is freed
 //    at once; otherwise clEnqueueSVMFree on the home queue with every recorded event in its wait
 //    list (then clFlush), or, where a driver cannot defer SVM frees, the region is parked and freed
@@ -16,11 +17,11 @@
 #include <mutex>
 #include <vector>
 
+#include "clarray/runtime/access.hpp"
 #include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
 #include "clarray/runtime/launch.hpp"
 #include "clarray/runtime/queue.hpp"
-#include "clarray/runtime/access.hpp"
 
 namespace clarray {
 
@@ -132,6 +133,19 @@ public:
     //@{
     void read(const queue& q, std::size_t offset, std::size_t n, void* dst);
     void write(const queue& q, std::size_t offset, std::size_t n, const void* src);
+    //@}
+    // A host-to-device write that does not block: src is copied into a staging block the
+    // command owns (freed by the command's completion callback), so the caller may reuse src at
+    // once. Ordered after the recorded uses; returns the write's event.
+    event write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src);
+    // Asynchronous host transfers of a byte range, ordered after the recorded uses and `deps`
+    // (events of q's context); the host memory must stay valid until the returned event
+    // completes. Moving data between contexts goes through them.
+    //@{
+    event read_async(const queue& q, std::size_t offset, std::size_t n, void* dst,
+                     const wait_list& deps = {});
+    event write_async(const queue& q, std::size_t offset, std::size_t n, const void* src,
+                      const wait_list& deps = {});
     //@}
     // Asynchronous device copy / fill (pattern_size a power of two dividing offset and n).
     //@{
