@@ -36,6 +36,7 @@ stats     runtime storage memory types shape array codegen expr reduce sort lina
 indexing  runtime storage memory types shape array codegen expr reduce
 random    runtime storage memory types shape array codegen expr reduce sort linalg indexing
 multi     runtime storage memory types shape array codegen expr reduce linalg indexing host
+signal    runtime storage memory types shape array codegen expr reduce sort fft indexing
 umbrella  *
 '
 # Headers directly in include/clarray/ and their layers.

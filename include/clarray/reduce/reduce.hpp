@@ -7,6 +7,7 @@
 //   ca::min(a, {}, false, 5.0f)   an initial value: empty reductions give it
 //   ca::argmax(a) / argmax(a, 1)  flat index / index along an axis (int64)
 //   ca::mean, var, stddev, norm, any, all, prod, dot, vdot, cumsum, cumprod
+//   ca::cumulative_sum(a, 0, true) the array API's scan: a leading 0 with include_initial
 // Complex arrays: every one but max/min/argmax/argmin (not ordered); norm, var and stddev give
 // real results.
 //
@@ -16,6 +17,7 @@
 #include <limits>
 #include <optional>
 
+#include "clarray/array/manipulation.hpp"
 #include "clarray/expr/materialize.hpp"
 #include "clarray/expr/operators.hpp"
 #include "clarray/reduce/reducer.hpp"
@@ -241,6 +243,50 @@ template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_express
 auto cumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
              bool exclusive = false) {
     return detail::result_as<U>(cumprod(astype<U>(e), axis, exclusive));
+}
+
+namespace detail {
+// The array API's cumulative_sum/cumulative_prod: the scan along axis (required above one
+// dimension), and with include_initial the neutral element first along it (n + 1 values).
+template <class Op, class E>
+auto cumulative(const E& e, std::optional<std::ptrdiff_t> axis, bool include_initial,
+                const char* what) {
+    const shape_type shape = shape_of(e);
+    if (shape.empty())
+        throw shape_error(std::string(what) + ": a 0-d array has no axis to accumulate along");
+    if (!axis && shape.size() > 1)
+        throw usage_error(std::string(what) + ": the axis is required for an array of " +
+                          std::to_string(shape.size()) + " dimensions");
+    const std::size_t ax = normalize_axis(axis.value_or(0), shape.size(), what);
+    auto scanned = scan<Op>(e, static_cast<std::ptrdiff_t>(ax), false);
+    if (!include_initial) return scanned;
+    using A = decltype(scanned);
+    using R = typename A::value_type;
+    shape_type out_shape = shape;
+    out_shape[ax] += 1;
+    A out(scanned.get_queue(), out_shape, layout::c, scanned.data().get());
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(shape[ax]);
+    const A o = moveaxis(out, static_cast<std::ptrdiff_t>(ax), 0);
+    o(range(0, 1), ellipsis()).fill(std::is_same_v<Op, prod_op> ? R(1) : R(0));
+    const A body = moveaxis(scanned, static_cast<std::ptrdiff_t>(ax), 0);
+    if (n > 0) o(range(1, n + 1), ellipsis()) = body;
+    return out;
+}
+} // namespace detail
+
+// The array API's cumulative_sum: cumsum along axis (optional for 1-d input, required above),
+// in sum's accumulation type; include_initial puts a 0 first along the axis (n + 1 values).
+// shape_error for 0-d input, usage_error for a missing axis.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto cumulative_sum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+                    bool include_initial = false) {
+    return detail::cumulative<detail::sum_op>(e, axis, include_initial, "cumulative_sum");
+}
+// The array API's cumulative_prod: cumprod along axis, include_initial puts a 1 first.
+template <class E, class = std::enable_if_t<is_expression_v<E>>>
+auto cumulative_prod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+                     bool include_initial = false) {
+    return detail::cumulative<detail::prod_op>(e, axis, include_initial, "cumulative_prod");
 }
 
 } // namespace clarray
