@@ -192,7 +192,7 @@ template <class T> double atol_of(tol t) {
     X(ceil, -10, 10, exact, std::ceil(x))                                                          \
     X(floor, -10, 10, exact, std::floor(x))                                                        \
     X(trunc, -10, 10, exact, std::trunc(x))                                                        \
-    X(round, -10, 10, exact, std::round(x))                                                        \
+    X(round, -10, 10, exact, std::nearbyint(x))                                                    \
     X(rint, -10, 10, exact, std::nearbyint(x))                                                     \
     X(fabs, -10, 10, exact, std::fabs(x))
 #define MATH_UNARY_GROUP4(X)                                                                       \
