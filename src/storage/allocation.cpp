@@ -37,6 +37,34 @@ cl_map_flags map_flags(access a) {
     return CL_MAP_READ | CL_MAP_WRITE;
 }
 
+// The one host transfer of allocation::read, write, read_async and write_async: bytes
+// [offset, offset + n) of the Buffer mem (or of the SVM block svm) read into `host` (a ==
+// access::read) or written from it, after deps.
+event host_transfer(const queue& q, cl_mem mem, void* svm, access a, bool blocking,
+                    std::size_t offset, std::size_t n, void* host, const wait_list& deps) {
+    const cl_bool block = blocking ? CL_TRUE : CL_FALSE;
+    cl_event e = nullptr;
+    if (a == access::read && mem)
+        detail::check_cl(
+            clEnqueueReadBuffer(q.get(), mem, block, offset, n, host, deps.size(), deps.data(), &e),
+            blocking ? "clEnqueueReadBuffer" : "clEnqueueReadBuffer(asynchronous)");
+    else if (a == access::read)
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), block, host, static_cast<char*>(svm) + offset,
+                                            n, deps.size(), deps.data(), &e),
+                         blocking ? "clEnqueueSVMMemcpy(to host)"
+                                  : "clEnqueueSVMMemcpy(to host, asynchronous)");
+    else if (mem)
+        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem, block, offset, n, host, deps.size(),
+                                              deps.data(), &e),
+                         blocking ? "clEnqueueWriteBuffer" : "clEnqueueWriteBuffer(asynchronous)");
+    else
+        detail::check_cl(clEnqueueSVMMemcpy(q.get(), block, static_cast<char*>(svm) + offset, host,
+                                            n, deps.size(), deps.data(), &e),
+                         blocking ? "clEnqueueSVMMemcpy(from host)"
+                                  : "clEnqueueSVMMemcpy(from host, asynchronous)");
+    return event(e);
+}
+
 void CL_CALLBACK free_staging(cl_event, cl_int, void* staging) {
     std::free(staging);
 }
@@ -430,17 +458,8 @@ void allocation::read(const queue& q, std::size_t offset, std::size_t n, void* d
     collect_locked(q, access::read, deps);
     // The read brings back the words of the index checks it waits for (polled below).
     detail::device_checks_of(q.context()).before_wait(q, false, &deps);
-    cl_event e = nullptr;
-    if (mem_)
-        detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_TRUE, offset, n, dst, deps.size(),
-                                             deps.data(), &e),
-                         "clEnqueueReadBuffer");
-    else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, dst,
-                                            static_cast<char*>(svm_) + offset, n, deps.size(),
-                                            deps.data(), &e),
-                         "clEnqueueSVMMemcpy(to host)");
-    record_locked(q, access::read, event(e));
+    record_locked(q, access::read,
+                  host_transfer(q, mem_, svm_, access::read, true, offset, n, dst, deps));
     lock.unlock();
     // The host has waited for device data: report the index checks that completed meanwhile.
     detail::device_checks_of(q.context()).poll(q.context());
@@ -451,16 +470,9 @@ void allocation::write(const queue& q, std::size_t offset, std::size_t n, const 
     std::lock_guard<std::mutex> lock(mutex_);
     wait_list deps;
     collect_locked(q, access::write, deps);
-    cl_event e = nullptr;
-    if (mem_)
-        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_TRUE, offset, n, src, deps.size(),
-                                              deps.data(), &e),
-                         "clEnqueueWriteBuffer");
-    else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_TRUE, static_cast<char*>(svm_) + offset,
-                                            src, n, deps.size(), deps.data(), &e),
-                         "clEnqueueSVMMemcpy(from host)");
-    record_locked(q, access::write, event(e));
+    record_locked(
+        q, access::write,
+        host_transfer(q, mem_, svm_, access::write, true, offset, n, const_cast<void*>(src), deps));
 }
 
 event allocation::write_staged(const queue& q, std::size_t offset, std::size_t n, const void* src) {
@@ -490,17 +502,7 @@ event allocation::read_async(const queue& q, std::size_t offset, std::size_t n, 
     std::lock_guard<std::mutex> lock(mutex_);
     wait_list deps = extra;
     collect_locked(q, access::read, deps);
-    cl_event e = nullptr;
-    if (mem_)
-        detail::check_cl(clEnqueueReadBuffer(q.get(), mem_, CL_FALSE, offset, n, dst, deps.size(),
-                                             deps.data(), &e),
-                         "clEnqueueReadBuffer(asynchronous)");
-    else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, dst,
-                                            static_cast<char*>(svm_) + offset, n, deps.size(),
-                                            deps.data(), &e),
-                         "clEnqueueSVMMemcpy(to host, asynchronous)");
-    event ev(e);
+    event ev = host_transfer(q, mem_, svm_, access::read, false, offset, n, dst, deps);
     record_locked(q, access::read, ev);
     return ev;
 }
@@ -511,16 +513,8 @@ event allocation::write_async(const queue& q, std::size_t offset, std::size_t n,
     std::lock_guard<std::mutex> lock(mutex_);
     wait_list deps = extra;
     collect_locked(q, access::write, deps);
-    cl_event e = nullptr;
-    if (mem_)
-        detail::check_cl(clEnqueueWriteBuffer(q.get(), mem_, CL_FALSE, offset, n, src, deps.size(),
-                                              deps.data(), &e),
-                         "clEnqueueWriteBuffer(asynchronous)");
-    else
-        detail::check_cl(clEnqueueSVMMemcpy(q.get(), CL_FALSE, static_cast<char*>(svm_) + offset,
-                                            src, n, deps.size(), deps.data(), &e),
-                         "clEnqueueSVMMemcpy(from host, asynchronous)");
-    event ev(e);
+    event ev =
+        host_transfer(q, mem_, svm_, access::write, false, offset, n, const_cast<void*>(src), deps);
     record_locked(q, access::write, ev);
     return ev;
 }
