@@ -227,6 +227,39 @@ template <class I, class UI> void check_integers(const void* p0, const void* p1,
     t = static_cast<UI>(static_cast<UI>(0) - range) % range;
 }
 
+// The number of values a draw into a writes; usage_error when they pass the sequence's end.
+std::size_t draw_size(const array_ref& a, const draw_state& state) {
+    const std::size_t n = checked_size(*a.shape);
+    if (n > std::numeric_limits<std::uint64_t>::max() - state.position)
+        throw usage_error("random: the draw of " + std::to_string(n) + " values at position " +
+                          std::to_string(state.position) + " passes the end of the sequence");
+    return n;
+}
+
+// The kernel's layout of a draw of n values into a from counter block first_block: a's shape
+// coalesced (C order kept: flat index i stays element i), the key and the counter's high words.
+random_layout draw_layout(const array_ref& a, const draw_state& state, std::size_t n,
+                          cl_ulong first_block, unsigned domain) {
+    random_layout L;
+    shape_type shape = *a.shape;
+    strides_type strides = *a.strides;
+    coalesce(shape, {&strides});
+    L.n = n;
+    L.position = state.position;
+    L.first_block = first_block;
+    L.rank = shape.size();
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        L.shape[k] = shape[k];
+        L.strides[k] = strides[k];
+    }
+    L.offset = a.offset;
+    L.key[0] = static_cast<cl_uint>(state.seed);
+    L.key[1] = static_cast<cl_uint>(state.seed >> 32);
+    L.counter_hi[0] = state.stream;
+    L.counter_hi[1] = static_cast<cl_uint>(domain) << 24;
+    return L;
+}
+
 } // namespace
 
 event fill(const array_ref& a, const draw_state& state, distribution d, const void* p0,
@@ -288,29 +321,10 @@ event fill(const array_ref& a, const draw_state& state, distribution d, const vo
         }
     }
 
-    const std::size_t n = checked_size(*a.shape);
+    const std::size_t n = draw_size(a, state);
     if (n == 0) return {};
-    if (n > std::numeric_limits<std::uint64_t>::max() - state.position)
-        throw usage_error("random: the draw of " + std::to_string(n) + " values at position " +
-                          std::to_string(state.position) + " passes the end of the sequence");
 
-    random_layout L;
-    shape_type shape = *a.shape;
-    strides_type strides = *a.strides;
-    coalesce(shape, {&strides}); // keeps C order: flat index i stays element i
-    L.n = n;
-    L.position = state.position;
-    L.first_block = state.position / per_block;
-    L.rank = shape.size();
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-        L.shape[k] = shape[k];
-        L.strides[k] = strides[k];
-    }
-    L.offset = a.offset;
-    L.key[0] = static_cast<cl_uint>(state.seed);
-    L.key[1] = static_cast<cl_uint>(state.seed >> 32);
-    L.counter_hi[0] = state.stream;
-    L.counter_hi[1] = static_cast<cl_uint>(domain) << 24;
+    const random_layout L = draw_layout(a, state, n, state.position / per_block, domain);
 
     const kernel k = random_kernel(q.context(), state.algo, d, a.type);
     const cl_ulong last_block = (state.position + n - 1) / per_block;
@@ -404,11 +418,8 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
     default:
         break;
     }
-    const std::size_t n = checked_size(*a.shape);
+    const std::size_t n = draw_size(a, state);
     if (n == 0) return {};
-    if (n > std::numeric_limits<std::uint64_t>::max() - state.position)
-        throw usage_error("random: the draw of " + std::to_string(n) + " values at position " +
-                          std::to_string(state.position) + " passes the end of the sequence");
 
     // The program: the float dtype of the computation (binomial and poisson compute in double),
     // the uint64 integers program for the keys.
@@ -418,23 +429,8 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
     const bool blocked = d == distribution::permutation_keys || d == distribution::exponential;
     const cl_ulong per_block = dtype_size(a.type) == 8 ? 2 : 4;
 
-    random_layout L;
-    shape_type shape = *a.shape;
-    strides_type strides = *a.strides;
-    coalesce(shape, {&strides});
-    L.n = n;
-    L.position = state.position;
-    L.first_block = blocked ? state.position / per_block : state.position;
-    L.rank = shape.size();
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-        L.shape[k] = shape[k];
-        L.strides[k] = strides[k];
-    }
-    L.offset = a.offset;
-    L.key[0] = static_cast<cl_uint>(state.seed);
-    L.key[1] = static_cast<cl_uint>(state.seed >> 32);
-    L.counter_hi[0] = state.stream;
-    L.counter_hi[1] = static_cast<cl_uint>(domain) << 24;
+    const random_layout L =
+        draw_layout(a, state, n, blocked ? state.position / per_block : state.position, domain);
 
     const kernel k = random_kernel(q.context(), state.algo, d, program_type);
     const std::size_t items =
