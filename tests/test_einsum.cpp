@@ -409,7 +409,7 @@ TEST_CASE("einsum: errors", "[einsum][errors]") {
     const auto a = ca::zeros<float, ca::buffer>(q, {3, 4});
     const auto b = ca::zeros<float, ca::buffer>(q, {5, 6});
     const auto sq = ca::zeros<float, ca::buffer>(q, {3, 3});
-    using Catch::Matchers::Contains;
+    using catch_compat::Contains;
 
     // Malformed subscripts: usage_error naming the subscripts and the position.
     CHECK_THROWS_AS(ca::einsum("ij-jk", a), ca::usage_error);

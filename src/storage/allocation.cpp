@@ -1,5 +1,6 @@
 #include "clarray/storage/allocation.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,9 +19,11 @@ std::atomic<std::int64_t> g_live_bytes{0};
 std::atomic<std::int64_t> g_held_events{0};
 std::atomic<std::int64_t> g_pool_held_blocks{0};
 std::atomic<std::int64_t> g_pool_held_events{0};
+std::atomic<std::int64_t> g_noexcept_failures{0};
 
 // Destructors and unmaps must not throw: report and go on.
 void report_noexcept_failure(const char* what, cl_int rc) noexcept {
+    g_noexcept_failures.fetch_add(1);
     const char* name = cl_error_name(rc);
     std::fprintf(stderr, "clarray: %s failed: %s (%d)\n", what, name ? name : "unknown", rc);
 }
@@ -82,7 +85,8 @@ void CL_CALLBACK free_svm_pointers(cl_command_queue q, cl_uint n, void* ptrs[], 
 
 allocation_stats current_allocation_stats() noexcept {
     return {g_live_allocations.load(),        g_live_bytes.load(),       g_held_events.load(),
-            detail::parked_svm_frees_total(), g_pool_held_blocks.load(), g_pool_held_events.load()};
+            detail::parked_svm_frees_total(), g_pool_held_blocks.load(), g_pool_held_events.load(),
+            g_noexcept_failures.load()};
 }
 
 namespace detail {
@@ -608,11 +612,22 @@ void* allocation::map(const queue& q, access a, std::size_t offset, std::size_t 
                 deps.wait();
             }
         } else {
-            detail::check_cl(clEnqueueSVMMap(q.get(), CL_TRUE, map_flags(a),
-                                             static_cast<char*>(svm_) + offset, n, deps.size(),
+            host = static_cast<char*>(svm_) + offset;
+            // Only read maps can be active together (check_not_mapped): one inside another
+            // shares it; the device data it waits for is what that map already brought.
+            auto shared = std::find_if(svm_maps_.begin(), svm_maps_.end(), [&](const auto& m) {
+                return m.offset <= offset && offset + n <= m.offset + m.n;
+            });
+            if (!writes(a) && shared != svm_maps_.end()) {
+                ++shared->views;
+                lock.unlock();
+                deps.wait();
+                break;
+            }
+            detail::check_cl(clEnqueueSVMMap(q.get(), CL_TRUE, map_flags(a), host, n, deps.size(),
                                              deps.data(), &e),
                              "clEnqueueSVMMap");
-            host = static_cast<char*>(svm_) + offset;
+            svm_maps_.push_back({offset, n, 1});
         }
         break;
     case storage_kind::buffer: {
@@ -664,7 +679,18 @@ void allocation::unmap(const queue& q, void* host, access a, std::size_t offset,
                 std::free(host);
             }
         } else {
-            rc = clEnqueueSVMUnmap(q.get(), static_cast<char*>(svm_) + offset, 0, nullptr, &e);
+            std::unique_lock<std::mutex> lock(mutex_);
+            auto shared = std::find_if(svm_maps_.begin(), svm_maps_.end(), [&](const auto& m) {
+                return m.offset <= offset && offset + n <= m.offset + m.n;
+            });
+            if (shared == svm_maps_.end()) {
+                rc = CL_INVALID_VALUE; // not a region this allocation mapped
+            } else if (--shared->views == 0) {
+                void* mapped = static_cast<char*>(svm_) + shared->offset;
+                svm_maps_.erase(shared);
+                lock.unlock();
+                rc = clEnqueueSVMUnmap(q.get(), mapped, 0, nullptr, &e);
+            }
         }
         break;
     case storage_kind::buffer:

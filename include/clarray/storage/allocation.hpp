@@ -42,6 +42,8 @@ struct allocation_stats {
     std::int64_t pool_held_blocks;
     // Events of those blocks' previous uses, still referenced.
     std::int64_t pool_held_events;
+    // OpenCL failures in paths that must not throw (unmaps, releases), reported on stderr.
+    std::int64_t noexcept_failures;
 };
 // Live allocations, bytes and pooled blocks of this process, for leak checks.
 allocation_stats current_allocation_stats() noexcept;
@@ -220,6 +222,14 @@ private:
     std::vector<use_record> readers_; // reads since the last write
     std::atomic<int> write_maps_{0};
     std::atomic<int> read_maps_{0};
+    // Active maps of coarse SVM (byte offset, bytes, views sharing it), guarded by mutex_: a read
+    // map inside an active read map shares it, because a region may be unmapped only once (NVIDIA
+    // rejects the second unmap of a doubly mapped pointer with CL_INVALID_VALUE).
+    struct svm_map_record {
+        std::size_t offset, n;
+        int views;
+    };
+    std::vector<svm_map_record> svm_maps_;
 };
 
 } // namespace clarray
