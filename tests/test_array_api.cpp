@@ -658,11 +658,13 @@ std::vector<double> host_pad_line(const std::vector<T>& line, std::size_t b, std
         if (j >= 0 && j < std::int64_t(n)) {
             out.push_back(v[std::size_t(j)]);
         } else if (mode == ca::pad_mode::linear_ramp) {
+            // NumPy: linspace(end, edge, count, endpoint=False), k steps of (edge - end) / count
+            // from the outer end (integers: rounded towards -inf).
             const double edge = j < 0 ? v.front() : v.back();
             const double count = double(j < 0 ? b : e);
-            const double k = j < 0 ? double(i) : double(i - b - n);
-            const double frac = j < 0 ? k / count : (count - 1 - k) / count;
-            out.push_back(end + (edge - end) * frac);
+            const double k = j < 0 ? double(i) : count - 1 - double(i - b - n);
+            const double r = k * ((edge - end) / count) + end;
+            out.push_back(std::is_integral_v<T> ? std::floor(r) : r);
         } else if (mode == ca::pad_mode::maximum || mode == ca::pad_mode::minimum ||
                    mode == ca::pad_mode::mean || mode == ca::pad_mode::median) {
             out.push_back(stat());

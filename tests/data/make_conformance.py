@@ -139,6 +139,11 @@ def bases(name):
         b["R"] = r
     else:
         b["R"] = a
+    # Z: no zeros (reciprocal of integers): magnitudes 1 to 9, signed where the dtype is.
+    z = filled(dt, [], rng, 1, 9, frac=False)
+    if dt.kind in "ifc":
+        z = z * np.where(rng.integers(0, 2, SHAPE) == 1, 1, -1).astype(dt)
+    b["Z"] = z
     return b
 
 
@@ -154,6 +159,13 @@ def shared_inputs():
     SHARED["int64.J"] = np.array([[1, 0], [3, 5]], dtype=np.int64)     # take along axis 1
     SHARED["bool.M"] = (rng.integers(0, 3, SHAPE) == 0)
     SHARED["int64.W"] = rng.integers(0, 7, SHAPE).astype(np.int64)  # weighted bincount values
+    # along-axis indices (1, 3) along axis 1 (rows broadcast; < 6: every 2-d view has 6 columns)
+    SHARED["int64.L"] = np.array([[5, 0, 5]], dtype=np.int64)
+    SHARED["int64.LP"] = np.array([[4, 0, 2]], dtype=np.int64)  # put: distinct per row
+    SHARED["int64.LV"] = np.array([[1, 3, 2]], dtype=np.int64)  # put's values, every dtype's
+    # interp's sample points (increasing) and values
+    SHARED["float64.XP"] = np.array([-4.5, -3.0, -1.25, 0.0, 0.5, 2.0, 3.75, 5.0])
+    SHARED["float64.FP"] = np.array([1.0, -2.0, 0.5, 3.0, 2.5, -1.0, 0.0, 4.0])
 
 
 # ---- the functions: name -> (NumPy reference, input specs, outputs) ----
@@ -427,6 +439,53 @@ fn("fft2", np.fft.fft2, T2)
 fn("ifft2", np.fft.ifft2, T2)
 fn("fftn", np.fft.fftn, T2)
 fn("ifftn", np.fft.ifftn, T2)
+
+# NumPy 2 and array API additions
+fn("sign", np.sign, A2)
+fn("signbit", np.signbit, A2)
+fn("square", np.square, A2)
+fn("reciprocal", np.reciprocal, ("Z", "2"))
+fn("logaddexp", np.logaddexp, A2, B2)
+fn("logaddexp2", np.logaddexp2, A2, B2)
+fn("divmod", lambda a, b: tuple(np.divmod(a, b)), A2, B2, nout=2)
+fn("round_decimals", real_only(lambda x: np.round(x, 2)), T2)
+fn("matrix_transpose", np.matrix_transpose, A2)
+fn("take_along_axis", lambda a, i: np.take_along_axis(a, i, axis=1), A2, ("int64.L", "-"))
+
+
+def put_along_axis(a, i, v):
+    a = a.copy()
+    np.put_along_axis(a, i, v, axis=1)
+    return a
+
+
+fn("put_along_axis", put_along_axis, A2, ("int64.LP", "-"), ("int64.LV", "-"))
+for mode in ["edge", "wrap", "reflect", "symmetric", "linear_ramp", "maximum", "minimum", "mean",
+             "median"]:
+    fn("pad_" + mode, (lambda m: lambda x: np.pad(x, ((1, 2), (2, 1)), mode=m))(mode), A2)
+fn("isin", lambda a, b: np.isin(a, b), A2, ("T", "1"))
+fn("intersect1d", np.intersect1d, ("T", "1"), ("P", "1"))
+fn("union1d", np.union1d, ("T", "1"), ("P", "1"))
+fn("setdiff1d", np.setdiff1d, ("T", "1"), ("P", "1"))
+fn("setxor1d", np.setxor1d, ("T", "1"), ("P", "1"))
+fn("unique_inverse", lambda x: tuple(np.unique_inverse(x)), A2, nout=2)
+fn("flatnonzero", np.flatnonzero, A2)
+fn("argwhere", np.argwhere, A2)
+fn("convolve", np.convolve, ("T", "1"), ("P", "1"))
+fn("correlate", lambda a, v: np.correlate(a, v, "full"), ("T", "1"), ("P", "1"))
+fn("interp", np.interp, ("A", "1"), ("float64.XP", "-"), ("float64.FP", "-"))
+fn("polyval", np.polyval, ("P", "1"), ("P", "1"))
+fn("gradient", lambda x: np.gradient(x, axis=1), T2)
+fn("trapezoid", np.trapezoid, T2)
+fn("cumulative_sum", lambda x: np.cumulative_sum(x, axis=1, include_initial=True), A2)
+fn("vecdot", np.vecdot, T2, ("P", "2"))
+fn("vector_norm", np.linalg.vector_norm, T2)
+fn("fftshift", np.fft.fftshift, A2)
+fn("ifftshift", np.fft.ifftshift, A2)
+fn("rfftn", np.fft.rfftn, T2)
+fn("irfftn", np.fft.irfftn, T2)
+fn("hfft", np.fft.hfft, T2)
+fn("ihfft", np.fft.ihfft, T2)
 
 VIEW_KINDS = "cont"
 

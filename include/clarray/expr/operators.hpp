@@ -753,11 +753,19 @@ struct round_decimals_op {
     static std::string emit(source_builder& g, const std::string& a, const std::string& p,
                             const std::string& below) {
         const std::string t = cl_value_type_name(dtype_of<A>()), f = "clarray_round_places_" + t;
-        if constexpr (is_floating_v<A>)
+        if constexpr (std::is_same_v<A, half>) {
+            // NumPy rounds every float16 step to float16 (x * p before rint, the quotient).
+            const std::string scaled =
+                g.round_to_half(dtype::float32, "below != 0 ? x / p : x * p");
+            const std::string back = g.round_to_half(dtype::float32, "below != 0 ? r * p : r / p");
+            const std::string body = "inline $T $F($T x, $T p, $T below) { const $T r = rint(" +
+                                     scaled + "); return " + back + "; }";
+            g.helper(f, cl_helper(body.c_str(), t, f));
+        } else if constexpr (is_floating_v<A>) {
             g.helper(f, cl_helper("inline $T $F($T x, $T p, $T below) { return below != 0 ? "
                                   "rint(x / p) * p : rint(x * p) / p; }",
                                   t, f));
-        else // the nearest multiple of p, ties to the even multiple
+        } else { // the nearest multiple of p, ties to the even multiple
             g.helper(f, cl_helper(R"CLC(inline $T $F($T x, $T p, $T below) {
     if (below == 0 || p == 1) return x;
     $T q = x / p, r = x % p;
@@ -766,6 +774,7 @@ struct round_decimals_op {
     return q * p;
 })CLC",
                                   t, f));
+        }
         return f + "(" + cast_to<A>(g, a) + ", " + p + ", " + below + ")";
     }
 };

@@ -228,10 +228,13 @@ template <class A, class B, class = std::enable_if_t<is_expression_v<A> && is_ex
 auto vecdot(const A& x1, const B& x2, std::ptrdiff_t axis = -1) {
     using T = promote_t<clarray::detail::value_type_of<const A&>,
                         clarray::detail::value_type_of<const B&>>;
+    // (in the operands' promoted type, as NumPy's: integer sums wrap, bool is "any")
     if constexpr (is_complex_v<T>)
-        return sum(conj(x1) * x2, axis);
+        return sum<T>(conj(x1) * x2, axis);
+    else if constexpr (is_boolean_v<T>)
+        return any(logical_and(x1, x2), axis);
     else
-        return sum(x1 * x2, axis);
+        return sum<T>(x1 * x2, axis);
 }
 
 // The standard's vector_norm: ord 2 (default), 1, inf, -inf, 0 (the count of non-zeros) or any
@@ -244,7 +247,8 @@ auto vector_norm(const E& x, double ord = 2, const reduce_axes& axes = {}, bool 
     if (ord == 2 || ord == 1 || ord == infinity) return norm(x, ord, axes, keep_dims);
     if (ord == -infinity) return result(min(astype<R>(abs(x)), axes, keep_dims));
     if (ord == 0) return result(sum(astype<R>(x != 0), axes, keep_dims));
-    return result(pow(sum(pow(astype<R>(abs(x)), R(ord)), axes, keep_dims), R(1 / ord)));
+    // (the exponents are Python-style scalars: the result keeps R, float16 included)
+    return result(pow(sum(pow(astype<R>(abs(x)), ord), axes, keep_dims), 1 / ord));
 }
 
 // The standard's linalg.diagonal: the diagonal `offset` of each matrix of a stack (the last two

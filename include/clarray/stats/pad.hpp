@@ -100,7 +100,9 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
             if constexpr (is_boolean_v<T>) {
                 throw dtype_error("pad: linear_ramp needs numbers, not bool");
             } else {
-                using F = std::conditional_t<is_inexact_v<T>, T, double>;
+                // (float16 ramps in float32, rounded once at the end)
+                using F = std::conditional_t<std::is_same_v<T, half>, float,
+                                             std::conditional_t<is_inexact_v<T>, T, double>>;
                 std::vector<cl_array<T, S>> parts;
                 for (int side = 0; side < 2; ++side) {
                     const std::size_t count = side == 0 ? w.first : w.second;
@@ -108,16 +110,16 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
                         if (side == 1) parts.push_back(cur);
                         continue;
                     }
-                    // The fraction of the way from the end value to the edge, per new position:
-                    // k / count before (outermost first), (count - k) / count after.
-                    std::vector<F> frac(count);
+                    // NumPy's linspace(end, edge, count, endpoint=False): step k of
+                    // (edge - end) / count from the end value, k counted from the outer end (the
+                    // after side reversed).
+                    std::vector<F> steps(count);
                     for (std::size_t k = 0; k < count; ++k)
-                        frac[k] = side == 0 ? F(double(k) / double(count))
-                                            : F(double(count - 1 - k) / double(count));
+                        steps[k] = F(side == 0 ? k : count - 1 - k);
                     shape_type fshape(cur.dimension(), 1);
                     fshape[d] = count;
                     cl_array<F, S> fr(q, shape_type{count});
-                    fr.set(frac);
+                    fr.set(steps);
                     const cl_array<F, S> fb = fr.reshape(fshape);
                     const std::size_t at = side == 0 ? 0 : n - 1;
                     const cl_array<T, S> edge = detail::axis_slice(cur, d, at, at + 1);
@@ -125,10 +127,11 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
                     shape[d] = count;
                     cl_array<T, S> ramp(q, shape);
                     const auto end = static_cast<F>(value);
-                    if constexpr (is_integer_v<T>)
-                        ramp = astype<T>(rint(end + (astype<F>(edge) - end) * fb));
+                    const double div = static_cast<double>(count);
+                    if constexpr (is_integer_v<T>) // linspace of integers rounds towards -inf
+                        ramp = astype<T>(floor(fb * ((astype<F>(edge) - end) / div) + end));
                     else
-                        ramp = end + (astype<F>(edge) - end) * fb;
+                        ramp = astype<T>(fb * ((astype<F>(edge) - end) / div) + end);
                     if (side == 1) parts.push_back(cur);
                     parts.push_back(ramp);
                 }
@@ -145,14 +148,20 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
                 if (w.second)
                     parts.push_back(detail::spread_along<T, S>(stat, cur.shape(), d, w.second));
             };
-            if (mode == pad_mode::maximum)
-                add(max(cur, ax, true));
-            else if (mode == pad_mode::minimum)
-                add(min(cur, ax, true));
-            else if (mode == pad_mode::mean)
+            if (mode == pad_mode::mean) {
                 add(clarray::mean(cur, ax, true));
-            else
+            } else if constexpr (is_complex_v<T>) {
+                // (NumPy orders complex numbers lexicographically; clarray's max, min and median
+                // do not order them)
+                throw dtype_error("pad: the maximum, minimum and median modes need real numbers, "
+                                  "not complex");
+            } else if (mode == pad_mode::maximum) {
+                add(max(cur, ax, true));
+            } else if (mode == pad_mode::minimum) {
+                add(min(cur, ax, true));
+            } else {
                 add(median(cur, static_cast<long>(d), true));
+            }
             padded.emplace(concatenate(parts, ax));
             break;
         }
