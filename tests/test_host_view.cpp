@@ -12,14 +12,15 @@
 
 #include "xtensor_headers.hpp"
 
-// Element-wise equality of two xtensor expressions (same shape and values), printing both on failure.
-#define CHECK_ARRAY_EQ(got, want)                                                                 \
-    do {                                                                                          \
-        const auto& ca_got_ = (got);                                                              \
-        const auto& ca_want_ = (want);                                                            \
-        const bool ca_equal_ = (ca_got_ == ca_want_);                                             \
-        if (!ca_equal_) UNSCOPED_INFO("got:\n" << ca_got_ << "\nwant:\n" << ca_want_);            \
-        CHECK(ca_equal_);                                                                         \
+// Element-wise equality of two xtensor expressions (same shape and values), printing both on
+// failure.
+#define CHECK_ARRAY_EQ(got, want)                                                                  \
+    do {                                                                                           \
+        const auto& ca_got_ = (got);                                                               \
+        const auto& ca_want_ = (want);                                                             \
+        const bool ca_equal_ = (ca_got_ == ca_want_);                                              \
+        if (!ca_equal_) UNSCOPED_INFO("got:\n" << ca_got_ << "\nwant:\n" << ca_want_);             \
+        CHECK(ca_equal_);                                                                          \
     } while (0)
 
 using namespace xt::placeholders;
@@ -30,7 +31,9 @@ template <class T, class S> std::string cfg_name() {
     return std::string(ca::dtype_name(ca::dtype_traits<T>::id)) + "/" + S::name;
 }
 
-template <class Sh> ca::shape_type as_shape(const Sh& s) { return ca::shape_type(s.begin(), s.end()); }
+template <class Sh> ca::shape_type as_shape(const Sh& s) {
+    return ca::shape_type(s.begin(), s.end());
+}
 
 // The host value type of a host_view<T> (bool is stored, and seen on the host, as uint8_t).
 template <class T> using host_t = ca::stored_t<T>;
@@ -60,19 +63,23 @@ template <class A, class X, class F> void for_each_view(const A& a, X& ref, F&& 
       xt::view(xt::transpose(ref, {1, 2, 0}), xt::range(3, 7), 4));
     f("column", a(ca::all(), 3, 2), xt::view(ref, xt::all(), 3, 2));
     f("one element", a(4, 7, 1), xt::view(ref, 4, 7, 1));
-    f("newaxis", a(ca::newaxis(), 5, ca::newaxis()), xt::view(ref, xt::newaxis(), 5, xt::newaxis()));
+    f("newaxis", a(ca::newaxis(), 5, ca::newaxis()),
+      xt::view(ref, xt::newaxis(), 5, xt::newaxis()));
 }
 
 // The xt::xstrided_view a host_view derives from. xtensor's own traits do not recognise a
 // host_view itself as an expression (see the "is an xtensor expression" test case), so functions
 // such as xt::sum or operator* are applied to this base.
-template <class T, class S> const ca::detail::strided_host_view_t<host_t<T>>& xexpr(const ca::host_view<T, S>& hv) {
+template <class T, class S>
+const ca::detail::strided_host_view_t<host_t<T>>& xexpr(const ca::host_view<T, S>& hv) {
     return hv;
 }
 
 template <class T> host_t<T> changed(host_t<T> x) {
-    if constexpr (std::is_same_v<T, bool>) return static_cast<host_t<T>>(x ? 0 : 1);
-    else return static_cast<host_t<T>>(x + 1);
+    if constexpr (std::is_same_v<T, bool>)
+        return static_cast<host_t<T>>(x ? 0 : 1);
+    else
+        return static_cast<host_t<T>>(x + 1);
 }
 
 // A raw kernel adding one to each element of a float array.
@@ -163,10 +170,13 @@ TEST_CASE("host_view of a bool array has element type uint8_t", "[host_view]") {
     auto a = ca::to_device<ca::buffer>(test::q(), ref);
     {
         auto hv = a.map(ca::access::read_write);
-        for (std::size_t i = 0; i < 50; ++i) CHECK(hv(i) == (ref(i) ? 1 : 0));
-        for (std::size_t i = 0; i < 50; i += 3) hv(i) = static_cast<std::uint8_t>(hv(i) ? 0 : 1);
+        for (std::size_t i = 0; i < 50; ++i)
+            CHECK(hv(i) == (ref(i) ? 1 : 0));
+        for (std::size_t i = 0; i < 50; i += 3)
+            hv(i) = static_cast<std::uint8_t>(hv(i) ? 0 : 1);
     }
-    for (std::size_t i = 0; i < 50; i += 3) ref(i) = !ref(i);
+    for (std::size_t i = 0; i < 50; i += 3)
+        ref(i) = !ref(i);
     CHECK_ARRAY_EQ(a.get(), ref);
 }
 
@@ -194,9 +204,11 @@ TEMPLATE_LIST_TEST_CASE("writes through a read_write map land on the view's elem
         // Read-modify-write of every element through the map.
         {
             auto hv = v.map(ca::access::read_write);
-            for (auto& x : hv) x = changed<T>(x);
+            for (auto& x : hv)
+                x = changed<T>(x);
         }
-        for (auto& x : rv) x = static_cast<T>(changed<T>(static_cast<U>(x)));
+        for (auto& x : rv)
+            x = static_cast<T>(changed<T>(static_cast<U>(x)));
         CHECK_ARRAY_EQ(a.get(), ref);
     });
 }
@@ -209,7 +221,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
     INFO((cfg_name<T, S>()));
     xt::xarray<T> ref = test::random_array<T>({7, 9}, 220);
     auto a = ca::to_device<S>(test::q(), ref);
-    {   // the whole array
+    { // the whole array
         xt::xarray<T> h = test::random_array<T>({7, 9}, 221);
         {
             auto hv = a.map(ca::access::write);
@@ -218,7 +230,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
         ref = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // a dense block in the middle: the rows around it stay
+    { // a dense block in the middle: the rows around it stay
         auto v = a(ca::range(2, 5));
         xt::xarray<T> h = test::random_array<T>(v.shape(), 222);
         {
@@ -228,7 +240,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
         xt::view(ref, xt::range(2, 5)) = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // dense but not contiguous: transposed and reversed
+    { // dense but not contiguous: transposed and reversed
         auto v = a.transpose()(ca::range(ca::none, ca::none, -1));
         xt::xarray<T> h = test::random_array<T>(v.shape(), 223);
         {
@@ -238,7 +250,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
         xt::view(xt::transpose(ref), xt::range(_, _, -1)) = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // strided: a write map must not discard the elements between the view's
+    { // strided: a write map must not discard the elements between the view's
         auto v = a(ca::range(1, 7, 2), ca::range(ca::none, ca::none, 3));
         xt::xarray<T> h = test::random_array<T>(v.shape(), 224);
         {
@@ -248,7 +260,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
         xt::view(ref, xt::range(1, 7, 2), xt::range(_, _, 3)) = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // one column of a large array
+    { // one column of a large array
         xt::xarray<T> big = test::random_array<T>({300, 300}, 225);
         auto b = ca::to_device<S>(test::q(), big);
         auto v = b(ca::all(), 17);
@@ -280,11 +292,13 @@ TEMPLATE_LIST_TEST_CASE("host views work with xtensor functions", "[host_view]",
             const auto& xv = xexpr(hv);
             if constexpr (std::is_floating_point_v<T>) {
                 double want = 0;
-                for (U x : g) want += x;
+                for (U x : g)
+                    want += x;
                 CHECK(double(xt::sum(xv)()) == Approx(want).epsilon(1e-5).margin(1e-4));
             } else {
                 long long want = 0;
-                for (U x : g) want += static_cast<long long>(x);
+                for (U x : g)
+                    want += static_cast<long long>(x);
                 CHECK(static_cast<long long>(xt::sum(xv)()) == want);
             }
             if (v.size() > 0) {
@@ -293,7 +307,8 @@ TEMPLATE_LIST_TEST_CASE("host views work with xtensor functions", "[host_view]",
             }
             // Element-wise expressions and views of the host view.
             CHECK((hv == g));
-            CHECK_ARRAY_EQ(xt::xarray<bool>(xt::equal(xv, g)), xt::xarray<bool>(xt::ones<bool>(g.shape())));
+            CHECK_ARRAY_EQ(xt::xarray<bool>(xt::equal(xv, g)),
+                           xt::xarray<bool>(xt::ones<bool>(g.shape())));
             if (v.dimension() >= 1 && v.shape(0) > 1)
                 CHECK_ARRAY_EQ(xt::xarray<U>(xt::view(hv, 1)), xt::xarray<U>(xt::view(g, 1)));
             // Printing: the same text as the host copy.
@@ -322,14 +337,15 @@ TEMPLATE_LIST_TEST_CASE("host views work with xtensor functions", "[host_view]",
                 xt::xarray<U> twice = xexpr(hv) * U(2) + U(3); // an expression of the mapped data
                 hv = twice;
             }
-            for (auto& x : rv) x = static_cast<T>(x * T(2) + T(3));
+            for (auto& x : rv)
+                x = static_cast<T>(x * T(2) + T(3));
             CHECK_ARRAY_EQ(a.get(), ref);
         }
     });
 }
 
-TEMPLATE_LIST_TEST_CASE("several read maps at once, fine SVM maps are zero-copy",
-                        "[host_view]", test::all_policies) {
+TEMPLATE_LIST_TEST_CASE("several read maps at once, fine SVM maps are zero-copy", "[host_view]",
+                        test::all_policies) {
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     xt::xarray<float> ref = test::random_array<float>({40, 30}, 240);
@@ -420,7 +436,8 @@ TEMPLATE_LIST_TEST_CASE("kernel launches while a host map is alive", "[host_view
         CHECK_NOTHROW(read_sum(test::q(), {1}, ca::in(a), ca::out(out), static_cast<cl_uint>(n)));
     }
     float want = 0.0f;
-    for (std::size_t i = 0; i < n; ++i) want += ref(i);
+    for (std::size_t i = 0; i < n; ++i)
+        want += ref(i);
     CHECK(out.get()(0) == Approx(want).epsilon(1e-5));
     CHECK_ARRAY_EQ(a.get(), ref);
 
@@ -456,7 +473,8 @@ TEMPLATE_LIST_TEST_CASE("writes through a map are visible to a following kernel"
     add_one(test::q(), {n}, a);
     {
         auto hv = a(ca::range(ca::none, ca::none, -7)).map(ca::access::read);
-        CHECK_ARRAY_EQ(xt::xarray<float>(hv),
-                       xt::xarray<float>(xt::view(xt::xarray<float>(h1 + 1.0f), xt::range(_, _, -7))));
+        CHECK_ARRAY_EQ(
+            xt::xarray<float>(hv),
+            xt::xarray<float>(xt::view(xt::xarray<float>(h1 + 1.0f), xt::range(_, _, -7))));
     }
 }
