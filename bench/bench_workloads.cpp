@@ -15,6 +15,9 @@
 //   mlp            softmax(relu(x @ w1 + b1) @ w2 + b2) by rows (matmul, fused bias + relu)
 //   fftconv        real(ifft2(fft2(x) * h)), h a shift by (1, 1) in the frequency domain
 //   topk           i = argsort(x)[-k:]; v = take(x, i)
+//   topk_select    topk(x, k): the k largest by a selection (CuPy: argpartition, then sort k)
+//   median         median(x), read back (CuPy: cupy.median)
+//   percentile     percentile(x, {5, 50, 95}) (CuPy: cupy.percentile)
 //   unique         unique(v) of int32 with 1000 distinct values
 //   gather_norm    r = take(table, idx, 0); layer norm of the rows of r
 //   montecarlo     count_nonzero(x*x + y*y <= 1) of 2 x n uniforms, read back
@@ -770,6 +773,73 @@ private:
                     return compare_all("top", to_host(v->value()), want, 0.0);
                 }};
     }
+    // The inputs of the selections: a permutation of 0 .. n-1 (distinct values), as topk's.
+    std::shared_ptr<farr> select_input(std::size_t n) {
+        hvec hx(n);
+        for (std::size_t i = 0; i < n; ++i)
+            hx[i] = float((std::uint64_t(i) * 7919u) % n);
+        return std::make_shared<farr>(ca::to_device(q_, hx));
+    }
+    workload topk_select_program() {
+        const std::size_t n = pp_.sort_n;
+        auto x = select_input(n);
+        auto v = std::make_shared<std::optional<farr>>();
+        return {"topk_select",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [this, x, v] {
+                    auto [values, indices] = ca::topk(*x, topk_k);
+                    v->emplace(std::move(values));
+                    q_.finish();
+                },
+                {},
+                [v, n] {
+                    hvec want(topk_k);
+                    for (std::size_t k = 0; k < topk_k; ++k)
+                        want[k] = float(n - 1 - k);
+                    return compare_all("top", to_host(v->value()), want, 0.0);
+                }};
+    }
+    workload median_program() {
+        const std::size_t n = pp_.sort_n;
+        auto x = select_input(n);
+        auto m = std::make_shared<double>(0);
+        return {"median",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [x, m] { *m = double(ca::median(*x).item()); },
+                {},
+                [m, n] {
+                    return compare_all("median", hvec{float(*m)}, hvec{float((n - 1) / 2.0)},
+                                       0.0);
+                }};
+    }
+    workload percentile_program() {
+        const std::size_t n = pp_.sort_n;
+        auto x = select_input(n);
+        auto p = std::make_shared<std::optional<farr>>();
+        const std::vector<double> qs{5.0, 50.0, 95.0};
+        return {"percentile",
+                std::to_string(n),
+                n,
+                4.0 * n,
+                [this, x, p, qs] {
+                    p->emplace(ca::percentile(*x, qs));
+                    q_.finish();
+                },
+                {},
+                [p, n, qs] {
+                    const auto got = p->value().get();
+                    hvec g, want;
+                    for (std::size_t k = 0; k < qs.size(); ++k) {
+                        g.push_back(float(got(k)));
+                        want.push_back(float(qs[k] / 100.0 * double(n - 1)));
+                    }
+                    return compare_all("percentile", g, want, 1e-6);
+                }};
+    }
     workload unique_program() {
         const std::size_t n = pp_.sort_n;
         std::vector<std::int32_t> hv(n);
@@ -992,6 +1062,9 @@ private:
         if (wanted("mlp")) ws.push_back(mlp_program());
         if (wanted("fftconv")) ws.push_back(fftconv_program());
         if (wanted("topk")) ws.push_back(topk_program());
+        if (wanted("topk_select")) ws.push_back(topk_select_program());
+        if (wanted("median")) ws.push_back(median_program());
+        if (wanted("percentile")) ws.push_back(percentile_program());
         if (wanted("unique")) ws.push_back(unique_program());
         if (wanted("gather_norm")) ws.push_back(gather_norm_program());
         if (wanted("montecarlo")) ws.push_back(montecarlo_program());

@@ -399,6 +399,64 @@ def make_topk(be, P):
     return Workload("topk", str(n), n, 4.0 * n, step, check)
 
 
+def select_input(n):
+    # A permutation of 0 .. n-1 (distinct values), as topk's.
+    return ((np.arange(n, dtype=np.uint64) * np.uint64(7919)) % np.uint64(n)).astype(np.float32)
+
+
+def make_topk_select(be, P):
+    # The k largest and their positions without a full sort: argpartition, then the k sorted.
+    xp, sync = be.xp, be.sync
+    n = P["sort_n"]
+    x = be.to_dev(select_input(n))
+    st = {}
+
+    def step():
+        i = xp.argpartition(x, n - TOPK)[n - TOPK:]
+        v = x[i]
+        order = xp.argsort(v)[::-1]
+        st["v"], st["i"] = v[order], i[order]
+        sync()
+
+    def check():
+        return close(be.get(st["v"]), np.arange(n - 1, n - TOPK - 1, -1, dtype=np.float64), 0.0)
+
+    return Workload("topk_select", str(n), n, 4.0 * n, step, check)
+
+
+def make_median(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["sort_n"]
+    x = be.to_dev(select_input(n))
+    st = {}
+
+    def step():
+        st["m"] = xp.median(x)
+        sync()
+
+    def check():
+        return close(be.get(st["m"]), np.float64((n - 1) / 2.0), 0.0)
+
+    return Workload("median", str(n), n, 4.0 * n, step, check)
+
+
+def make_percentile(be, P):
+    xp, sync = be.xp, be.sync
+    n = P["sort_n"]
+    x = be.to_dev(select_input(n))
+    qs = [5.0, 50.0, 95.0]
+    st = {}
+
+    def step():
+        st["p"] = xp.percentile(x, qs)
+        sync()
+
+    def check():
+        return close(be.get(st["p"]), np.array([q / 100.0 * (n - 1) for q in qs]), 1e-6)
+
+    return Workload("percentile", str(n), n, 4.0 * n, step, check)
+
+
 def make_unique(be, P):
     xp, sync = be.xp, be.sync
     n = P["sort_n"]
@@ -546,7 +604,7 @@ def make_kmeans_iter(be, P):
                     step, check)
 
 
-MAKERS = [("heat_inplace", make_heat_inplace), ("heat_pingpong", make_heat_pingpong), ("softmax", make_softmax), ("kmeans_assign", make_kmeans_assign), ("standardise", make_standardise), ("layernorm", make_layernorm), ("outer", make_outer), ("where_scale", make_where_scale), ("mlp", make_mlp), ("fftconv", make_fftconv), ("topk", make_topk), ("unique", make_unique), ("gather_norm", make_gather_norm), ("montecarlo", make_montecarlo), ("spectrum", make_spectrum), ("histogram", make_histogram), ("kmeans_iter", make_kmeans_iter)]
+MAKERS = [("heat_inplace", make_heat_inplace), ("heat_pingpong", make_heat_pingpong), ("softmax", make_softmax), ("kmeans_assign", make_kmeans_assign), ("standardise", make_standardise), ("layernorm", make_layernorm), ("outer", make_outer), ("where_scale", make_where_scale), ("mlp", make_mlp), ("fftconv", make_fftconv), ("topk", make_topk), ("topk_select", make_topk_select), ("median", make_median), ("percentile", make_percentile), ("unique", make_unique), ("gather_norm", make_gather_norm), ("montecarlo", make_montecarlo), ("spectrum", make_spectrum), ("histogram", make_histogram), ("kmeans_iter", make_kmeans_iter)]
 
 
 def workloads(be, P, wanted):
