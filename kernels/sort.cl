@@ -1011,6 +1011,61 @@ kernel void select_pass(global const T* in, sort_layout L, global const K* cand_
     if (l == 0 && nan_seen) atomic_or(&ctr[1], 1u);
 }
 
+// The second digit of up to SELECT_MULTI selections in one pass over the input view (their top
+// digits chosen from one shared first pass): the keys that match state r's prefix (st_r) count
+// their digit at `shift` in hist_r (one row per group) and are appended to
+// cand_r (counter ctrs[r]). Unused r take any buffer (ranks says how many are used).
+#define SELECT_MULTI 4
+// (the r-th of four arguments: no private arrays of pointers, which some compilers mishandle)
+#define SELECT_PICK(r, a0, a1, a2, a3) ((r) == 0 ? (a0) : (r) == 1 ? (a1) : (r) == 2 ? (a2) : (a3))
+kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, global uint* ctrs,
+                              uint shift, global const ulong* st_0, global const ulong* st_1,
+                              global const ulong* st_2, global const ulong* st_3, global K* cand_0,
+                              global K* cand_1, global K* cand_2, global K* cand_3,
+                              global uint* hist_0, global uint* hist_1, global uint* hist_2,
+                              global uint* hist_3) {
+    local uint c[SELECT_MULTI * RADIX];
+    local uint nslot[SELECT_MULTI], gbase[SELECT_MULTI];
+    local K prefix[SELECT_MULTI], mask[SELECT_MULTI];
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    for (uint d = l; d < SELECT_MULTI * RADIX; d += WG)
+        c[d] = 0;
+    if (l < SELECT_MULTI) {
+        global const ulong* st = SELECT_PICK(l, st_0, st_1, st_2, st_3);
+        prefix[l] = l < ranks ? (K)st[0] : 0;
+        mask[l] = l < ranks ? (K)st[1] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong n = L.n, stride = (ulong)groups * WG;
+    for (ulong base = (ulong)g * WG; base < n; base += stride) {
+        const ulong i = base + l;
+        const bool valid = i < n;
+        const K k = valid ? ordered(to_key(in[view_offset(&L, i)])) : 0;
+        if (l < SELECT_MULTI) nslot[l] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        ulong slots = 0; // 16 bits per rank: this key's slot in each rank's round (< WG)
+        for (uint r = 0; r < ranks; ++r)
+            if (valid && (k & mask[r]) == prefix[r]) {
+                atomic_inc(&c[r * RADIX + ((uint)(k >> shift) & 255u)]);
+                slots |= (ulong)atomic_inc(&nslot[r]) << (16 * r);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < ranks && nslot[l])
+            gbase[l] = atomic_add(SELECT_PICK(l, &ctrs[0], &ctrs[1], &ctrs[2], &ctrs[3]), nslot[l]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint r = 0; r < ranks; ++r)
+            if (valid && (k & mask[r]) == prefix[r])
+                SELECT_PICK(r, cand_0, cand_1, cand_2, cand_3)
+                [gbase[r] + (uint)((slots >> (16 * r)) & 0xffffu)] = k;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint r = 0; r < ranks; ++r) {
+        global uint* hist = SELECT_PICK(r, hist_0, hist_1, hist_2, hist_3);
+        for (uint d = l; d < RADIX; d += WG)
+            hist[(ulong)g * RADIX + d] = c[r * RADIX + d];
+    }
+}
+
 // One group: sums the groups' rows of hist, chooses the digit at `shift` whose bucket holds the
 // rank left (st[2]) and narrows the state to that bucket; resets the compaction's counter.
 kernel void select_choose(global const uint* hist, uint groups, global ulong* st, global uint* ctr,

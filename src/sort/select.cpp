@@ -84,6 +84,84 @@ std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool
     return st;
 }
 
+constexpr std::size_t select_multi = 4; // kernels/sort.cl, SELECT_MULTI
+
+// Enqueues the selections of the ranks rs (2 to select_multi of them; keys wider than 16 bits)
+// together: one pass over the input counts the top digit for all (every state starts with the
+// empty prefix), one more pass compacts each rank's bucket into a buffer of its own while
+// counting its next digit; the later passes read only each rank's candidates, as select_rank's.
+// Two passes over the input in all, instead of two per rank.
+std::vector<std::shared_ptr<allocation>>
+select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, bool first) {
+    const op& o = s.o;
+    const std::size_t count = rs.size();
+    const cl_ulong n = s.L.n;
+    const cl_uint groups = static_cast<cl_uint>(s.groups), ranks = static_cast<cl_uint>(count);
+    std::vector<std::shared_ptr<allocation>> st(count), cand(count), hist(count);
+    for (std::size_t r = 0; r < count; ++r) {
+        st[r] = o.temp(state_words * 8);
+        const cl_ulong rank = rs[r];
+        const cl_uint reset = first && r == 0 ? 1 : 0;
+        o.each(sk::select_init, state_words,
+               {o.mem(st[r].get(), access::write), o.mem(s.ctr.get(), access::read_write),
+                value_of(rank), value_of(n), value_of(reset)});
+    }
+    const unsigned bits = key_bits(o.t);
+    auto choose = [&](allocation* h, std::size_t r, cl_uint shift) {
+        o.grouped(sk::select_choose, 1,
+                  {o.mem(h, access::read), value_of(groups), o.mem(st[r].get(), access::read_write),
+                   o.mem(s.ctr.get(), access::read_write), value_of(shift)});
+    };
+    auto pass = [&](allocation* from, allocation* to, allocation* st_r, cl_uint from_input,
+                    cl_uint compact, cl_uint shift) {
+        o.grouped(sk::select_pass, s.groups,
+                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
+                   o.mem(to, access::write), o.mem(s.hist.get(), access::write),
+                   o.mem(st_r, access::read), o.mem(s.ctr.get(), access::read_write),
+                   value_of(from_input), value_of(compact), value_of(shift)});
+    };
+    // The top digit, once: every state's prefix is still empty.
+    pass(s.cand[1].get(), s.cand[0].get(), st[0].get(), 1, 0, bits - 8);
+    for (std::size_t r = 0; r < count; ++r)
+        choose(s.hist.get(), r, bits - 8);
+    // Each rank's bucket compacted, and its next digit counted, in one pass.
+    auto ctrs = o.temp(select_multi * 4);
+    const cl_uint zero = 0;
+    ctrs->fill(o.q, &zero, 4, 0, select_multi * 4);
+    const std::size_t ks = key_size(o.t);
+    for (std::size_t r = 0; r < count; ++r) {
+        cand[r] = o.temp(n * ks);
+        hist[r] = o.temp(s.groups * 256 * 4);
+    }
+    const auto slot = [&](const std::vector<std::shared_ptr<allocation>>& v, std::size_t r) {
+        return v[std::min(r, count - 1)].get(); // unused slots repeat the last buffer
+    };
+    const cl_uint second = bits - 16;
+    o.grouped(sk::select_pass_multi, s.groups,
+              {o.mem(s.in, access::read), value_of(s.L), value_of(ranks),
+               o.mem(ctrs.get(), access::read_write), value_of(second),
+               o.mem(slot(st, 0), access::read), o.mem(slot(st, 1), access::read),
+               o.mem(slot(st, 2), access::read), o.mem(slot(st, 3), access::read),
+               o.mem(slot(cand, 0), access::write), o.mem(slot(cand, 1), access::write),
+               o.mem(slot(cand, 2), access::write), o.mem(slot(cand, 3), access::write),
+               o.mem(slot(hist, 0), access::write), o.mem(slot(hist, 1), access::write),
+               o.mem(slot(hist, 2), access::write), o.mem(slot(hist, 3), access::write)});
+    for (std::size_t r = 0; r < count; ++r)
+        choose(hist[r].get(), r, second);
+    // The later digits of each rank from its candidates (ping-pong with the selector's buffer).
+    for (std::size_t r = 0; r < count; ++r) {
+        allocation* src = cand[r].get();
+        allocation* other = s.cand[0].get();
+        for (int shift = static_cast<int>(bits) - 24; shift >= 0; shift -= 8) {
+            const cl_uint compact = shift > 0 ? 1 : 0;
+            pass(src, other, st[r].get(), 0, compact, static_cast<cl_uint>(shift));
+            choose(s.hist.get(), r, static_cast<cl_uint>(shift));
+            if (compact) std::swap(src, other);
+        }
+    }
+    return st;
+}
+
 } // namespace
 
 std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<std::uint64_t>& ranks,
@@ -106,10 +184,39 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
         std::shared_ptr<allocation> st;
         bool selected; // a full state (st[2], st[3] of this rank), not derived
     };
+    // The ranks that take a full selection (the others follow one); those of keys wider than 16
+    // bits share their passes over the input, select_multi at a time, where the candidate
+    // buffers (one per rank, of the input's size) fit a quarter of the device's memory.
+    std::vector<std::uint64_t> full;
+    bool previous_full = false;
+    for (std::size_t i = 0; i < distinct.size(); ++i) {
+        const bool follows = i > 0 && previous_full && distinct[i - 1] + 1 == distinct[i];
+        previous_full = !follows;
+        if (!follows) full.push_back(distinct[i]);
+    }
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<allocation>>> selected;
+    const std::size_t ks = key_size(a.type);
+    const bool together =
+        full.size() > 1 && key_bits(a.type) > 16 &&
+        (select_multi + 1) * s.L.n * ks <= q.context().device().global_mem_size() / 4;
+    for (std::size_t i = 0; i < full.size();) {
+        const std::size_t batch = together ? std::min(select_multi, full.size() - i) : 1;
+        if (batch > 1) {
+            const std::vector<std::uint64_t> rs(full.begin() + i, full.begin() + i + batch);
+            auto st = select_ranks_together(s, rs, i == 0);
+            for (std::size_t r = 0; r < batch; ++r)
+                selected.emplace_back(rs[r], std::move(st[r]));
+        } else {
+            selected.emplace_back(full[i], select_rank(s, full[i], i == 0));
+        }
+        i += batch;
+    }
     std::vector<done> states;
     const cl_uint groups = static_cast<cl_uint>(s.groups);
     for (std::uint64_t r : distinct) {
-        if (!states.empty() && states.back().selected && states.back().rank + 1 == r) {
+        const auto sel = std::find_if(selected.begin(), selected.end(),
+                                      [&](const auto& x) { return x.first == r; });
+        if (sel == selected.end()) {
             const done& prev = states.back();
             auto next = o.temp(state_words * 8);
             const cl_ulong kth = prev.rank;
@@ -121,7 +228,7 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
                     value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
             states.push_back({r, std::move(next), false});
         } else {
-            states.push_back({r, select_rank(s, r, states.empty()), true});
+            states.push_back({r, sel->second, true});
         }
     }
     auto out = o.alloc(std::max<std::size_t>(ranks.size(), 1) * dtype_size(a.type));

@@ -60,6 +60,7 @@ enum class sk : unsigned {
     span_compact,
     select_init,
     select_pass,
+    select_pass_multi,
     select_choose,
     select_value,
     select_partition,
