@@ -1015,15 +1015,27 @@ kernel void select_pass(global const T* in, sort_layout L, global const K* cand_
 // digits chosen from one shared first pass): the keys that match state r's prefix (st_r) count
 // their digit at `shift` in hist_r (one row per group) and are appended to
 // cand_r (counter ctrs[r]). Unused r take any buffer (ranks says how many are used).
-#define SELECT_MULTI 4
-// (the r-th of four arguments: no private arrays of pointers, which some compilers mishandle)
-#define SELECT_PICK(r, a0, a1, a2, a3) ((r) == 0 ? (a0) : (r) == 1 ? (a1) : (r) == 2 ? (a2) : (a3))
+#define SELECT_MULTI 8
+// (the r-th of eight arguments: no private arrays of pointers, which some compilers mishandle)
+#define SELECT_PICK(r, a)                                                                          \
+    ((r) == 0   ? a##_0                                                                            \
+     : (r) == 1 ? a##_1                                                                            \
+     : (r) == 2 ? a##_2                                                                            \
+     : (r) == 3 ? a##_3                                                                            \
+     : (r) == 4 ? a##_4                                                                            \
+     : (r) == 5 ? a##_5                                                                            \
+     : (r) == 6 ? a##_6                                                                            \
+                : a##_7)
 kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, global uint* ctrs,
                               uint shift, global const ulong* st_0, global const ulong* st_1,
-                              global const ulong* st_2, global const ulong* st_3, global K* cand_0,
-                              global K* cand_1, global K* cand_2, global K* cand_3,
+                              global const ulong* st_2, global const ulong* st_3,
+                              global const ulong* st_4, global const ulong* st_5,
+                              global const ulong* st_6, global const ulong* st_7, global K* cand_0,
+                              global K* cand_1, global K* cand_2, global K* cand_3, global K* cand_4,
+                              global K* cand_5, global K* cand_6, global K* cand_7,
                               global uint* hist_0, global uint* hist_1, global uint* hist_2,
-                              global uint* hist_3) {
+                              global uint* hist_3, global uint* hist_4, global uint* hist_5,
+                              global uint* hist_6, global uint* hist_7) {
     local uint c[SELECT_MULTI * RADIX];
     local uint nslot[SELECT_MULTI], gbase[SELECT_MULTI];
     local K prefix[SELECT_MULTI], mask[SELECT_MULTI];
@@ -1031,7 +1043,7 @@ kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, glo
     for (uint d = l; d < SELECT_MULTI * RADIX; d += WG)
         c[d] = 0;
     if (l < SELECT_MULTI) {
-        global const ulong* st = SELECT_PICK(l, st_0, st_1, st_2, st_3);
+        global const ulong* st = SELECT_PICK(l, st);
         prefix[l] = l < ranks ? (K)st[0] : 0;
         mask[l] = l < ranks ? (K)st[1] : 0;
     }
@@ -1043,24 +1055,31 @@ kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, glo
         const K k = valid ? ordered(to_key(in[view_offset(&L, i)])) : 0;
         if (l < SELECT_MULTI) nslot[l] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        ulong slots = 0; // 16 bits per rank: this key's slot in each rank's round (< WG)
+        // This key's slot in each rank's round, 16 bits per rank (< WG) in two words: pocl
+        // miscompiled a private array here.
+        ulong slots_lo = 0, slots_hi = 0;
         for (uint r = 0; r < ranks; ++r)
             if (valid && (k & mask[r]) == prefix[r]) {
                 atomic_inc(&c[r * RADIX + ((uint)(k >> shift) & 255u)]);
-                slots |= (ulong)atomic_inc(&nslot[r]) << (16 * r);
+                const ulong slot = atomic_inc(&nslot[r]);
+                if (r < 4)
+                    slots_lo |= slot << (16 * r);
+                else
+                    slots_hi |= slot << (16 * (r - 4));
             }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (l < ranks && nslot[l])
-            gbase[l] = atomic_add(SELECT_PICK(l, &ctrs[0], &ctrs[1], &ctrs[2], &ctrs[3]), nslot[l]);
+            gbase[l] = atomic_add(&ctrs[l], nslot[l]);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint r = 0; r < ranks; ++r)
             if (valid && (k & mask[r]) == prefix[r])
-                SELECT_PICK(r, cand_0, cand_1, cand_2, cand_3)
-                [gbase[r] + (uint)((slots >> (16 * r)) & 0xffffu)] = k;
+                SELECT_PICK(r, cand)
+                [gbase[r] + (uint)(((r < 4 ? slots_lo : slots_hi) >> (16 * (r & 3))) & 0xffffu)] =
+                    k;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (uint r = 0; r < ranks; ++r) {
-        global uint* hist = SELECT_PICK(r, hist_0, hist_1, hist_2, hist_3);
+        global uint* hist = SELECT_PICK(r, hist);
         for (uint d = l; d < RADIX; d += WG)
             hist[(ulong)g * RADIX + d] = c[r * RADIX + d];
     }

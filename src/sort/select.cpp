@@ -84,7 +84,7 @@ std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool
     return st;
 }
 
-constexpr std::size_t select_multi = 4; // kernels/sort.cl, SELECT_MULTI
+constexpr std::size_t select_multi = 8; // kernels/sort.cl, SELECT_MULTI
 
 // Enqueues the selections of the ranks rs (2 to select_multi of them; keys wider than 16 bits)
 // together: one pass over the input counts the top digit for all (every state starts with the
@@ -94,7 +94,7 @@ constexpr std::size_t select_multi = 4; // kernels/sort.cl, SELECT_MULTI
 std::vector<std::shared_ptr<allocation>>
 select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, bool first) {
     const op& o = s.o;
-    const std::size_t count = rs.size();
+    const std::size_t count = rs.size(); // 2 to select_multi
     const cl_ulong n = s.L.n;
     const cl_uint groups = static_cast<cl_uint>(s.groups), ranks = static_cast<cl_uint>(count);
     std::vector<std::shared_ptr<allocation>> st(count), cand(count), hist(count);
@@ -137,15 +137,15 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
         return v[std::min(r, count - 1)].get(); // unused slots repeat the last buffer
     };
     const cl_uint second = bits - 16;
-    o.grouped(sk::select_pass_multi, s.groups,
-              {o.mem(s.in, access::read), value_of(s.L), value_of(ranks),
-               o.mem(ctrs.get(), access::read_write), value_of(second),
-               o.mem(slot(st, 0), access::read), o.mem(slot(st, 1), access::read),
-               o.mem(slot(st, 2), access::read), o.mem(slot(st, 3), access::read),
-               o.mem(slot(cand, 0), access::write), o.mem(slot(cand, 1), access::write),
-               o.mem(slot(cand, 2), access::write), o.mem(slot(cand, 3), access::write),
-               o.mem(slot(hist, 0), access::write), o.mem(slot(hist, 1), access::write),
-               o.mem(slot(hist, 2), access::write), o.mem(slot(hist, 3), access::write)});
+    std::vector<launch_arg> args{o.mem(s.in, access::read), value_of(s.L), value_of(ranks),
+                                 o.mem(ctrs.get(), access::read_write), value_of(second)};
+    for (std::size_t r = 0; r < select_multi; ++r)
+        args.push_back(o.mem(slot(st, r), access::read));
+    for (std::size_t r = 0; r < select_multi; ++r)
+        args.push_back(o.mem(slot(cand, r), access::write));
+    for (std::size_t r = 0; r < select_multi; ++r)
+        args.push_back(o.mem(slot(hist, r), access::write));
+    o.grouped(sk::select_pass_multi, s.groups, args);
     for (std::size_t r = 0; r < count; ++r)
         choose(hist[r].get(), r, second);
     // The later digits of each rank from its candidates (ping-pong with the selector's buffer).
@@ -187,18 +187,21 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
     // The ranks that take a full selection (the others follow one); those of keys wider than 16
     // bits share their passes over the input, select_multi at a time, where the candidate
     // buffers (one per rank, of the input's size) fit a quarter of the device's memory.
+    // Together, every rank is selected (a rank that follows another costs no pass over the
+    // input more); one at a time, a rank right after a selected one is found by select_above.
+    const std::size_t ks = key_size(a.type);
+    const bool together = distinct.size() > 1 && key_bits(a.type) > 16 &&
+                          (std::min(select_multi, distinct.size()) + 1) * s.L.n * ks <=
+                              q.context().device().global_mem_size() / 4;
     std::vector<std::uint64_t> full;
     bool previous_full = false;
     for (std::size_t i = 0; i < distinct.size(); ++i) {
-        const bool follows = i > 0 && previous_full && distinct[i - 1] + 1 == distinct[i];
+        const bool follows =
+            !together && i > 0 && previous_full && distinct[i - 1] + 1 == distinct[i];
         previous_full = !follows;
         if (!follows) full.push_back(distinct[i]);
     }
     std::vector<std::pair<std::uint64_t, std::shared_ptr<allocation>>> selected;
-    const std::size_t ks = key_size(a.type);
-    const bool together =
-        full.size() > 1 && key_bits(a.type) > 16 &&
-        (select_multi + 1) * s.L.n * ks <= q.context().device().global_mem_size() / 4;
     for (std::size_t i = 0; i < full.size();) {
         const std::size_t batch = together ? std::min(select_multi, full.size() - i) : 1;
         if (batch > 1) {

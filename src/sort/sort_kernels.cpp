@@ -19,38 +19,22 @@ namespace clarray::detail::sorting {
 namespace {
 
 // The names of the kernels of kernels/sort.cl, indexed by sk.
-const char* const kernel_names[] = {"radix_upsweep",
-                                    "radix_scan",
-                                    "radix_downsweep",
-                                    "radix_values",
-                                    "radix_indices",
-                                    "sort_unique_counts",
-                                    "sort_search",
-                                    "sort_minmax",
-                                    "sort_bincount",
-                                    "sort_bincount_weighted",
-                                    "sort_histogram",
-                                    "sort_edges",
-                                    "sort_bincount_local",
-                                    "sort_bincount_weighted_local",
-                                    "sort_histogram_local",
-                                    "radix_histograms",
-                                    "radix_onesweep",
-                                    "sort_gather",
-                                    "sort_nan_class",
-                                    "sort_complex_starts",
-                                    "sort_unique_parts",
-                                    "sort_span_counts_local",
-                                    "sort_span_counts",
-                                    "sort_span_compact",
-                                    "select_init",
-                                    "select_pass",
-                                    "select_pass_multi",
-                                    "select_choose",
-                                    "select_value",
-                                    "select_partition",
-                                    "select_above",
-                                    "select_next"};
+const char* const kernel_names[] = {"radix_upsweep",        "radix_scan",
+                                    "radix_downsweep",      "radix_values",
+                                    "radix_indices",        "sort_unique_counts",
+                                    "sort_search",          "sort_minmax",
+                                    "sort_bincount",        "sort_bincount_weighted",
+                                    "sort_histogram",       "sort_edges",
+                                    "sort_bincount_local",  "sort_bincount_weighted_local",
+                                    "sort_histogram_local", "radix_histograms",
+                                    "radix_onesweep",       "sort_gather",
+                                    "sort_nan_class",       "sort_complex_starts",
+                                    "sort_unique_parts",    "sort_span_counts_local",
+                                    "sort_span_counts",     "sort_span_compact",
+                                    "select_init",          "select_pass",
+                                    "select_pass_multi",    "select_choose",
+                                    "select_value",         "select_partition",
+                                    "select_above",         "select_next"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).
@@ -248,10 +232,13 @@ void op::each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const
 }
 
 void op::grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
+    grouped(k, groups, std::vector<launch_arg>(args));
+}
+void op::grouped(sk k, std::size_t groups, const std::vector<launch_arg>& args) const {
     const std::size_t g = radix_group(q.context().device());
     const ndrange global{groups * g}, local{g};
-    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local,
-           args.begin(), args.size(), {}, what);
+    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local, args.data(),
+           args.size(), {}, what);
 }
 
 const queue& queue_of(const array_ref& a, const char* what) {

@@ -125,6 +125,7 @@ struct op {
     void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const;
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const;
+    void grouped(sk k, std::size_t groups, const std::vector<launch_arg>& args) const;
 };
 
 // The smallest and largest ordered key (kernels/sort.cl, ordered) of the view a (o.t): one
