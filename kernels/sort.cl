@@ -950,7 +950,7 @@ kernel void sort_histogram_local(global const T* a, sort_layout L, global long* 
 // "right") - 1), the last bin closed; -1 for NaN and values outside [e[0], e[ne - 1]]. The
 // search halves a range of a length that depends on ne only and chooses by selects, without an
 // early exit: every work-item runs the same steps (no divergence on GPUs; pocl vectorises the
-// work-items, which a branch per value prevented: 6x slower).
+// work-items, which a branch per value prevented: several times slower).
 #define DEFINE_EDGE_BIN(name, C)                                                                   \
     inline long name(C x, global const C* e, ulong ne) {                                           \
         ulong base = 0, len = ne;                                                                  \

@@ -389,6 +389,13 @@ TEST_CASE("histogram: empty input, NaN, infinities and values on the edges", "[h
         auto h = ca::histogram(dv, test::device_array<double, S>(test::q(), {1.0}));
         CHECK(h.counts.size() == 0);
         CHECK(h.edges.size() == 1);
+        auto one = test::device_array<double, S>(test::q(), {1.0});
+        auto wf = test::device_array<float, S>(test::q(), std::vector<float>(v.size(), 1.0f));
+        CHECK(ca::histogram(dv, one, wf).counts.size() == 0);
+        CHECK(ca::histogram(dv, one, wf, ca::density).counts.size() == 0);
+        auto g = ca::histogram2d(dv, dv, one, de);
+        CHECK(g.counts.shape() == ca::shape_type{0, 3});
+        CHECK(g.yedges.size() == 4);
     });
 }
 
