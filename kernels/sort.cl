@@ -7,7 +7,9 @@
 // positions travel with the keys, for 1-d sorts of values: the tile's positions array is left
 // out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
 // where the device has the 64-bit atomics, -DSORT_ATOMICS (and -DSORT_FP64 -DW=<weight type>
-// for the double sums); on NVIDIA also a register cap (src/sort/sort_kernels.cpp, register_cap).
+// for the double sums); -DE=<edge type> (histograms: the type values meet the edges in),
+// -DY=<type> -DY_HALF=0|1 -DF=<type> (histogram2d's second input and its edge type); on NVIDIA
+// also a register cap (src/sort/sort_kernels.cpp, register_cap).
 // SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating, 3 float16 (T ushort, its bits; -DW_HALF=1
 // likewise for float16 weights, W ushort). WG: the work-group size of the radix
 // kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
@@ -98,6 +100,11 @@ inline K ordered(K k) {
 #define LOAD_W(X, p, off) ((X)vload_half((off), (global const half*)(p)))
 #else
 #define LOAD_W(X, p, off) ((X)(p)[off])
+#endif
+#if Y_HALF
+#define LOAD_Y(X, p, off) ((X)vload_half((off), (global const half*)(p)))
+#else
+#define LOAD_Y(X, p, off) ((X)(p)[off])
 #endif
 
 // Element offset of flat C-order index i of the view L.
@@ -933,7 +940,202 @@ kernel void sort_histogram_local(global const T* a, sort_layout L, global long* 
     }
     LOCAL_COUNTS_END
 }
+
+// ---- Histograms over explicit edges (src/sort/histogram.cpp), and digitize. The edges are in
+// the comparison type (NumPy's promotion of the values' and the edges' dtypes; float for
+// float16): E for the values of T, F for those of Y (histogram2d's second axis). The host checked
+// them: increasing (ties allowed), no NaN, at least two.
+
+// The bin of x among the ne edges e: the last k with e[k] <= x (NumPy's searchsorted(e, x,
+// "right") - 1), the last bin closed; -1 for NaN and values outside [e[0], e[ne - 1]]. The
+// search halves a range of a length that depends on ne only and chooses by selects, without an
+// early exit: every work-item runs the same steps (no divergence on GPUs; pocl vectorises the
+// work-items, which a branch per value prevented: several times slower).
+#define DEFINE_EDGE_BIN(name, C)                                                                   \
+    inline long name(C x, global const C* e, ulong ne) {                                           \
+        ulong base = 0, len = ne;                                                                  \
+        while (len > 1) {                                                                          \
+            const ulong mid = len / 2;                                                             \
+            base = e[base + mid] <= x ? base + mid : base;                                         \
+            len -= mid;                                                                            \
+        }                                                                                          \
+        /* the edges <= x, less one; NaN: none */                                                  \
+        const long k = (long)base + (e[base] <= x ? 1 : 0) - 1, last = (long)ne - 2;               \
+        return x == e[ne - 1] ? last : k > last ? -1 : k;                                          \
+    }
+DEFINE_EDGE_BIN(edge_bin, E)
+DEFINE_EDGE_BIN(edge_bin_y, F)
+
+kernel void sort_histogram_search(global const T* a, sort_layout L, global long* counts,
+                                  global const E* edges, ulong ne) {
+    const ulong i = get_global_id(0);
+    if (i >= L.n) return;
+    const long k = edge_bin(LOAD_T(E, a, view_offset(&L, i)), edges, ne);
+    if (k >= 0) atom_inc(&counts[k]);
+}
+// The same privatised (at most LOCAL_BINS bins), as sort_bincount_local.
+kernel void sort_histogram_search_local(global const T* a, sort_layout L, global long* counts,
+                                        global const E* edges, ulong ne, uint bins, uint copies,
+                                        ulong chunk) {
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k = edge_bin(LOAD_T(E, a, view_offset(&L, i)), edges, ne);
+        if (k >= 0) atomic_inc(&mine[k]);
+    }
+    LOCAL_COUNTS_END
+}
+
+// histogram2d's flat bin (kx * ny + ky) of element i of the views LX, LY, or -1 (either value
+// outside its edges, or NaN).
+inline long bin2d(global const T* x, const sort_layout* LX, global const Y* y,
+                  const sort_layout* LY, ulong i, global const E* ex, ulong nex, global const F* ey,
+                  ulong ney) {
+    const long kx = edge_bin(LOAD_T(E, x, view_offset(LX, i)), ex, nex);
+    const long ky = edge_bin_y(LOAD_Y(F, y, view_offset(LY, i)), ey, ney);
+    return kx < 0 || ky < 0 ? -1 : kx * (long)(ney - 1) + ky;
+}
+kernel void sort_histogram2d(global const T* x, sort_layout LX, global const Y* y, sort_layout LY,
+                             global long* counts, global const E* ex, ulong nex, global const F* ey,
+                             ulong ney) {
+    const ulong i = get_global_id(0);
+    if (i >= LX.n) return;
+    const long k = bin2d(x, &LX, y, &LY, i, ex, nex, ey, ney);
+    if (k >= 0) atom_inc(&counts[k]);
+}
+kernel void sort_histogram2d_local(global const T* x, sort_layout LX, global const Y* y,
+                                   sort_layout LY, global long* counts, global const E* ex,
+                                   ulong nex, global const F* ey, ulong ney, uint bins, uint copies,
+                                   ulong chunk) {
+    const sort_layout L = LX;
+    LOCAL_COUNTS_BEGIN
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k = bin2d(x, &LX, y, &LY, i, ex, nex, ey, ney);
+        if (k >= 0) atomic_inc(&mine[k]);
+    }
+    LOCAL_COUNTS_END
+}
+
+#ifdef SORT_FP64
+// Weighted histograms: the float64 sum of the weights (W, view LW) per bin. uniform: equal-width
+// bins (histogram_bin over lo, hi, denom and the bins + 1 = ne edges), else explicit edges.
+inline long weighted_bin(E x, global const E* edges, ulong ne, E lo, E hi, E denom, uint uniform) {
+    return uniform ? histogram_bin(x, edges, lo, hi, denom, (long)ne - 1) : edge_bin(x, edges, ne);
+}
+kernel void sort_histogram_weighted(global const T* a, sort_layout L, global const W* w,
+                                    sort_layout LW, global double* sums, global const E* edges,
+                                    ulong ne, E lo, E hi, E denom, uint uniform) {
+    const ulong i = get_global_id(0);
+    if (i >= L.n) return;
+    const long k =
+        weighted_bin(LOAD_T(E, a, view_offset(&L, i)), edges, ne, lo, hi, denom, uniform);
+    if (k >= 0) add_double(&sums[k], LOAD_W(double, w, view_offset(&LW, i)));
+}
+// The same privatised (at most LOCAL_SUMS bins), as sort_bincount_weighted_local.
+kernel void sort_histogram_weighted_local(global const T* a, sort_layout L, global const W* w,
+                                          sort_layout LW, global double* sums,
+                                          global const E* edges, ulong ne, E lo, E hi, E denom,
+                                          uint uniform, ulong chunk) {
+    local double c[LOCAL_SUMS];
+    const uint l = get_local_id(0), g = get_group_id(0), bins = (uint)ne - 1;
+    for (uint b = l; b < bins; b += WG)
+        c[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong begin = g * chunk, end = min(L.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k =
+            weighted_bin(LOAD_T(E, a, view_offset(&L, i)), edges, ne, lo, hi, denom, uniform);
+        if (k >= 0) add_double_local(&c[k], LOAD_W(double, w, view_offset(&LW, i)));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = l; b < bins; b += WG)
+        if (c[b] != 0) add_double(&sums[b], c[b]);
+}
+kernel void sort_histogram2d_weighted(global const T* x, sort_layout LX, global const Y* y,
+                                      sort_layout LY, global const W* w, sort_layout LW,
+                                      global double* sums, global const E* ex, ulong nex,
+                                      global const F* ey, ulong ney) {
+    const ulong i = get_global_id(0);
+    if (i >= LX.n) return;
+    const long k = bin2d(x, &LX, y, &LY, i, ex, nex, ey, ney);
+    if (k >= 0) add_double(&sums[k], LOAD_W(double, w, view_offset(&LW, i)));
+}
+kernel void sort_histogram2d_weighted_local(global const T* x, sort_layout LX, global const Y* y,
+                                            sort_layout LY, global const W* w, sort_layout LW,
+                                            global double* sums, global const E* ex, ulong nex,
+                                            global const F* ey, ulong ney, uint bins, ulong chunk) {
+    local double c[LOCAL_SUMS];
+    const uint l = get_local_id(0), g = get_group_id(0);
+    for (uint b = l; b < bins; b += WG)
+        c[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong begin = g * chunk, end = min(LX.n, begin + chunk);
+    for (ulong i = begin + l; i < end; i += WG) {
+        const long k = bin2d(x, &LX, y, &LY, i, ex, nex, ey, ney);
+        if (k >= 0) add_double_local(&c[k], LOAD_W(double, w, view_offset(&LW, i)));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = l; b < bins; b += WG)
+        if (c[b] != 0) add_double(&sums[b], c[b]);
+}
+
+// NumPy's density: out[k] = n[k] / wx[k / ny] / wy[k % ny] / sum(n) (histogram: ny = 1, wy =
+// {1}), n the int64 counts (from_sums = 0) or float64 sums. One work-group: the bins are few.
+kernel void sort_density(global const long* counts, global const double* sums, uint from_sums,
+                         global const double* wx, global const double* wy, ulong ny,
+                         global double* out, ulong bins) {
+    local double part[WG];
+    local long ipart[WG];
+    const uint l = get_local_id(0);
+    double s = 0;
+    long is = 0;
+    for (ulong k = l; k < bins; k += WG) {
+        if (from_sums)
+            s += sums[k];
+        else
+            is += counts[k];
+    }
+    part[l] = s;
+    ipart[l] = is;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint h = WG / 2; h > 0; h >>= 1) {
+        if (l < h) {
+            part[l] += part[l + h];
+            ipart[l] += ipart[l + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const double total = from_sums ? part[0] : (double)ipart[0];
+    for (ulong k = l; k < bins; k += WG) {
+        const double n = from_sums ? sums[k] : (double)counts[k];
+        out[k] = n / wx[k / ny] / wy[k % ny] / total;
+    }
+}
 #endif
+#endif
+
+// NumPy's order for searches: NaN after every number (x != x is false for integers).
+#define SEARCH_LESS(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+
+// digitize: out[i] = the number of edges e (ne, in E, in search order: increasing, or the
+// decreasing bins reversed) with e < x (right) or e <= x (not right) in NumPy's order; for
+// decreasing bins ne minus that (NumPy's len(bins) - searchsorted(bins[::-1], x)).
+kernel void sort_digitize(global const T* x, sort_layout L, global const E* e, ulong ne,
+                          global long* out, uint right, uint decreasing) {
+    const ulong i = get_global_id(0);
+    if (i >= L.n) return;
+    const E v = LOAD_T(E, x, view_offset(&L, i));
+    // The edges that pass (a leading run of e): a search of fixed steps, as edge_bin's.
+#define PASSES(m) (right ? SEARCH_LESS((m), v) : !SEARCH_LESS(v, (m)))
+    ulong base = 0, len = ne;
+    while (len > 1) {
+        const ulong mid = len / 2;
+        base = PASSES(e[base + mid]) ? base + mid : base;
+        len -= mid;
+    }
+    const ulong k = ne == 0 ? 0 : base + (PASSES(e[base]) ? 1 : 0);
+#undef PASSES
+    out[i] = decreasing ? (long)(ne - k) : (long)k;
+}
 
 #ifdef SORT_FP64
 typedef double edge_math;

@@ -39,6 +39,7 @@
 #include "clarray/fft/fft.hpp"
 #include "clarray/random/generator.hpp"
 #include "clarray/sort/sort.hpp"
+#include "clarray/sort/histogram.hpp"
 #include "clarray/stats/statistics.hpp"
 #include "clarray/stats/sets.hpp"
 #include "clarray/stats/lexsort.hpp"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,22 +20,48 @@ namespace clarray::detail::sorting {
 namespace {
 
 // The names of the kernels of kernels/sort.cl, indexed by sk.
-const char* const kernel_names[] = {"radix_upsweep",        "radix_scan",
-                                    "radix_downsweep",      "radix_values",
-                                    "radix_indices",        "sort_unique_counts",
-                                    "sort_search",          "sort_minmax",
-                                    "sort_bincount",        "sort_bincount_weighted",
-                                    "sort_histogram",       "sort_edges",
-                                    "sort_bincount_local",  "sort_bincount_weighted_local",
-                                    "sort_histogram_local", "radix_histograms",
-                                    "radix_onesweep",       "sort_gather",
-                                    "sort_nan_class",       "sort_complex_starts",
-                                    "sort_unique_parts",    "sort_span_counts_local",
-                                    "sort_span_counts",     "sort_span_compact",
-                                    "select_init",          "select_pass",
-                                    "select_pass_multi",    "select_choose",
-                                    "select_value",         "select_partition",
-                                    "select_above",         "select_next"};
+const char* const kernel_names[] = {"radix_upsweep",
+                                    "radix_scan",
+                                    "radix_downsweep",
+                                    "radix_values",
+                                    "radix_indices",
+                                    "sort_unique_counts",
+                                    "sort_search",
+                                    "sort_minmax",
+                                    "sort_bincount",
+                                    "sort_bincount_weighted",
+                                    "sort_histogram",
+                                    "sort_edges",
+                                    "sort_bincount_local",
+                                    "sort_bincount_weighted_local",
+                                    "sort_histogram_local",
+                                    "radix_histograms",
+                                    "radix_onesweep",
+                                    "sort_gather",
+                                    "sort_nan_class",
+                                    "sort_complex_starts",
+                                    "sort_unique_parts",
+                                    "sort_span_counts_local",
+                                    "sort_span_counts",
+                                    "sort_span_compact",
+                                    "select_init",
+                                    "select_pass",
+                                    "select_pass_multi",
+                                    "select_choose",
+                                    "select_value",
+                                    "select_partition",
+                                    "select_above",
+                                    "select_next",
+                                    "sort_histogram_search",
+                                    "sort_histogram_search_local",
+                                    "sort_histogram2d",
+                                    "sort_histogram2d_local",
+                                    "sort_histogram_weighted",
+                                    "sort_histogram_weighted_local",
+                                    "sort_histogram2d_weighted",
+                                    "sort_histogram2d_weighted_local",
+                                    "sort_density",
+                                    "sort_digitize"};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).
@@ -77,17 +104,22 @@ struct sort_kernel_tag {};
 
 // Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
 // kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide;
-// keys_only: for sorts that never move positions (no positions array in the tiles).
+// keys_only: for sorts that never move positions (no positions array in the tiles); more: the
+// histogram kernels' other types (E = w, Y = t, F = E without).
 kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool keys_only,
-                   const char* what) {
+                   const std::optional<more_types>& more, const char* what) {
     const device& dev = ctx.device();
+    const more_types m = more ? *more : more_types{w, t, w};
+    const auto id = [](dtype d) { return static_cast<std::uint64_t>(static_cast<unsigned>(d)); };
+    // 8 bits a dtype (fewer than 256 of them), the flags above them; the kernel below.
     const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(keys_only) << 17) | (static_cast<std::uint64_t>(wide) << 16) |
-        (static_cast<std::uint64_t>(static_cast<unsigned>(w)) << 8) | static_cast<unsigned>(t);
+        (static_cast<std::uint64_t>(more.has_value()) << 42) |
+        (static_cast<std::uint64_t>(keys_only) << 41) | (static_cast<std::uint64_t>(wide) << 40) |
+        (more ? (id(m.f) << 32) | (id(m.y) << 24) | (id(m.e) << 16) : 0) | (id(w) << 8) | id(t);
     return cached_kernel(
         ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
         kernel_names[static_cast<unsigned>(k)], [&] {
-            for (dtype d : {t, w})
+            for (dtype d : {t, w, m.e, m.y, m.f})
                 if (const char* ext = required_extension(d))
                     require_extension(ctx, ext, std::string(what) + " of " + dtype_name(d));
             return cached_program(ctx, {&type_tag<sort_program_tag>::id, program_sig}, [&] {
@@ -125,8 +157,9 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                     " -DLOCAL_BINS=" + std::to_string(local_bins) +
                     " -DLOCAL_SUMS=" + std::to_string(local_sums) +
                     " -DSCRATCH_COUNTERS=" + std::to_string(scratch_counters) +
-                    " -DW=" + stored(w) + " -DE=" + stored(w) +
-                    " -DW_HALF=" + (is_half_storage(w) ? "1" : "0");
+                    " -DW=" + stored(w) + " -DE=" + stored(m.e) +
+                    " -DW_HALF=" + (is_half_storage(w) ? "1" : "0") + " -DY=" + stored(m.y) +
+                    " -DY_HALF=" + (is_half_storage(m.y) ? "1" : "0") + " -DF=" + stored(m.f);
                 options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
                 if (const std::size_t cap = register_cap(dev))
                     options +=
@@ -227,7 +260,7 @@ void check_atomics(const queue& q, const char* what) {
 void op::each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const {
     const std::size_t g = elementwise_group_size(q.context().device());
     const ndrange global{round_up(n, g)}, local{g};
-    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local,
+    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, more, what), global, &local,
            args.begin(), args.size(), {}, what);
 }
 
@@ -237,8 +270,8 @@ void op::grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> arg
 void op::grouped(sk k, std::size_t groups, const std::vector<launch_arg>& args) const {
     const std::size_t g = radix_group(q.context().device());
     const ndrange global{groups * g}, local{g};
-    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, what), global, &local, args.data(),
-           args.size(), {}, what);
+    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, more, what), global, &local,
+           args.data(), args.size(), {}, what);
 }
 
 const queue& queue_of(const array_ref& a, const char* what) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 
 #include "clarray/array/builtin_kernels.hpp"
 #include "clarray/memory/pool.hpp"
@@ -65,7 +66,24 @@ enum class sk : unsigned {
     select_value,
     select_partition,
     select_above,
-    select_next
+    select_next,
+    histogram_search,
+    histogram_search_local,
+    histogram2d,
+    histogram2d_local,
+    histogram_weighted,
+    histogram_weighted_local,
+    histogram2d_weighted,
+    histogram2d_weighted_local,
+    density,
+    digitize
+};
+
+// The types of the histogram kernels beyond T and W (kernels/sort.cl): E the type the values of
+// T are compared with the edges in, Y histogram2d's second input, F the type of its comparisons.
+// An op without them builds E = W, Y = T, F = E.
+struct more_types {
+    dtype e, y, f;
 };
 
 // The most bins whose counts (32-bit) and weighted sums (64-bit) each group keeps in local
@@ -113,6 +131,7 @@ struct op {
     const char* what;
     bool wide = false;      // 64-bit radix positions and counts
     bool keys_only = false; // no positions ever travel with the radix keys
+    std::optional<more_types> more = std::nullopt;
 
     std::shared_ptr<allocation> alloc(std::size_t bytes) const {
         return make_allocation_like(q, kind, bytes, like);

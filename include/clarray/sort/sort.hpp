@@ -7,6 +7,7 @@
 //   auto u = clarray::unique_counts(a);        // u.values, u.counts (reads the count: blocks)
 //   auto c = clarray::bincount(x, w, 10);      // float64 sums of w per value of x
 //   auto h = clarray::histogram(a, 20, {0.0, 1.0}); // h.counts (int64), h.edges
+//   (explicit edges, weights, density, histogram2d and digitize: clarray/sort/histogram.hpp)
 //
 // Order: NumPy's. Integers numerically, floats numerically with -0.0 equal to +0.0 and every NaN
 // after every number; sorts are stable (equal elements keep their order), so argsort of equal
@@ -174,12 +175,14 @@ cl_array<double, S> bincount(const cl_array<T, S>& x, const cl_array<W, S>& weig
 // float32 for float32 input, else in float64, as NumPy does.
 template <class T>
 using histogram_edge_t = std::conditional_t<std::is_same_v<T, float>, float, double>;
-// The result of histogram.
-template <class T, class S> struct histogram_result {
+// The result of histogram: for input of T, counts of C (int64; the weights' sums or float64
+// densities: clarray/sort/histogram.hpp) and edges of E (explicit edges keep their dtype).
+template <class T, class S, class C = std::int64_t, class E = histogram_edge_t<T>>
+struct histogram_result {
     // The count of each bin.
-    cl_array<std::int64_t, S> counts;
+    cl_array<C, S> counts;
     // The bins' edges (bins + 1 values).
-    cl_array<histogram_edge_t<T>, S> edges;
+    cl_array<E, S> edges;
 };
 // NumPy's histogram: counts in `bins` equal bins over `range` (min to max by default), and
 // the edges.
