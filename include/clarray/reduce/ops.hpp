@@ -106,28 +106,37 @@ struct dot_sum_op {
 };
 
 // max / min propagate NaN (NumPy's amax/amin); the neutral is the type's lowest/highest value
-// (or the caller's `initial`).
+// (or the caller's `initial`). Complex values in NumPy's lexicographic order, as maximum's
+// (expr/operators.hpp): x wins where it has a NaN part, so NaN propagates; the neutral
+// (-inf, -inf) / (inf, inf) is below / above every other value.
 template <bool Max> struct extremum_op {
     static constexpr const char* name = Max ? "max" : "min";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        static_assert(!is_complex_v<V>, "max/min: complex numbers are not ordered");
         using acc = compute_t<V>;
         using acc_host = stored_t<acc>;
         using out = V;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = "return v;";
-            const char* cmp = Max ? ">" : "<";
-            if constexpr (is_floating_v<V>)
-                t.combine = std::string("return (isnan(x) || x ") + cmp + " y) ? x : y;";
+            const std::string cmp = Max ? ">" : "<";
+            if constexpr (is_complex_v<V>)
+                t.combine = "return (isnan(x.x) || isnan(x.y) || (x.x " + cmp +
+                            " y.x && !isnan(y.y)) || (x.x == y.x && x.y " + cmp +
+                            "= y.y)) ? x : y;";
+            else if constexpr (is_floating_v<V>)
+                t.combine = "return (isnan(x) || x " + cmp + " y) ? x : y;";
             else
-                t.combine = std::string("return x ") + cmp + " y ? x : y;";
+                t.combine = "return x " + cmp + " y ? x : y;";
             t.finish = "return x;";
             return t;
         }
         static acc_host neutral() {
-            if constexpr (is_floating_v<V>)
+            if constexpr (is_complex_v<V>) {
+                using F = typename acc_host::value_type;
+                const F inf = std::numeric_limits<F>::infinity();
+                return Max ? acc_host(-inf, -inf) : acc_host(inf, inf);
+            } else if constexpr (is_floating_v<V>)
                 return Max ? -std::numeric_limits<acc>::infinity()
                            : std::numeric_limits<acc>::infinity();
             else if constexpr (is_boolean_v<V>)
