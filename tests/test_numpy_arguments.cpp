@@ -433,6 +433,66 @@ TEMPLATE_TEST_CASE("max, min, cummax and cummin of complex values order them lex
     });
 }
 
+namespace {
+// NumPy's argmax (greater) / argmin of complex values (its arraytypes loop): the first NaN (in
+// either part) wins, else the first strictly lexicographic extreme.
+template <class C>
+std::int64_t np_argextreme(const C* first, std::size_t count, std::size_t step, bool greater) {
+    std::size_t best = 0;
+    C m = first[0];
+    if (has_nan(m)) return 0;
+    for (std::size_t k = 1; k < count; ++k) {
+        const C x = first[k * step];
+        if (has_nan(x)) return static_cast<std::int64_t>(k);
+        const bool beyond =
+            greater ? (x.real() > m.real() || (x.real() == m.real() && x.imag() > m.imag()))
+                    : (x.real() < m.real() || (x.real() == m.real() && x.imag() < m.imag()));
+        if (beyond) {
+            m = x;
+            best = k;
+        }
+    }
+    return static_cast<std::int64_t>(best);
+}
+} // namespace
+
+TEMPLATE_TEST_CASE("argmax and argmin of complex values give NumPy's first lexicographic extreme "
+                   "or first NaN",
+                   "[numpy_arguments]", c64, c128) {
+    using C = TestType;
+    using F = typename C::value_type;
+    if (!complex_available<C>()) return;
+    const std::size_t rows = 5, cols = 37;
+    each_policy([&](auto policy) {
+        using S = decltype(policy);
+        // nan_one_in 0: ties only; 40: a few NaN parts per row, the first of them must win.
+        for (unsigned nan_one_in : {0u, 40u}) {
+            INFO(S::name << ", NaN one in " << nan_one_in);
+            const xt::xarray<C> h = special_complex<C>({rows, cols}, 21 + nan_one_in, nan_one_in);
+            xt::xarray<C> big = xt::xarray<C>::from_shape({rows, 2 * cols});
+            std::fill(big.begin(), big.end(), C(F(7), F(7)));
+            auto d = device<C, S>(big);
+            auto v =
+                d(ca::all(), ca::range(2 * static_cast<std::ptrdiff_t>(cols) - 1, ca::none, -2));
+            v.set(h);
+            for (bool greater : {true, false}) {
+                INFO((greater ? "argmax" : "argmin"));
+                const std::int64_t flat = (greater ? ca::argmax(v) : ca::argmin(v)).item();
+                REQUIRE(flat == np_argextreme(h.data(), rows * cols, 1, greater));
+                const xt::xarray<std::int64_t> along1 =
+                    (greater ? ca::argmax(v, 1) : ca::argmin(v, 1)).get();
+                for (std::size_t r = 0; r < rows; ++r)
+                    REQUIRE(along1(r) == np_argextreme(&h(r, 0), cols, 1, greater));
+                const xt::xarray<std::int64_t> along0 =
+                    (greater ? ca::argmax(v + F(0), 0, true) : ca::argmin(v + F(0), 0, true)).get();
+                REQUIRE(along0.shape(0) == 1);
+                for (std::size_t c = 0; c < cols; ++c)
+                    REQUIRE(along0(0, c) == np_argextreme(&h(0, c), rows, cols, greater));
+            }
+        }
+    });
+}
+
 // ---- linspace of complex values ----
 TEMPLATE_TEST_CASE("linspace of complex values follows NumPy's formula with and without the "
                    "endpoint",

@@ -8,7 +8,7 @@
 //   ca::argmax(a) / argmax(a, 1)  flat index / index along an axis (int64)
 //   ca::mean, var, stddev, norm, any, all, prod, dot, vdot, cumsum, cumprod
 //   ca::cumulative_sum(a, 0, true) the array API's scan: a leading 0 with include_initial
-// Complex arrays: every one but argmax/argmin (max/min order them lexicographically, as NumPy);
+// Complex arrays: every one (max/min/argmax/argmin order them lexicographically, as NumPy);
 // norm, var and stddev give real results.
 //
 // Results are new arrays on the storage policy of the first array operand, in its queue. Nothing
