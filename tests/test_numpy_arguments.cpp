@@ -558,6 +558,11 @@ TEST_CASE("concatenate<R> of a braced list of different dtypes converts every pa
         const xt::xarray<R> got = r.get();
         for (std::size_t i = 0; i < expect.size(); ++i)
             REQUIRE(got(i) == expect[i]);
+        if constexpr (std::is_same_v<S, ca::svm_coarse>) { // the default storage, not named
+            const xt::xarray<R> unnamed = ca::concatenate<R>({a8, f, u16 + std::uint16_t(1)}).get();
+            for (std::size_t i = 0; i < expect.size(); ++i)
+                REQUIRE(unnamed(i) == expect[i]);
+        }
         // The tuple spelling promotes to the same type and values.
         const auto t = ca::concatenate(std::tie(a8, f, u16));
         static_assert(std::is_same_v<typename decltype(t)::value_type, R>);

@@ -489,9 +489,11 @@ private:
 // NumPy's default same_kind rule is a compile error, as are parts of another storage policy than
 // S. C++ cannot deduce one result type from a braced list of different types, so R is named
 // here; std::tie(a, b) promotes to NumPy's result_type of all parts (above).
+// (S is not deduced from the list: its elements are of other types than concat_part.)
 template <class R, class S = svm_coarse, class = std::enable_if_t<is_dtype_v<R>>>
-cl_array<R, S> concatenate(std::initializer_list<detail::concat_part<R, S>> parts,
-                           std::ptrdiff_t axis = 0) {
+cl_array<R, S> concatenate(
+    std::initializer_list<detail::concat_part<R, typename detail::type_holder<S>::type>> parts,
+    std::ptrdiff_t axis = 0) {
     std::vector<const shape_type*> shapes;
     for (const detail::concat_part<R, S>& p : parts) {
         if (!shapes.empty() && p.get_queue().context() != parts.begin()->get_queue().context())
@@ -510,6 +512,23 @@ cl_array<R, S> concatenate(std::initializer_list<detail::concat_part<R, S>> part
         pos += n;
     }
     return out;
+}
+namespace detail {
+// Any element of a braced list given to concatenate without a result dtype.
+struct unnamed_concat_part {
+    template <class E, class = std::enable_if_t<is_expression_v<E>>>
+    unnamed_concat_part(const E&) {} // implicit: the braced list's elements convert
+};
+} // namespace detail
+// concatenate({a_int8, b_float32}) (no result dtype named): C++ deduces no one type from a braced
+// list of different types, so this overload only says what to write. A list of arrays of one
+// dtype takes the overload of array/manipulation.hpp, an exact match.
+template <int Unnamed = 0>
+void concatenate(std::initializer_list<detail::unnamed_concat_part>, std::ptrdiff_t = 0) {
+    static_assert(Unnamed != 0,
+                  "concatenate: a braced list of different dtypes (or of expressions) needs the "
+                  "result dtype named: concatenate<R>({...}) (NumPy's dtype=), or "
+                  "concatenate(std::tie(a, b, ...)) for NumPy's result_type of all");
 }
 // Joined along a new axis, as stack, promoting as concatenate; the parts may be expressions
 // (each evaluated into its place).
