@@ -329,6 +329,7 @@ TEMPLATE_TEST_CASE("maximum, minimum, fmax and fmin of complex values order them
             const xt::xarray<C> mr = ca::eval(ca::maximum(r, x)).get();        // real first operand
             const xt::xarray<C> ms = ca::eval(ca::minimum(x, 0.5)).get();      // a weak scalar
             const xt::xarray<C> me = ca::eval(ca::maximum(x + F(1), y)).get(); // an expression
+            const xt::xarray<C> cl = ca::eval(ca::clip(x, -1.0, y)).get();     // NumPy's clip
             for (std::size_t i = 0; i < n; ++i) {
                 INFO("x " << hx(i) << ", y " << hy(i) << ", r " << hr(i));
                 REQUIRE(same_complex(mx(i), np_extreme(hx(i), hy(i), true)));
@@ -338,6 +339,9 @@ TEMPLATE_TEST_CASE("maximum, minimum, fmax and fmin of complex values order them
                 REQUIRE(same_complex(mr(i), np_extreme(C(hr(i), F(0)), hx(i), true)));
                 REQUIRE(same_complex(ms(i), np_extreme(hx(i), C(F(0.5), F(0)), false)));
                 REQUIRE(same_complex(me(i), np_extreme(hx(i) + F(1), hy(i), true)));
+                // clip(x, lo, hi) is minimum(maximum(x, lo), hi), as NumPy's
+                REQUIRE(same_complex(
+                    cl(i), np_extreme(np_extreme(hx(i), C(F(-1), F(0)), true), hy(i), false)));
             }
         }
     });
