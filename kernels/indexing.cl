@@ -2,7 +2,7 @@
 // Built per element type with -DT=<OpenCL C type> -DI=<index type> -DADD=0|1 -DATOMIC=<kind>
 // -DMAX_DIMS=<n> -DPTX_FLOAT_ATOMICS=0|1, after the pragmas its types need and the declaration
 // of index_layout, which comes from its one description in src/indexing/indexing.cpp. T is ushort for float16, whose
-// values only move here (a half value needs cl_khr_fp16). Each operand j (0: the target,
+// values move as bits (a half value needs cl_khr_fp16; add_at converts them with vload_half). Each operand j (0: the target,
 // 1: the indices, 2: the values) is a strided view indexed by its flat C-order position. The
 // layout always travels through a `constant` buffer (it exceeds small parameter spaces).
 
@@ -65,6 +65,45 @@ void clarray_atomic_add_double(global double* p, double x) {
     } while (old != seen);
 }
 #endif
+#if ATOMIC >= 7
+// 8- and 16-bit elements (OpenCL has no atomics that narrow): a compare-exchange of the aligned
+// 32-bit word that holds the element, changing only its lane, until no other work-item changed
+// the word in between. The host makes sure the whole word lies inside the allocation.
+void clarray_atomic_add(global T* p, T x) {
+#if ATOMIC == 8
+    if (x == 0) return; // bool: adding False (logical or) changes nothing
+#endif
+    const uint byte = (uint)((size_t)p & 3);
+    volatile global uint* w = (volatile global uint*)((global uchar*)p - byte);
+#ifdef __ENDIAN_LITTLE__
+    const uint shift = 8 * byte;
+#else
+    const uint shift = 8 * (4 - (uint)sizeof(T) - byte);
+#endif
+    const uint ones = sizeof(T) == 1 ? 0xffu : 0xffffu;
+    const uint mask = ones << shift;
+    uint seen, old = *w;
+    do {
+        seen = old;
+        const uint lane = (seen & mask) >> shift;
+#if ATOMIC == 7
+        const uint next = lane + (uint)x; // the mask keeps the low bits: NumPy's wrap-around
+#elif ATOMIC == 8
+        const uint next = 1u; // True + anything is True (NumPy's add of bool is logical or)
+        if (lane == 1u) return;
+#else
+        // float16 (T is its bits, ushort): the sum in float rounded once to float16, as NumPy's.
+        const ushort a = (ushort)lane;
+        ushort s;
+        vstore_half_rte(vload_half(0, (const private half*)&a) +
+                            vload_half(0, (const private half*)&x),
+                        0, (private half*)&s);
+        const uint next = s;
+#endif
+        old = atomic_cmpxchg(w, seen, (seen & ~mask) | ((next & ones) << shift));
+    } while (old != seen);
+}
+#else
 void clarray_atomic_add(global T* p, T x) {
 #if ATOMIC == 1
     atomic_add((volatile global T*)p, x);
@@ -82,6 +121,7 @@ void clarray_atomic_add(global T* p, T x) {
     clarray_atomic_add_double((global double*)p + 1, x.y);
 #endif
 }
+#endif
 #endif
 
 // n work-items = idx.size * inner. put (flat_target): a.flat[k] = values.flat[i % cycle].

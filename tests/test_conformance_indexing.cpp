@@ -15,7 +15,7 @@ CONF_FUNCTION(put, true, exact) {
     ca::put(a, c.in<std::int64_t, S>(1), c.in<T, S>(2));
     c.check(0, a);
 }
-CONF_FUNCTION(add_at, sizeof(ca::stored_t<T>) >= 4 && !is_bool<T>, reduce_tol) {
+CONF_FUNCTION(add_at, true, reduce_tol) {
     const auto a = c.in<T, S>(0);
     ca::add_at(a, c.in<std::int64_t, S>(1), c.in<T, S>(2));
     c.check(0, a);

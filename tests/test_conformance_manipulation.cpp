@@ -47,7 +47,7 @@ CONF_FUNCTION(array_split, true, exact) {
     c.check(1, parts[1]);
 }
 
-CONF_FUNCTION(clip, !is_cplx<T>, exact) {
+CONF_FUNCTION(clip, true, exact) {
     const auto a = c.in<T, S>(0);
     if constexpr (is_bool<T>)
         c.check(0, ca::clip(a, false, true));

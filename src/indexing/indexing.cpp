@@ -3,6 +3,7 @@
 #include <string>
 
 #include "clarray/array/builtin_kernels.hpp"
+#include "clarray/memory/pool.hpp"
 #include "clarray/runtime/device_checks.hpp"
 #include "clarray/runtime/kernel_cache.hpp"
 #include "clarray/runtime/launch.hpp"
@@ -61,8 +62,12 @@ const char* kernel_name(which w) {
 }
 
 // ATOMIC of kernels/indexing.cl: 1 32-bit integer, 2 64-bit integer, 3 float, 4 double,
-// 5 complex64, 6 complex128 (one float/double atomic add per part).
+// 5 complex64, 6 complex128 (one float/double atomic add per part); 7 8- or 16-bit integer,
+// 8 bool, 9 float16 (a compare-exchange of the 32-bit word around the element).
 unsigned atomic_kind(dtype t) {
+    if (t == dtype::bool_) return 8;
+    if (t == dtype::float16) return 9;
+    if (dtype_size(t) < 4) return 7;
     if (t == dtype::complex64) return 5;
     if (t == dtype::complex128) return 6;
     if (dtype_kind_of(t) == dtype_kind::floating) return dtype_size(t) == 4 ? 3 : 4;
@@ -141,9 +146,41 @@ void throw_index_range(const char* what, std::size_t extent, std::optional<std::
     throw index_error(index_range_message(check_site(what, extent, axis)));
 }
 
+namespace {
+// Whether the 32-bit words around a's elements lie inside its allocation: the compare-exchange
+// of a narrow add_at (kernels/indexing.cl) reads and writes the whole aligned word. The start of
+// clarray's own memory is aligned (the driver's allocations); foreign memory may not be, and the
+// last word of a block whose size is not a multiple of 4 sticks out.
+bool words_inside(const array_ref& a) {
+    if (a.alloc->is_foreign()) return false;
+    std::ptrdiff_t last = a.offset;
+    for (std::size_t d = 0; d < a.shape->size(); ++d)
+        if ((*a.strides)[d] > 0)
+            last += static_cast<std::ptrdiff_t>((*a.shape)[d] - 1) * (*a.strides)[d];
+    const std::size_t last_byte = static_cast<std::size_t>(last + 1) * a.elem_size() - 1;
+    return (last_byte | 3) < a.alloc->block_bytes();
+}
+} // namespace
+
 void scatter(const array_ref& a, const array_ref& idx, const array_ref& values, index_mode mode,
              bool flat, bool add, const char* what) {
     const queue& q = *a.q;
+    if (add && a.elem_size() < 4 && checked_size(*a.shape) > 0 && checked_size(*idx.shape) > 0 &&
+        !words_inside(a)) {
+        // Into a C-ordered copy whose words all lie inside its memory (a size rounded up to a
+        // multiple of 4 bytes), then back.
+        const std::size_t bytes = round_up(checked_size(*a.shape) * a.elem_size(), 4);
+        const std::shared_ptr<allocation> memory = make_allocation_like(q, a.kind, bytes, a.alloc);
+        const strides_type c_strides = contiguous_strides(*a.shape, layout::c);
+        array_ref t = a;
+        t.alloc = memory.get();
+        t.strides = &c_strides;
+        t.offset = 0;
+        strided_copy(t, a);
+        scatter(t, idx, values, mode, flat, add, what);
+        strided_copy(a, t);
+        return;
+    }
     index_layout L;
     const std::size_t rows = checked_size(*idx.shape);
     if (flat) {

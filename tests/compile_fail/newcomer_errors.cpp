@@ -3,7 +3,9 @@
 // compile with one static_assert saying what to do instead.
 #include <clarray/clarray.hpp>
 
+#include <cstdint>
 #include <iostream>
+#include <tuple>
 
 namespace ca = clarray;
 
@@ -19,7 +21,11 @@ void newcomer(const ca::queue& q) {
     c = a * 2.0f + b; // storage policies mix
     std::cout << a << (a + b) << ca::describe(a) << "\n";
     xt::xarray<float> back = a.get() + host; // host arithmetic on a host copy
-    (void)back;
+    auto i8 = ca::zeros<std::int8_t>(q, {2, 4});
+    auto joined = ca::concatenate<float>({a, i8, a * 2.0f}); // mixed dtypes: R named
+    auto tied = ca::concatenate(std::tie(a, i8));            // NumPy's result_type of all
+    auto same = ca::concatenate({a, c});                     // one dtype
+    (void)back, (void)joined, (void)tied, (void)same;
 #elif CLARRAY_COMPILE_CASE == 1 // a host array as an operand
     c = a + host;
 #elif CLARRAY_COMPILE_CASE == 2 // on the left, with an expression
@@ -29,5 +35,9 @@ void newcomer(const ca::queue& q) {
     (void)later;
 #elif CLARRAY_COMPILE_CASE == 4 // assigning host data
     c = host;
+#elif CLARRAY_COMPILE_CASE == 5 // a braced list of different dtypes, no result dtype named
+    auto i8 = ca::zeros<std::int8_t>(q, {2, 4});
+    auto joined = ca::concatenate({a, i8});
+    (void)joined;
 #endif
 }

@@ -2,6 +2,7 @@
 // Array factories: empty, zeros, ones, full, arange, linspace, *_like, to_device from a
 // std::vector (to_device from an xtensor expression is in host/conversions.hpp).
 #include <cmath>
+#include <complex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -175,14 +176,19 @@ template <class T, class Make> auto make_arange(T start, T stop, T step, Make ma
 // linspace into a new array that make(shape) allocates.
 template <class T, class Make>
 auto make_linspace(T start, T stop, std::size_t num, bool endpoint, Make make) {
-    static_assert(is_floating_v<T>, "linspace: T must be a floating type");
+    static_assert(is_floating_v<T> || is_complex_v<T>,
+                  "linspace: T must be a floating or complex type");
     auto a = make(shape_type{num});
     if (num == 0) return a;
     std::size_t div = endpoint ? num - 1 : num;
-    // In the kernel's value type (float for float16: a step rounded to half would drift).
+    // In the kernel's value type (float for float16: a step rounded to half would drift). Complex
+    // values as NumPy's: start + i * step part by part (i is real), the step computed in double.
     using K = kernel_value_t<T>;
+    using W = std::conditional_t<is_complex_v<T>, std::complex<double>, double>;
     const K k_start = static_cast<K>(start), k_stop = static_cast<K>(stop),
-            step = div > 0 ? static_cast<K>((static_cast<double>(stop) - start) / div) : K(0);
+            step = div > 0 ? static_cast<K>((static_cast<W>(stop) - static_cast<W>(start)) /
+                                            static_cast<double>(div))
+                           : K(0);
     fill_linspace(array_ref_of(a), &k_start, &step, &k_stop, endpoint);
     return a;
 }

@@ -425,6 +425,12 @@ cl_array<T, S> repeat(const cl_array<T, S>& a, std::size_t count, std::ptrdiff_t
 template <class T, class S> cl_array<T, S> repeat(const cl_array<T, S>& a, std::size_t count) {
     return repeat(a.dimension() == 1 ? a : a.ravel(), count, 0);
 }
+// Without an axis, a count per element of the flattened array (C order; one count for all, or
+// one per element: shape_error otherwise), a 1-d result.
+template <class T, class S>
+cl_array<T, S> repeat(const cl_array<T, S>& a, const std::vector<std::size_t>& counts) {
+    return repeat(a.dimension() == 1 ? a : a.ravel(), counts, 0);
+}
 
 // a repeated reps[i] times along each axis (NumPy's tile): the shorter of a's shape and reps is
 // padded with leading ones. A new array.

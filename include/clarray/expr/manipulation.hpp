@@ -274,6 +274,40 @@ template <class E, class = detail::expression_argument_t<E>>
 auto repeat(const E& e, std::size_t count) {
     return repeat(detail::materialize(e), count);
 }
+// repeat of an expression (evaluated first), a count per element of it flattened.
+template <class E, class = detail::expression_argument_t<E>>
+auto repeat(const E& e, const std::vector<std::size_t>& counts) {
+    return repeat(detail::materialize(e), counts);
+}
+// NumPy's repeat with the counts in a device array (integer or bool, 1-d: one per element along
+// the axis, or one for all; flattened without an axis); a and counts may be expressions. The
+// host reads the counts (the result's shape depends on them); a negative count is a shape_error.
+template <
+    class A, class C,
+    class = std::enable_if_t<detail::is_array_argument_v<A> && detail::is_array_argument_v<C>>>
+auto repeat(const A& a, const C& counts, std::optional<std::ptrdiff_t> axis = std::nullopt) {
+    detail::require_device_argument<C>();
+    using I = detail::canonical_t<detail::value_type_of<const C&>>;
+    static_assert(is_integer_v<I> || is_boolean_v<I>,
+                  "repeat: the counts must be integers or bool (NumPy casts them to intp safely)");
+    const auto c = detail::materialize(counts);
+    if (c.dimension() > 1)
+        throw shape_error("repeat: the counts must be 0-d or 1-d, not of shape " +
+                          shape_to_string(c.shape()));
+    std::vector<std::size_t> n;
+    if (c.size() > 0) {
+        const auto host = c.get(); // waits: the counts decide the result's shape
+        for (const auto& v : host) {
+            if constexpr (is_signed_integer_v<I>)
+                if (v < 0)
+                    throw shape_error("repeat: the counts must not be negative (got " +
+                                      std::to_string(v) + ")");
+            n.push_back(static_cast<std::size_t>(v));
+        }
+    }
+    if (axis) return repeat(a, n, *axis);
+    return repeat(a, n);
+}
 // tile of an expression (evaluated first).
 template <class E, class = detail::expression_argument_t<E>>
 auto tile(const E& e, const std::vector<std::size_t>& reps) {
@@ -408,6 +442,93 @@ template <class... A> auto concatenate(const std::tuple<A...>& arrays, std::ptrd
     };
     std::apply([&](const auto&... a) { (put(a), ...); }, arrays);
     return out;
+}
+namespace detail {
+// One element of concatenate<R, S>'s braced list: an array or expression of any dtype that casts
+// to R under NumPy's same_kind rule, of storage policy S. It refers to its argument, which lives
+// until the end of the call's full expression (the braced list's temporaries do too).
+template <class R, class S> class concat_part {
+public:
+    template <class E, class = std::enable_if_t<is_expression_v<E>>>
+    concat_part(const E& e) // implicit: the braced list's elements convert
+        : source_(&e), write_(&write_as<E>), shape_(shape_of(e)), queue_(&queue_of(e)),
+          like_(storage_like_of(e)) {
+        static_assert(std::is_same_v<storage_of_t<E>, S>,
+                      "concatenate<R, S>: every part must have storage policy S (the default is "
+                      "svm_coarse; name another: concatenate<R, clarray::buffer>({...}))");
+        static_assert(same_kind_castable_v<R, canonical_t<value_type_of<const E&>>>,
+                      "concatenate<R>: a part's dtype does not cast to R under NumPy's same_kind "
+                      "rule (e.g. float into an integer result)");
+    }
+    const shape_type& shape() const noexcept { return shape_; }
+    const queue& get_queue() const noexcept { return *queue_; }
+    const allocation* storage_like() const noexcept { return like_; }
+    // Writes the part, converted to R, into dst (its place in the result).
+    void write(const cl_array<R, S>& dst) const { write_(source_, dst); }
+
+private:
+    template <class E> static void write_as(const void* p, const cl_array<R, S>& dst) {
+        const E& e = *static_cast<const E*>(p);
+        if constexpr (is_cl_array<E>::value &&
+                      std::is_same_v<canonical_t<typename E::value_type>, R>)
+            strided_copy(dst, e);
+        else
+            assign(dst, as_node(e)); // converts to R
+    }
+    const void* source_;
+    void (*write_)(const void*, const cl_array<R, S>&);
+    shape_type shape_;
+    const queue* queue_;
+    const allocation* like_;
+};
+} // namespace detail
+
+// NumPy's concatenate(..., dtype=R) of a braced list of arrays and expressions of any dtypes
+// (`concatenate<float>({a_int8, b_float32 * 2})`): the result is of R, each part converted into
+// its place by one kernel (a part of dtype R is copied). A part that does not cast to R under
+// NumPy's default same_kind rule is a compile error, as are parts of another storage policy than
+// S. C++ cannot deduce one result type from a braced list of different types, so R is named
+// here; std::tie(a, b) promotes to NumPy's result_type of all parts (above).
+// (S is not deduced from the list: its elements are of other types than concat_part.)
+template <class R, class S = svm_coarse, class = std::enable_if_t<is_dtype_v<R>>>
+cl_array<R, S> concatenate(
+    std::initializer_list<detail::concat_part<R, typename detail::type_holder<S>::type>> parts,
+    std::ptrdiff_t axis = 0) {
+    std::vector<const shape_type*> shapes;
+    for (const detail::concat_part<R, S>& p : parts) {
+        if (!shapes.empty() && p.get_queue().context() != parts.begin()->get_queue().context())
+            throw usage_error("concatenate: arrays from different contexts");
+        shapes.push_back(&p.shape());
+    }
+    std::size_t ax = 0;
+    shape_type shape =
+        detail::concatenated_shape(shapes.data(), shapes.size(), axis, "concatenate", &ax);
+    const detail::concat_part<R, S>& first = *parts.begin();
+    cl_array<R, S> out(first.get_queue(), std::move(shape), layout::c, first.storage_like());
+    std::size_t pos = 0;
+    for (const detail::concat_part<R, S>& p : parts) {
+        const std::size_t n = p.shape()[ax];
+        p.write(detail::axis_slice(out, ax, pos, pos + n));
+        pos += n;
+    }
+    return out;
+}
+namespace detail {
+// Any element of a braced list given to concatenate without a result dtype.
+struct unnamed_concat_part {
+    template <class E, class = std::enable_if_t<is_expression_v<E>>>
+    unnamed_concat_part(const E&) {} // implicit: the braced list's elements convert
+};
+} // namespace detail
+// concatenate({a_int8, b_float32}) (no result dtype named): C++ deduces no one type from a braced
+// list of different types, so this overload only says what to write. A list of arrays of one
+// dtype takes the overload of array/manipulation.hpp, an exact match.
+template <int Unnamed = 0>
+void concatenate(std::initializer_list<detail::unnamed_concat_part>, std::ptrdiff_t = 0) {
+    static_assert(Unnamed != 0,
+                  "concatenate: a braced list of different dtypes (or of expressions) needs the "
+                  "result dtype named: concatenate<R>({...}) (NumPy's dtype=), or "
+                  "concatenate(std::tie(a, b, ...)) for NumPy's result_type of all");
 }
 // Joined along a new axis, as stack, promoting as concatenate; the parts may be expressions
 // (each evaluated into its place).

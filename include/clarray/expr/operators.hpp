@@ -304,16 +304,37 @@ template <class X, class Y> auto make_power(X&& x, Y&& y) {
     }
 }
 
-// maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it.
+// Complex maximum/minimum/fmax/fmin as NumPy's: lexicographic order (real parts, then imaginary
+// parts). maximum/minimum give a where a has a NaN part or compares GE (LE) to b, else b, so the
+// first operand with a NaN wins; fmax/fmin give a where b has a NaN part or a compares GE (LE),
+// else b (NumPy's CGE/CLE, whose real-part test fails when an imaginary part is NaN).
+template <class R>
+std::string complex_extremum(source_builder& g, const char* name, bool greater, bool propagate_nan,
+                             const std::string& a, const std::string& b) {
+    const std::string t = cl_value_type_name(dtype_of<R>());
+    const std::string f = std::string("clarray_") + name + "_" + t;
+    const std::string cmp = greater ? ">" : "<";
+    const std::string order = "((a.x " + cmp + " b.x && !isnan(a.y) && !isnan(b.y)) || " +
+                              "(a.x == b.x && a.y " + cmp + "= b.y))";
+    const std::string keep_a = propagate_nan ? "isnan(a.x) || isnan(a.y) || " + order
+                                             : "isnan(b.x) || isnan(b.y) || " + order;
+    g.helper(f, cl_helper(("inline $T $F($T a, $T b) { return (" + keep_a + ") ? a : b; }").c_str(),
+                          t, f));
+    return f + "(" + a + ", " + b + ")";
+}
+
+// maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it. Complex values in NumPy's
+// lexicographic order (complex_extremum).
 #define CLARRAY_MINMAX_OP(NAME, FN, PROPAGATE_NAN, BASE)                                           \
     struct NAME BASE {                                                                             \
         template <class A, class B> using result_t = promote_t<A, B>;                              \
         template <class A, class B>                                                                \
         static std::string emit(source_builder& g, const std::string& a, const std::string& b) {   \
             using R = result_t<A, B>;                                                              \
-            static_assert(!is_complex_v<R>,                                                        \
-                          "maximum/minimum/fmax/fmin: complex numbers are not ordered");           \
-            if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                                     \
+            if constexpr (is_complex_v<R>) {                                                       \
+                return complex_extremum<R>(g, #NAME, FN[1] == 'a' /* max */, PROPAGATE_NAN,        \
+                                           convert<R, A>(g, a), convert<R, B>(g, b));              \
+            } else if constexpr (is_floating_v<R> && PROPAGATE_NAN) {                              \
                 const std::string t = cl_value_type_name(dtype_of<R>()),                           \
                                   f = "clarray_" #NAME "_" + t;                                    \
                 g.helper(f, cl_helper("inline $T $F($T a, $T b) {"                                 \

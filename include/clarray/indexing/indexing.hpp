@@ -22,6 +22,7 @@
 // gathered array, put's and add_at's indices and values and the array compress/extract select
 // from are evaluated first into a temporary (expr/materialize.hpp).
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -89,6 +90,16 @@ template <class A, class B> B unaliased(const A& a, const B& b) {
         ranges_overlap(a.shape(), a.strides(), a.offset(), b.shape(), b.strides(), b.offset()))
         return b.copy();
     return b;
+}
+
+// Whether the integer w is a value of the integer type T.
+template <class T, class W> constexpr bool integer_fits(W w) {
+    if constexpr (std::is_signed_v<W>)
+        if (w < 0)
+            return std::is_signed_v<T> && static_cast<long long>(w) >=
+                                              static_cast<long long>(std::numeric_limits<T>::min());
+    return static_cast<unsigned long long>(w) <=
+           static_cast<unsigned long long>(std::numeric_limits<T>::max());
 }
 
 template <class T, class S> cl_array<T, S> one_value(const queue& q, const T& v) {
@@ -169,14 +180,14 @@ void put(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value,
 // np.add.at(a, idx, values): a[idx] += values with every duplicate index accumulating (device
 // atomics; float sums in an unspecified order). idx indexes a's first axis; values broadcast to
 // idx.shape + a.shape[1:]. Negative indices count from the end; an index out of range adds
-// nothing and the next host wait throws index_error. Element types of 4 or 8 bytes and complex
-// (one atomic add per part; 64-bit types and complex128 need cl_khr_int64_base_atomics); bool,
-// 8- and 16-bit types (float16 included) are refused at compile time.
+// nothing and the next host wait throws index_error. Every dtype: 32- and 64-bit types with
+// atomic adds, complex with one atomic add per part (64-bit types and complex128 need
+// cl_khr_int64_base_atomics); 8- and 16-bit integers (wrapping as NumPy's), bool (logical or,
+// NumPy's add of bool) and float16 (each add rounded to float16) with a 32-bit compare-exchange
+// of the word around the element (kernels/indexing.cl).
 template <class T, class S, class I, class IS, class V, class VS>
 void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<V, VS>& values) {
     detail::check_index_type<I>();
-    static_assert(sizeof(stored_t<detail::canonical_t<T>>) >= 4 && !std::is_same_v<T, bool>,
-                  "add_at: the array must hold a 32- or 64-bit type (device atomics)");
     detail::same_context(a, idx, "add_at");
     detail::same_context(a, values, "add_at");
     if (a.dimension() == 0) throw shape_error("add_at: a 0-d array has no axis to index");
@@ -195,9 +206,17 @@ void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const cl_array<
     detail::scatter(detail::array_ref_of(a), detail::array_ref_of(i), detail::array_ref_of(vb),
                     index_mode::raise, false, true, "add_at");
 }
-// add_at with one scalar value added at every index.
+// add_at with one scalar value added at every index. An integer value outside an integer a's
+// range is a dtype_error (NumPy 2 refuses such a Python int too) rather than a silent wrap.
 template <class T, class S, class I, class IS, class W, class = std::enable_if_t<is_scalar_v<W>>>
 void add_at(const cl_array<T, S>& a, const cl_array<I, IS>& idx, const W& value) {
+    if constexpr (is_integer_v<detail::canonical_t<T>> && std::is_integral_v<W> &&
+                  !std::is_same_v<W, bool>) {
+        if (!detail::integer_fits<T>(value))
+            throw dtype_error("add_at: the value " + std::to_string(value) +
+                              " is out of range for the " + dtype_name(detail::dtype_of<T>()) +
+                              " array");
+    }
     add_at(a, idx, detail::one_value<T, S>(a.get_queue(), static_cast<T>(value)));
 }
 

@@ -343,7 +343,7 @@ auto nancumprod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt) {
         return cumprod(e, axis);
 }
 // NumPy's maximum.accumulate: the running maximum along `axis` (flattened without one); NaN
-// propagates from where it occurs. Complex values are not ordered (a compile error).
+// propagates from where it occurs. Complex values in NumPy's lexicographic order.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto cummax(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt) {
     return detail::scan<detail::max_op>(e, axis, false);

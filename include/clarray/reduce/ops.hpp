@@ -106,28 +106,37 @@ struct dot_sum_op {
 };
 
 // max / min propagate NaN (NumPy's amax/amin); the neutral is the type's lowest/highest value
-// (or the caller's `initial`).
+// (or the caller's `initial`). Complex values in NumPy's lexicographic order, as maximum's
+// (expr/operators.hpp): x wins where it has a NaN part, so NaN propagates; the neutral
+// (-inf, -inf) / (inf, inf) is below / above every other value.
 template <bool Max> struct extremum_op {
     static constexpr const char* name = Max ? "max" : "min";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        static_assert(!is_complex_v<V>, "max/min: complex numbers are not ordered");
         using acc = compute_t<V>;
         using acc_host = stored_t<acc>;
         using out = V;
         static reduce_text text() {
             reduce_text t = text_accumulating<acc>();
             t.from = "return v;";
-            const char* cmp = Max ? ">" : "<";
-            if constexpr (is_floating_v<V>)
-                t.combine = std::string("return (isnan(x) || x ") + cmp + " y) ? x : y;";
+            const std::string cmp = Max ? ">" : "<";
+            if constexpr (is_complex_v<V>)
+                t.combine = "return (isnan(x.x) || isnan(x.y) || (x.x " + cmp +
+                            " y.x && !isnan(y.y)) || (x.x == y.x && x.y " + cmp +
+                            "= y.y)) ? x : y;";
+            else if constexpr (is_floating_v<V>)
+                t.combine = "return (isnan(x) || x " + cmp + " y) ? x : y;";
             else
-                t.combine = std::string("return x ") + cmp + " y ? x : y;";
+                t.combine = "return x " + cmp + " y ? x : y;";
             t.finish = "return x;";
             return t;
         }
         static acc_host neutral() {
-            if constexpr (is_floating_v<V>)
+            if constexpr (is_complex_v<V>) {
+                using F = typename acc_host::value_type;
+                const F inf = std::numeric_limits<F>::infinity();
+                return Max ? acc_host(-inf, -inf) : acc_host(inf, inf);
+            } else if constexpr (is_floating_v<V>)
                 return Max ? -std::numeric_limits<acc>::infinity()
                            : std::numeric_limits<acc>::infinity();
             else if constexpr (is_boolean_v<V>)
@@ -161,16 +170,22 @@ using any_op = logical_op<true>;
 using all_op = logical_op<false>;
 
 // argmax / argmin: (value, index) pairs; NaN wins (the first NaN, as NumPy); ties take the
-// smaller index, so the order of combination does not matter.
+// smaller index, so the order of combination does not matter. Complex values in NumPy's
+// lexicographic order (real parts, then imaginary parts; a NaN in either part wins), held as
+// their two parts v and w: std::complex is aligned to its part, OpenCL C's float2 to its size.
 template <bool Max> struct arg_op {
     static constexpr const char* name = Max ? "argmax" : "argmin";
     static constexpr bool needs_elements = true;
     template <class V> struct impl {
-        static_assert(!is_complex_v<V>, "argmax/argmin: complex numbers are not ordered");
+        using part = real_of_t<compute_t<V>>;
 #define CLARRAY_ARG_ACC_FIELDS(F) F(stored_t<compute_t<V>>, v, 0) F(std::int64_t, i, 0)
+#define CLARRAY_ARG_COMPLEX_ACC_FIELDS(F) F(part, v, 0) F(part, w, 0) F(std::int64_t, i, 0)
         // The device accumulator (value, index) and its host layout, from one field list.
-        CLARRAY_SHARED_STRUCT(acc_host, CLARRAY_ARG_ACC_FIELDS);
+        CLARRAY_SHARED_STRUCT(real_acc, CLARRAY_ARG_ACC_FIELDS);
+        CLARRAY_SHARED_STRUCT(complex_acc, CLARRAY_ARG_COMPLEX_ACC_FIELDS);
 #undef CLARRAY_ARG_ACC_FIELDS
+#undef CLARRAY_ARG_COMPLEX_ACC_FIELDS
+        using acc_host = std::conditional_t<is_complex_v<V>, complex_acc, real_acc>;
         using acc = std::int64_t; // placeholder for the type lists; the device type is a struct
         using out = std::int64_t;
         static std::string struct_name() {
@@ -181,22 +196,38 @@ template <bool Max> struct arg_op {
             const std::string s = struct_name();
             t.acc = s;
             t.prelude = acc_host::cl_declaration(s.c_str());
-            t.from = s + " r; r.v = v; r.i = (long)i; return r;";
-            const char* cmp = Max ? ">" : "<";
+            const std::string cmp = Max ? ">" : "<";
             std::string body;
-            if constexpr (is_floating_v<V>)
-                body = "const int xn = isnan(x.v), yn = isnan(y.v);\n"
+            if constexpr (is_complex_v<V>) {
+                t.from = s + " r; r.v = v.x; r.w = v.y; r.i = (long)i; return r;";
+                body = "const int xn = isnan(x.v) || isnan(x.w), yn = isnan(y.v) || isnan(y.w);\n"
                        "    if (xn || yn) return (xn && yn) ? (x.i <= y.i ? x : y) : (xn ? x : "
                        "y);\n    ";
-            body += std::string("if (x.v ") + cmp + " y.v) return x;\n    if (y.v " + cmp +
-                    " x.v) return y;\n    return x.i <= y.i ? x : y;";
+                body += "if (x.v " + cmp + " y.v || (x.v == y.v && x.w " + cmp +
+                        " y.w)) return x;\n    if (y.v " + cmp + " x.v || (y.v == x.v && y.w " +
+                        cmp + " x.w)) return y;\n    return x.i <= y.i ? x : y;";
+            } else {
+                t.from = s + " r; r.v = v; r.i = (long)i; return r;";
+                if constexpr (is_floating_v<V>)
+                    body = "const int xn = isnan(x.v), yn = isnan(y.v);\n"
+                           "    if (xn || yn) return (xn && yn) ? (x.i <= y.i ? x : y) : (xn ? x "
+                           ": y);\n    ";
+                body += "if (x.v " + cmp + " y.v) return x;\n    if (y.v " + cmp +
+                        " x.v) return y;\n    return x.i <= y.i ? x : y;";
+            }
             t.combine = body;
             t.finish = "return x.i;";
             return t;
         }
         static acc_host neutral() {
             acc_host a{};
-            a.v = extremum_op<Max>::template impl<V>::neutral();
+            if constexpr (is_complex_v<V>) {
+                const auto n = extremum_op<Max>::template impl<V>::neutral();
+                a.v = n.real();
+                a.w = n.imag();
+            } else {
+                a.v = extremum_op<Max>::template impl<V>::neutral();
+            }
             a.i = std::numeric_limits<std::int64_t>::max();
             return a;
         }

@@ -8,8 +8,8 @@
 //   ca::argmax(a) / argmax(a, 1)  flat index / index along an axis (int64)
 //   ca::mean, var, stddev, norm, any, all, prod, dot, vdot, cumsum, cumprod
 //   ca::cumulative_sum(a, 0, true) the array API's scan: a leading 0 with include_initial
-// Complex arrays: every one but max/min/argmax/argmin (not ordered); norm, var and stddev give
-// real results.
+// Complex arrays: every one (max/min/argmax/argmin order them lexicographically, as NumPy);
+// norm, var and stddev give real results.
 //
 // Results are new arrays on the storage policy of the first array operand, in its queue. Nothing
 // blocks: the kernels are enqueued and `.get()` / `.item()` wait.
@@ -287,6 +287,20 @@ template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto cumulative_prod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
                      bool include_initial = false) {
     return detail::cumulative<detail::prod_op>(e, axis, include_initial, "cumulative_prod");
+}
+// cumulative_sum with the standard's dtype= (the template argument), as cumsum<U>: the values
+// converted to U and summed in it (integers wrap as NumPy's; bool: a running logical or), a
+// result of U.
+template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
+auto cumulative_sum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+                    bool include_initial = false) {
+    return detail::result_as<U>(cumulative_sum(astype<U>(e), axis, include_initial));
+}
+// cumulative_prod with the standard's dtype= (the template argument), as cumprod<U>.
+template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
+auto cumulative_prod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
+                     bool include_initial = false) {
+    return detail::result_as<U>(cumulative_prod(astype<U>(e), axis, include_initial));
 }
 
 } // namespace clarray
