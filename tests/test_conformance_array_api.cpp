@@ -82,8 +82,8 @@ CONF_PAD(wrap, true, exact)
 CONF_PAD(reflect, true, exact)
 CONF_PAD(symmetric, true, exact)
 CONF_PAD(linear_ramp, !is_bool<T>, exact)
-CONF_PAD(maximum, real_v<T>, exact)
-CONF_PAD(minimum, real_v<T>, exact)
+CONF_PAD(maximum, true, exact)
+CONF_PAD(minimum, true, exact)
 CONF_PAD(mean, !is_bool<T>, reduce_tol)
 CONF_PAD(median, real_v<T> && !is_bool<T>, reduce_tol)
 
@@ -95,4 +95,14 @@ CONF_FUNCTION(unique_inverse, real_v<T>, exact) {
 
 CONF_FUNCTION(interp, real_v<T>, math_tol) {
     c.check(0, ca::interp(c.in<T, S>(0), c.in<double, S>(1), c.in<double, S>(2)));
+}
+
+CONF_FUNCTION(digitize, real_v<T> && !is_bool<T>, exact) {
+    c.check(0, ca::digitize(c.in<T, S>(0), c.in<double, S>(1)));
+}
+CONF_FUNCTION(digitize_right, real_v<T> && !is_bool<T>, exact) {
+    c.check(0, ca::digitize(c.in<T, S>(0), c.in<double, S>(1), true));
+}
+CONF_FUNCTION(histogram_edges, real_v<T> && !is_bool<T>, exact) {
+    c.check(0, ca::histogram(c.in<T, S>(0), c.in<double, S>(1)).counts);
 }

@@ -486,6 +486,9 @@ fn("rfftn", np.fft.rfftn, T2)
 fn("irfftn", np.fft.irfftn, T2)
 fn("hfft", np.fft.hfft, T2)
 fn("ihfft", np.fft.ihfft, T2)
+fn("digitize", np.digitize, A2, ("float64.XP", "-"))
+fn("digitize_right", lambda x, b: np.digitize(x, b, right=True), A2, ("float64.XP", "-"))
+fn("histogram_edges", lambda x, e: np.histogram(x, e)[0], A2, ("float64.XP", "-"))
 
 VIEW_KINDS = "cont"
 

@@ -150,15 +150,12 @@ cl_array<T, S> pad(const cl_array<T, S>& a, const std::vector<pad_width>& widths
             };
             if (mode == pad_mode::mean) {
                 add(clarray::mean(cur, ax, true));
-            } else if constexpr (is_complex_v<T>) {
-                // (NumPy orders complex numbers lexicographically; clarray's max, min and median
-                // do not order them)
-                throw dtype_error("pad: the maximum, minimum and median modes need real numbers, "
-                                  "not complex");
             } else if (mode == pad_mode::maximum) {
-                add(max(cur, ax, true));
+                add(max(cur, ax, true)); // (complex: NumPy's lexicographic order)
             } else if (mode == pad_mode::minimum) {
                 add(min(cur, ax, true));
+            } else if constexpr (is_complex_v<T>) {
+                throw dtype_error("pad: the median mode needs real numbers, not complex");
             } else {
                 add(median(cur, static_cast<long>(d), true));
             }
