@@ -288,7 +288,7 @@ auto cumulative_prod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullo
                      bool include_initial = false) {
     return detail::cumulative<detail::prod_op>(e, axis, include_initial, "cumulative_prod");
 }
-// cumulative_sum with the standard's dtype= (the template argument), as cumsum<U>: the values
+// cumulative_sum with the standard's dtype= (the template argument), as `cumsum<U>`: the values
 // converted to U and summed in it (integers wrap as NumPy's; bool: a running logical or), a
 // result of U.
 template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
@@ -296,7 +296,7 @@ auto cumulative_sum(const E& e, std::optional<std::ptrdiff_t> axis = std::nullop
                     bool include_initial = false) {
     return detail::result_as<U>(cumulative_sum(astype<U>(e), axis, include_initial));
 }
-// cumulative_prod with the standard's dtype= (the template argument), as cumprod<U>.
+// cumulative_prod with the standard's dtype= (the template argument), as `cumprod<U>`.
 template <class U, class E, class = std::enable_if_t<is_dtype_v<U> && is_expression_v<E>>>
 auto cumulative_prod(const E& e, std::optional<std::ptrdiff_t> axis = std::nullopt,
                      bool include_initial = false) {

@@ -40,16 +40,21 @@ inline constexpr density_t density{};
 class histogram_range {
 public:
     constexpr histogram_range() = default;
+    // No range: the data's extremes.
     constexpr histogram_range(std::nullopt_t) noexcept {}
+    // The range [lo, hi].
     constexpr histogram_range(double lo, double hi) noexcept : set_(true), lo_(lo), hi_(hi) {}
+    // The range {lo, hi}.
     constexpr histogram_range(std::pair<double, double> r) noexcept
         : set_(true), lo_(r.first), hi_(r.second) {}
+    // The range r holds, or none.
     constexpr histogram_range(const std::optional<std::pair<double, double>>& r) noexcept
         : set_(r.has_value()), lo_(r ? r->first : 0.0), hi_(r ? r->second : 0.0) {}
     // Whether a range was given.
     constexpr bool has_value() const noexcept { return set_; }
-    // Its ends.
+    // The lower end.
     constexpr double lo() const noexcept { return lo_; }
+    // The upper end.
     constexpr double hi() const noexcept { return hi_; }
 
 private:
@@ -63,14 +68,22 @@ template <class W> using histogram_weight_t = std::conditional_t<is_floating_v<W
 
 // histogram2d's bin counts: one for both axes (`histogram2d(x, y, 16)`) or {nx, ny}.
 struct histogram2d_bins {
-    std::size_t nx = 10, ny = 10;
+    // The bins along x.
+    std::size_t nx = 10;
+    // The bins along y.
+    std::size_t ny = 10;
     constexpr histogram2d_bins() = default;
+    // n bins along each axis.
     constexpr histogram2d_bins(std::size_t n) noexcept : nx(n), ny(n) {}
+    // x bins along x, y along y.
     constexpr histogram2d_bins(std::size_t x, std::size_t y) noexcept : nx(x), ny(y) {}
 };
 // histogram2d's range: {{xlo, xhi}, {ylo, yhi}} (NumPy's range=[[xlo, xhi], [ylo, yhi]]).
 struct histogram2d_range {
-    std::pair<double, double> x, y;
+    // The range along x.
+    std::pair<double, double> x;
+    // The range along y.
+    std::pair<double, double> y;
 };
 // The result of histogram2d: counts (nx, ny), float64 as NumPy's (sums of the weights, or
 // densities), and each axis's edges: explicit ones in their dtype; equal-width ones float64 with
