@@ -749,12 +749,16 @@ private:
                     return compare_all("y", to_host(y->value()), want, 1e-4);
                 }};
     }
-    workload topk_program() {
-        const std::size_t n = pp_.sort_n;
-        hvec hx(n); // a permutation of 0 .. n-1: distinct values
+    // The inputs of topk and the selections: a permutation of 0 .. n-1 (distinct values).
+    std::shared_ptr<farr> select_input(std::size_t n) {
+        hvec hx(n);
         for (std::size_t i = 0; i < n; ++i)
             hx[i] = float((std::uint64_t(i) * 7919u) % n);
-        auto x = std::make_shared<farr>(ca::to_device(q_, hx));
+        return std::make_shared<farr>(ca::to_device(q_, hx));
+    }
+    workload topk_program() {
+        const std::size_t n = pp_.sort_n;
+        auto x = select_input(n);
         auto v = std::make_shared<std::optional<farr>>();
         return {"topk",
                 std::to_string(n),
@@ -772,13 +776,6 @@ private:
                         want[k] = float(n - topk_k + k);
                     return compare_all("top", to_host(v->value()), want, 0.0);
                 }};
-    }
-    // The inputs of the selections: a permutation of 0 .. n-1 (distinct values), as topk's.
-    std::shared_ptr<farr> select_input(std::size_t n) {
-        hvec hx(n);
-        for (std::size_t i = 0; i < n; ++i)
-            hx[i] = float((std::uint64_t(i) * 7919u) % n);
-        return std::make_shared<farr>(ca::to_device(q_, hx));
     }
     workload topk_select_program() {
         const std::size_t n = pp_.sort_n;

@@ -384,8 +384,7 @@ def make_fftconv(be, P):
 def make_topk(be, P):
     xp, sync = be.xp, be.sync
     n = P["sort_n"]
-    hx = ((np.arange(n, dtype=np.uint64) * np.uint64(7919)) % np.uint64(n)).astype(np.float32)
-    x = be.to_dev(hx)
+    x = be.to_dev(select_input(n))
     st = {}
 
     def step():
@@ -400,7 +399,7 @@ def make_topk(be, P):
 
 
 def select_input(n):
-    # A permutation of 0 .. n-1 (distinct values), as topk's.
+    # The inputs of topk and the selections: a permutation of 0 .. n-1 (distinct values).
     return ((np.arange(n, dtype=np.uint64) * np.uint64(7919)) % np.uint64(n)).astype(np.float32)
 
 

@@ -198,3 +198,14 @@ private:
             !test::dtype_available<typename C::value_type>())                                      \
             return;                                                                                \
     } while (0)
+
+// Element-wise equality of two xtensor expressions (same shape and values), printing both on
+// failure.
+#define CHECK_ARRAY_EQ(got, want)                                                                  \
+    do {                                                                                           \
+        const auto& ca_got_ = (got);                                                               \
+        const auto& ca_want_ = (want);                                                             \
+        const bool ca_equal_ = (ca_got_ == ca_want_);                                              \
+        if (!ca_equal_) UNSCOPED_INFO("got:\n" << ca_got_ << "\nwant:\n" << ca_want_);             \
+        CHECK(ca_equal_);                                                                          \
+    } while (0)

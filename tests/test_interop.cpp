@@ -14,15 +14,6 @@
 
 // Element-wise equality of two xtensor expressions (same shape and values), printing both on
 // failure.
-#define CHECK_ARRAY_EQ(got, want)                                                                  \
-    do {                                                                                           \
-        const auto& ca_got_ = (got);                                                               \
-        const auto& ca_want_ = (want);                                                             \
-        const bool ca_equal_ = (ca_got_ == ca_want_);                                              \
-        if (!ca_equal_) UNSCOPED_INFO("got:\n" << ca_got_ << "\nwant:\n" << ca_want_);             \
-        CHECK(ca_equal_);                                                                          \
-    } while (0)
-
 namespace {
 
 using ca::access;

@@ -14,7 +14,7 @@
 
 // Both sides are copied into xarrays within the declaration: xt::eval of a function that
 // returns a container (pad, diff) returns a reference to that temporary.
-#define CHECK_ARRAY_EQ(got, want)                                                                  \
+#define CHECK_ARRAY_EQ_AS_WANT(got, want)                                                          \
     do {                                                                                           \
         using ca_want_t_ = typename std::decay_t<decltype(want)>::value_type;                      \
         const xt::xarray<ca_want_t_> ca_got_ = (got);                                              \
@@ -217,20 +217,20 @@ TEMPLATE_LIST_TEST_CASE("concatenate, stack, hstack, vstack follow xtensor on ev
                 auto b = make_input<T, S>({m, 3}, kb, 2);
                 auto c = make_input<T, S>({2, m}, kb, 3);
                 auto r0 = ca::concatenate({a.dev, b.dev, a.dev}, 0);
-                CHECK_ARRAY_EQ(got(r0),
+                CHECK_ARRAY_EQ_AS_WANT(got(r0),
                                xt::eval(xt::concatenate(xt::xtuple(a.host, b.host, a.host), 0)));
                 auto r1 = ca::concatenate({a.dev, c.dev}, -1);
-                CHECK_ARRAY_EQ(got(r1), xt::eval(xt::concatenate(xt::xtuple(a.host, c.host), 1)));
+                CHECK_ARRAY_EQ_AS_WANT(got(r1), xt::eval(xt::concatenate(xt::xtuple(a.host, c.host), 1)));
                 // stack: one shape, new axis at 0, 1, 2 (and -1)
                 auto d = make_input<T, S>({2, 3}, kb, 4);
                 for (std::ptrdiff_t ax : {0, 1, 2, -1}) {
                     auto r = ca::stack({a.dev, d.dev}, ax);
                     const std::size_t xa = ax < 0 ? 2 : static_cast<std::size_t>(ax);
-                    CHECK_ARRAY_EQ(got(r), xt::eval(xt::stack(xt::xtuple(a.host, d.host), xa)));
+                    CHECK_ARRAY_EQ_AS_WANT(got(r), xt::eval(xt::stack(xt::xtuple(a.host, d.host), xa)));
                 }
-                CHECK_ARRAY_EQ(got(ca::vstack({a.dev, b.dev})),
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::vstack({a.dev, b.dev})),
                                xt::eval(xt::concatenate(xt::xtuple(a.host, b.host), 0)));
-                CHECK_ARRAY_EQ(got(ca::hstack({a.dev, c.dev})),
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::hstack({a.dev, c.dev})),
                                xt::eval(xt::concatenate(xt::xtuple(a.host, c.host), 1)));
             }
     // 1-d: hstack joins along axis 0, vstack makes rows
@@ -240,18 +240,18 @@ TEMPLATE_LIST_TEST_CASE("concatenate, stack, hstack, vstack follow xtensor on ev
             auto x = make_input<T, S>({n}, k, 5);
             auto y = make_input<T, S>({n}, kind::contiguous, 6);
             auto z = make_input<T, S>({4}, kind::contiguous, 7);
-            CHECK_ARRAY_EQ(got(ca::hstack({x.dev, z.dev, y.dev})),
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::hstack({x.dev, z.dev, y.dev})),
                            xt::eval(xt::concatenate(xt::xtuple(x.host, z.host, y.host), 0)));
-            CHECK_ARRAY_EQ(got(ca::vstack({x.dev, y.dev})),
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::vstack({x.dev, y.dev})),
                            xt::eval(xt::stack(xt::xtuple(x.host, y.host), 0)));
-            CHECK_ARRAY_EQ(got(ca::stack({x.dev, y.dev}, 1)),
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::stack({x.dev, y.dev}, 1)),
                            xt::eval(xt::stack(xt::xtuple(x.host, y.host), 1)));
         }
     // 3-d along the middle axis, inputs of three layouts
     auto p = make_input<T, S>({2, 3, 4}, kind::transposed, 8);
     auto r = make_input<T, S>({2, 1, 4}, kind::negative, 9);
     auto s = make_input<T, S>({2, 2, 4}, kind::strided, 10);
-    CHECK_ARRAY_EQ(got(ca::concatenate({p.dev, r.dev, s.dev}, 1)),
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::concatenate({p.dev, r.dev, s.dev}, 1)),
                    xt::eval(xt::concatenate(xt::xtuple(p.host, r.host, s.host), 1)));
 }
 
@@ -266,19 +266,19 @@ TEMPLATE_LIST_TEST_CASE("concatenate and stack of mixed dtypes promote as NumPy"
     STATIC_REQUIRE(std::is_same_v<decltype(r), ca::cl_array<std::int16_t, S>>);
     xt::xarray<std::int16_t> want = xt::concatenate(
         xt::xtuple(xt::cast<std::int16_t>(a.host), xt::cast<std::int16_t>(b.host)), 0);
-    CHECK_ARRAY_EQ(got(r), want);
+    CHECK_ARRAY_EQ_AS_WANT(got(r), want);
     auto r3 = ca::concatenate(std::tie(a.dev, c.dev, b.dev), 0);
     STATIC_REQUIRE(std::is_same_v<decltype(r3), ca::cl_array<float, S>>);
     xt::xarray<float> want3 =
         xt::concatenate(xt::xtuple(xt::cast<float>(a.host), c.host, xt::cast<float>(b.host)), 0);
-    CHECK_ARRAY_EQ(got(r3), want3);
+    CHECK_ARRAY_EQ_AS_WANT(got(r3), want3);
     auto st = ca::stack(std::tie(a.dev, c.dev), 2);
     STATIC_REQUIRE(std::is_same_v<decltype(st), ca::cl_array<float, S>>);
     xt::xarray<float> wants = xt::stack(xt::xtuple(xt::cast<float>(a.host), c.host), 2);
-    CHECK_ARRAY_EQ(got(st), wants);
+    CHECK_ARRAY_EQ_AS_WANT(got(st), wants);
     // one dtype through the tuple form: a plain copy
     auto same = ca::concatenate(std::tie(c.dev, c.dev), 1);
-    CHECK_ARRAY_EQ(got(same), xt::eval(xt::concatenate(xt::xtuple(c.host, c.host), 1)));
+    CHECK_ARRAY_EQ_AS_WANT(got(same), xt::eval(xt::concatenate(xt::xtuple(c.host, c.host), 1)));
     CHECK_THROWS_AS(ca::concatenate(std::tie(a.dev, c.dev), 2), ca::index_error);
 }
 
@@ -299,7 +299,7 @@ TEMPLATE_LIST_TEST_CASE("split and array_split return views as NumPy's", "[manip
             std::size_t pos = 0;
             for (std::size_t i = 0; i < 3; ++i) {
                 const std::size_t len = n / 3 + (i < n % 3 ? 1 : 0);
-                CHECK_ARRAY_EQ(got(parts[i]),
+                CHECK_ARRAY_EQ_AS_WANT(got(parts[i]),
                                xt::eval(xt::view(a.host, xt::all(), xt::range(pos, pos + len))));
                 CHECK(parts[i].data() == a.dev.data()); // a view
                 pos += len;
@@ -307,7 +307,7 @@ TEMPLATE_LIST_TEST_CASE("split and array_split return views as NumPy's", "[manip
             if (n % 3 == 0) {
                 auto eq = ca::split(a.dev, 3, 1);
                 for (std::size_t i = 0; i < 3; ++i)
-                    CHECK_ARRAY_EQ(got(eq[i]), got(parts[i]));
+                    CHECK_ARRAY_EQ_AS_WANT(got(eq[i]), got(parts[i]));
             } else {
                 CHECK_THROWS_AS(ca::split(a.dev, 3, 1), ca::shape_error);
             }
@@ -325,7 +325,7 @@ TEMPLATE_LIST_TEST_CASE("split and array_split return views as NumPy's", "[manip
                 const std::ptrdiff_t stop = i < at.size() ? norm(at[i]) : N;
                 const std::ptrdiff_t len = std::max<std::ptrdiff_t>(stop - start, 0);
                 xt::xarray<T> want = xt::view(a.host, xt::all(), xt::range(start, start + len));
-                CHECK_ARRAY_EQ(got(cut[i]), want);
+                CHECK_ARRAY_EQ_AS_WANT(got(cut[i]), want);
                 start = stop;
             }
             // a braced list is indices, as NumPy's list: {1} cuts at 1
@@ -337,7 +337,7 @@ TEMPLATE_LIST_TEST_CASE("split and array_split return views as NumPy's", "[manip
             auto rows = ca::split(a.dev, 3, 0);
             rows[1].fill(T(42));
             xt::view(a.host, 1, xt::all()) = T(42);
-            CHECK_ARRAY_EQ(got(a.dev), a.host);
+            CHECK_ARRAY_EQ_AS_WANT(got(a.dev), a.host);
         }
     auto a = make_input<T, S>({4}, kind::contiguous);
     CHECK_THROWS_AS(ca::split(a.dev, 0), ca::usage_error);
@@ -364,44 +364,44 @@ TEMPLATE_LIST_TEST_CASE("flip, roll, repeat, tile and pad follow xtensor on ever
             xt::xarray<T> wf = a.host;
             for (std::size_t i = 0; i < sh.size(); ++i)
                 wf = xt::eval(xt::flip(wf, i));
-            CHECK_ARRAY_EQ(got(f), wf);
+            CHECK_ARRAY_EQ_AS_WANT(got(f), wf);
             for (std::ptrdiff_t ax = -rank; ax < rank; ++ax) {
                 const auto xa = static_cast<std::size_t>(ax < 0 ? ax + rank : ax);
-                CHECK_ARRAY_EQ(got(ca::flip(a.dev, ax)), xt::eval(xt::flip(a.host, xa)));
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::flip(a.dev, ax)), xt::eval(xt::flip(a.host, xa)));
                 for (std::ptrdiff_t shift : {0, 1, -2, 9}) {
                     INFO("roll " << shift << " along " << ax);
-                    CHECK_ARRAY_EQ(got(ca::roll(a.dev, shift, ax)), ref_roll(a.host, shift, xa));
+                    CHECK_ARRAY_EQ_AS_WANT(got(ca::roll(a.dev, shift, ax)), ref_roll(a.host, shift, xa));
                 }
                 for (std::size_t rep : {0, 1, 3}) {
                     INFO("repeat " << rep << " along " << ax);
-                    CHECK_ARRAY_EQ(got(ca::repeat(a.dev, rep, ax)),
+                    CHECK_ARRAY_EQ_AS_WANT(got(ca::repeat(a.dev, rep, ax)),
                                    xt::eval(xt::repeat(a.host, rep, xa)));
                 }
                 // one count per element
                 std::vector<std::size_t> counts(sh[xa]);
                 for (std::size_t i = 0; i < counts.size(); ++i)
                     counts[i] = i % 3;
-                CHECK_ARRAY_EQ(got(ca::repeat(a.dev, counts, ax)), ref_repeat(a.host, counts, xa));
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::repeat(a.dev, counts, ax)), ref_repeat(a.host, counts, xa));
             }
             for (std::ptrdiff_t shift : {0, 3, -5}) {
                 INFO("flat roll " << shift);
-                CHECK_ARRAY_EQ(got(ca::roll(a.dev, shift)), ref_roll_flat(a.host, shift));
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::roll(a.dev, shift)), ref_roll_flat(a.host, shift));
             }
             {
                 xt::xarray<T> flat = xt::flatten(a.host);
-                CHECK_ARRAY_EQ(got(ca::repeat(a.dev, 2)), xt::eval(xt::repeat(flat, 2, 0)));
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::repeat(a.dev, 2)), xt::eval(xt::repeat(flat, 2, 0)));
             }
             if (sh.size() >= 2) { // roll along two axes at once = two rolls
                 xt::xarray<T> want = ref_roll(ref_roll(a.host, 2, 0), -1, 1);
-                CHECK_ARRAY_EQ(got(ca::roll(a.dev, {2, -1}, {0, 1})), want);
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::roll(a.dev, {2, -1}, {0, 1})), want);
                 xt::xarray<T> twice = ref_roll(a.host, 3, sh.size() - 1);
                 const auto last = static_cast<std::ptrdiff_t>(sh.size() - 1);
-                CHECK_ARRAY_EQ(got(ca::roll(a.dev, {1, 2}, {-1, last})), twice);
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::roll(a.dev, {1, 2}, {-1, last})), twice);
             }
             for (const std::vector<std::size_t>& reps :
                  std::vector<std::vector<std::size_t>>{{2}, {1, 3}, {2, 1, 2}, {0}, {3}}) {
                 INFO("tile " << reps.size() << " reps, first " << reps[0]);
-                CHECK_ARRAY_EQ(got(ca::tile(a.dev, reps)), ref_tile(a.host, reps));
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::tile(a.dev, reps)), ref_tile(a.host, reps));
             }
             // pad: per-axis widths and one pair for every axis
             std::vector<ca::pad_width> w;
@@ -410,10 +410,10 @@ TEMPLATE_LIST_TEST_CASE("flip, roll, repeat, tile and pad follow xtensor on ever
                 w.push_back({i % 2, 2 - i % 3});
                 xw.push_back({i % 2, 2 - i % 3});
             }
-            CHECK_ARRAY_EQ(got(ca::pad(a.dev, w, T(7))),
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::pad(a.dev, w, T(7))),
                            xt::eval(xt::pad(a.host, xw, xt::pad_mode::constant, T(7))));
             std::vector<std::vector<std::size_t>> xw1(sh.size(), std::vector<std::size_t>{1, 1});
-            CHECK_ARRAY_EQ(got(ca::pad(a.dev, 1)),
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::pad(a.dev, 1)),
                            xt::eval(xt::pad(a.host, xw1, xt::pad_mode::constant, T(0))));
         }
     // tile of a rank-9 array by nine reps > 1: more block axes than an array may have
@@ -422,7 +422,7 @@ TEMPLATE_LIST_TEST_CASE("flip, roll, repeat, tile and pad follow xtensor on ever
         sh[8] = 2;
         auto a = make_input<T, S>(sh, kind::negative, 5);
         std::vector<std::size_t> reps(9, 2);
-        CHECK_ARRAY_EQ(got(ca::tile(a.dev, reps)), ref_tile(a.host, reps));
+        CHECK_ARRAY_EQ_AS_WANT(got(ca::tile(a.dev, reps)), ref_tile(a.host, reps));
     }
 }
 
@@ -432,11 +432,11 @@ TEMPLATE_LIST_TEST_CASE("flip, repeat, tile and roll keep every dtype", "[manipu
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     auto a = make_input<T, S>({3, 4}, kind::negative, 3);
-    CHECK_ARRAY_EQ(got(ca::flip(a.dev, 1)), xt::eval(xt::flip(a.host, 1)));
-    CHECK_ARRAY_EQ(got(ca::roll(a.dev, 1, 0)), ref_roll(a.host, 1, 0));
-    CHECK_ARRAY_EQ(got(ca::repeat(a.dev, 2, 1)), xt::eval(xt::repeat(a.host, 2, 1)));
-    CHECK_ARRAY_EQ(got(ca::tile(a.dev, {2, 1})), xt::eval(xt::tile(a.host, {2, 1})));
-    CHECK_ARRAY_EQ(got(ca::concatenate({a.dev, a.dev}, 1)),
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::flip(a.dev, 1)), xt::eval(xt::flip(a.host, 1)));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::roll(a.dev, 1, 0)), ref_roll(a.host, 1, 0));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::repeat(a.dev, 2, 1)), xt::eval(xt::repeat(a.host, 2, 1)));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::tile(a.dev, {2, 1})), xt::eval(xt::tile(a.host, {2, 1})));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::concatenate({a.dev, a.dev}, 1)),
                    xt::eval(xt::concatenate(xt::xtuple(a.host, a.host), 1)));
 }
 
@@ -457,17 +457,17 @@ TEMPLATE_LIST_TEST_CASE("eye, identity, diag, diagonal, meshgrid and indices", "
                     const std::ptrdiff_t j = static_cast<std::ptrdiff_t>(i) + k;
                     if (j >= 0 && j < static_cast<std::ptrdiff_t>(m)) want(i, j) = T(1);
                 }
-                CHECK_ARRAY_EQ(got(ca::eye<T, S>(q, n, m, k)), want);
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::eye<T, S>(q, n, m, k)), want);
             }
-    CHECK_ARRAY_EQ(got(ca::identity<T, S>(q, 3)), xt::eval(xt::eye<T>(3)));
-    CHECK_ARRAY_EQ(got(ca::eye<T, S>(q, 4)), xt::eval(xt::eye<T>(4)));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::identity<T, S>(q, 3)), xt::eval(xt::eye<T>(3)));
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::eye<T, S>(q, 4)), xt::eval(xt::eye<T>(4)));
 
     for (kind kd : all_kinds) {
         INFO(kind_name(kd));
         for (std::size_t n : {0, 1, 4})
             for (std::ptrdiff_t k : {-2, 0, 1}) {
                 auto v = make_input<T, S>({n}, kd, 31);
-                CHECK_ARRAY_EQ(got(ca::diag(v.dev, k)),
+                CHECK_ARRAY_EQ_AS_WANT(got(ca::diag(v.dev, k)),
                                xt::eval(xt::diag(v.host, static_cast<int>(k))));
             }
         for (ca::shape_type sh : {ca::shape_type{3, 5}, ca::shape_type{4, 2}, ca::shape_type{0, 3},
@@ -477,7 +477,7 @@ TEMPLATE_LIST_TEST_CASE("eye, identity, diag, diagonal, meshgrid and indices", "
                 auto a = make_input<T, S>(sh, kd, 32);
                 auto d = ca::diag(a.dev, k);
                 xt::xarray<T> want = ref_diagonal(a.host, k);
-                CHECK_ARRAY_EQ(got(d), want);
+                CHECK_ARRAY_EQ_AS_WANT(got(d), want);
                 // a writable view: writing it changes the diagonal only
                 d.fill(T(-3));
                 xt::xarray<T> host = a.host;
@@ -485,11 +485,11 @@ TEMPLATE_LIST_TEST_CASE("eye, identity, diag, diagonal, meshgrid and indices", "
                     const std::ptrdiff_t j = static_cast<std::ptrdiff_t>(i) + k;
                     if (j >= 0 && j < static_cast<std::ptrdiff_t>(sh[1])) host(i, j) = T(-3);
                 }
-                CHECK_ARRAY_EQ(got(a.dev), host);
+                CHECK_ARRAY_EQ_AS_WANT(got(a.dev), host);
             }
         // diagonal of a 3-d array over axes (2, 0): the diagonal is the last axis
         auto c = make_input<T, S>({3, 2, 4}, kd, 33);
-        CHECK_ARRAY_EQ(got(ca::diagonal(c.dev, 1, 2, 0)), xt::eval(xt::diagonal(c.host, 1, 2, 0)));
+        CHECK_ARRAY_EQ_AS_WANT(got(ca::diagonal(c.dev, 1, 2, 0)), xt::eval(xt::diagonal(c.host, 1, 2, 0)));
     }
 
     for (kind kd : all_kinds)
@@ -502,18 +502,18 @@ TEMPLATE_LIST_TEST_CASE("eye, identity, diag, diagonal, meshgrid and indices", "
                 auto xy = ca::meshgrid({x.dev, y.dev});
                 REQUIRE(xy.size() == 2);
                 auto [hx, hy] = xt::meshgrid(x.host, y.host); // xtensor's is ij-indexed
-                CHECK_ARRAY_EQ(got(xy[0]), xt::eval(xt::transpose(hx)));
-                CHECK_ARRAY_EQ(got(xy[1]), xt::eval(xt::transpose(hy)));
+                CHECK_ARRAY_EQ_AS_WANT(got(xy[0]), xt::eval(xt::transpose(hx)));
+                CHECK_ARRAY_EQ_AS_WANT(got(xy[1]), xt::eval(xt::transpose(hy)));
                 auto ij = ca::meshgrid({x.dev, y.dev, z.dev}, ca::indexing::ij);
                 auto [mx, my, mz] = xt::meshgrid(x.host, y.host, z.host);
                 xt::xarray<T> gx = mx, gy = my, gz = mz;
-                CHECK_ARRAY_EQ(got(ij[0]), xt::eval(gx));
-                CHECK_ARRAY_EQ(got(ij[1]), xt::eval(gy));
-                CHECK_ARRAY_EQ(got(ij[2]), xt::eval(gz));
+                CHECK_ARRAY_EQ_AS_WANT(got(ij[0]), xt::eval(gx));
+                CHECK_ARRAY_EQ_AS_WANT(got(ij[1]), xt::eval(gy));
+                CHECK_ARRAY_EQ_AS_WANT(got(ij[2]), xt::eval(gz));
                 // xy with three: the first two axes swapped
                 auto xyz = ca::meshgrid({x.dev, y.dev, z.dev});
-                CHECK_ARRAY_EQ(got(xyz[0]), xt::eval(xt::transpose(gx, {1, 0, 2})));
-                CHECK_ARRAY_EQ(got(xyz[2]), xt::eval(xt::transpose(gz, {1, 0, 2})));
+                CHECK_ARRAY_EQ_AS_WANT(got(xyz[0]), xt::eval(xt::transpose(gx, {1, 0, 2})));
+                CHECK_ARRAY_EQ_AS_WANT(got(xyz[2]), xt::eval(xt::transpose(gz, {1, 0, 2})));
             }
 
     for (ca::shape_type dims :
@@ -538,7 +538,7 @@ TEMPLATE_LIST_TEST_CASE("eye, identity, diag, diagonal, meshgrid and indices", "
         }
         CHECK(ok);
     }
-    CHECK_ARRAY_EQ(got(ca::indices<float, S>(q, {2, 2})),
+    CHECK_ARRAY_EQ_AS_WANT(got(ca::indices<float, S>(q, {2, 2})),
                    (xt::xarray<float>{{{0, 0}, {1, 1}}, {{0, 1}, {0, 1}}}));
 }
 
@@ -557,26 +557,26 @@ TEMPLATE_LIST_TEST_CASE("clip, diff, triu and tril are expressions that follow x
             auto lo = make_input<T, S>({sh[1]}, k, 52);
             // scalars, arrays (broadcast), one side only, and inside a larger expression
             ca::cl_array<T, S> c1 = ca::clip(a.dev, -2.5f, 4);
-            CHECK_ARRAY_EQ(got(c1), xt::eval(xt::clip(a.host, T(-2.5), T(4))));
+            CHECK_ARRAY_EQ_AS_WANT(got(c1), xt::eval(xt::clip(a.host, T(-2.5), T(4))));
             ca::cl_array<T, S> c2 = ca::clip(a.dev, lo.dev, 3);
-            CHECK_ARRAY_EQ(got(c2), xt::eval(xt::minimum(xt::maximum(a.host, lo.host), T(3))));
+            CHECK_ARRAY_EQ_AS_WANT(got(c2), xt::eval(xt::minimum(xt::maximum(a.host, lo.host), T(3))));
             ca::cl_array<T, S> c3 = ca::clip(a.dev * 2, ca::none, lo.dev) + 1;
-            CHECK_ARRAY_EQ(got(c3), xt::eval(xt::minimum(a.host * T(2), lo.host) + T(1)));
+            CHECK_ARRAY_EQ_AS_WANT(got(c3), xt::eval(xt::minimum(a.host * T(2), lo.host) + T(1)));
             ca::cl_array<T, S> c4 = ca::clip(a.dev, 0, ca::none);
-            CHECK_ARRAY_EQ(got(c4), xt::eval(xt::maximum(a.host, T(0))));
+            CHECK_ARRAY_EQ_AS_WANT(got(c4), xt::eval(xt::maximum(a.host, T(0))));
 
             for (std::ptrdiff_t ax : {0, 1, -1})
                 for (std::size_t n : {0, 1, 2, 3}) {
                     INFO("diff n = " << n << " axis " << ax);
                     ca::cl_array<T, S> d = ca::diff(a.dev, n, ax);
-                    CHECK_ARRAY_EQ(got(d), ref_diff(a.host, n, ax));
+                    CHECK_ARRAY_EQ_AS_WANT(got(d), ref_diff(a.host, n, ax));
                 }
             for (std::ptrdiff_t kk : {-7, -1, 0, 2, 8}) {
                 INFO("k = " << kk);
                 ca::cl_array<T, S> u = ca::triu(a.dev, kk);
-                CHECK_ARRAY_EQ(got(u), xt::eval(xt::triu(a.host, static_cast<int>(kk))));
+                CHECK_ARRAY_EQ_AS_WANT(got(u), xt::eval(xt::triu(a.host, static_cast<int>(kk))));
                 ca::cl_array<T, S> l = ca::tril(a.dev + 1, kk);
-                CHECK_ARRAY_EQ(got(l),
+                CHECK_ARRAY_EQ_AS_WANT(got(l),
                                xt::eval(xt::tril(xt::eval(a.host + T(1)), static_cast<int>(kk))));
             }
             // into an output view with negative strides inside a larger array
@@ -589,7 +589,7 @@ TEMPLATE_LIST_TEST_CASE("clip, diff, triu and tril are expressions that follow x
                 for (std::size_t i = 0; i < sh[0]; ++i)
                     for (std::size_t j = 0; j < sh[1]; ++j)
                         want(sh[0] - i, sh[1] - 1 - j) = val(i, j);
-                CHECK_ARRAY_EQ(got(big.dev), want);
+                CHECK_ARRAY_EQ_AS_WANT(got(big.dev), want);
             }
         }
     // batched triu (last two axes) by a plain loop; a 1-d input is taken as square rows
@@ -601,14 +601,14 @@ TEMPLATE_LIST_TEST_CASE("clip, diff, triu and tril are expressions that follow x
             for (std::size_t j = 0; j < 4; ++j)
                 if (static_cast<std::ptrdiff_t>(j) - static_cast<std::ptrdiff_t>(i) < 1)
                     want(p, i, j) = T(0);
-    CHECK_ARRAY_EQ(got(u), want);
+    CHECK_ARRAY_EQ_AS_WANT(got(u), want);
     auto v = make_input<T, S>({3}, kind::negative, 55);
     ca::cl_array<T, S> lv = ca::tril(v.dev);
     xt::xarray<T> wl = xt::zeros<T>({3, 3});
     for (std::size_t i = 0; i < 3; ++i)
         for (std::size_t j = 0; j <= i; ++j)
             wl(i, j) = v.host(j);
-    CHECK_ARRAY_EQ(got(lv), wl);
+    CHECK_ARRAY_EQ_AS_WANT(got(lv), wl);
 }
 
 TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
@@ -617,33 +617,33 @@ TEST_CASE("diff, triu and astype keep NumPy's types", "[manipulation]") {
     ca::cl_array<bool, ca::buffer> d = ca::diff(b.dev);
     xt::xarray<bool> want = xt::not_equal(xt::view(b.host, xt::all(), xt::range(1, 5)),
                                           xt::view(b.host, xt::all(), xt::range(0, 4)));
-    CHECK_ARRAY_EQ(got(d), want);
+    CHECK_ARRAY_EQ_AS_WANT(got(d), want);
     auto tb = ca::eval(ca::triu(b.dev, 1));
     STATIC_REQUIRE(std::is_same_v<decltype(tb), ca::cl_array<bool, ca::buffer>>);
-    CHECK_ARRAY_EQ(got(tb), xt::eval(xt::triu(b.host, 1)));
+    CHECK_ARRAY_EQ_AS_WANT(got(tb), xt::eval(xt::triu(b.host, 1)));
     // uint8 wraps
     xt::xarray<std::uint8_t> h{3, 250, 1, 255, 0};
     auto u8 = ca::to_device<ca::buffer>(test::q(), h);
     auto du = ca::eval(ca::diff(u8));
     STATIC_REQUIRE(std::is_same_v<decltype(du), ca::cl_array<std::uint8_t, ca::buffer>>);
-    CHECK_ARRAY_EQ(got(du), xt::eval(xt::diff(h)));
+    CHECK_ARRAY_EQ_AS_WANT(got(du), xt::eval(xt::diff(h)));
     // astype: a new array of U; the same type is a copy
     auto f = make_input<float, ca::buffer>({4, 3}, kind::negative, 62);
     auto i32 = f.dev.astype<std::int32_t>();
     STATIC_REQUIRE(std::is_same_v<decltype(i32), ca::cl_array<std::int32_t, ca::buffer>>);
-    CHECK_ARRAY_EQ(got(i32), xt::eval(xt::cast<std::int32_t>(f.host)));
+    CHECK_ARRAY_EQ_AS_WANT(got(i32), xt::eval(xt::cast<std::int32_t>(f.host)));
     auto bo = f.dev.astype<bool>(ca::layout::f);
     CHECK(bo.is_f_contiguous());
-    CHECK_ARRAY_EQ(got(bo), xt::eval(xt::not_equal(f.host, 0.0f)));
+    CHECK_ARRAY_EQ_AS_WANT(got(bo), xt::eval(xt::not_equal(f.host, 0.0f)));
     auto cp = f.dev.astype<float>();
     CHECK(cp.data() != f.dev.data());
-    CHECK_ARRAY_EQ(got(cp), f.host);
+    CHECK_ARRAY_EQ_AS_WANT(got(cp), f.host);
     // clip of an int array by a float scalar promotes (weak scalar of a higher kind)
     auto ints = ca::to_device<ca::buffer>(test::q(), xt::xarray<std::int32_t>{-5, 0, 5});
     auto ci = ca::eval(ca::clip(ints, -1.5, 2.5));
     STATIC_REQUIRE(std::is_same_v<decltype(ci), ca::cl_array<double, ca::buffer>>);
     if (test::dtype_available<double>())
-        CHECK_ARRAY_EQ(got(ci), (xt::xarray<double>{-1.5, 0, 2.5}));
+        CHECK_ARRAY_EQ_AS_WANT(got(ci), (xt::xarray<double>{-1.5, 0, 2.5}));
 }
 
 // ---- errors ----
@@ -723,13 +723,13 @@ TEST_CASE("manipulation results are enqueued without blocking and ordered by eve
     REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
     clReleaseEvent(gate);
     xt::xarray<float> two = xt::full_like(xt::xarray<float>::from_shape({4, 5}), 2.0f);
-    CHECK_ARRAY_EQ(got(c), xt::eval(xt::concatenate(xt::xtuple(two, two), 1)));
-    CHECK_ARRAY_EQ(got(r), two);
-    CHECK_ARRAY_EQ(got(t), xt::eval(xt::tile(two, {2, 1})));
-    CHECK_ARRAY_EQ(got(p), xt::eval(xt::pad(two, {{1, 1}, {1, 1}}, xt::pad_mode::constant, 5.0f)));
-    CHECK_ARRAY_EQ(got(parts[1]), xt::eval(xt::view(two, xt::range(2, 4))));
-    CHECK_ARRAY_EQ(got(u), xt::eval(xt::triu(two)));
-    CHECK_ARRAY_EQ(got(d), xt::eval(xt::diff(two, 2)));
+    CHECK_ARRAY_EQ_AS_WANT(got(c), xt::eval(xt::concatenate(xt::xtuple(two, two), 1)));
+    CHECK_ARRAY_EQ_AS_WANT(got(r), two);
+    CHECK_ARRAY_EQ_AS_WANT(got(t), xt::eval(xt::tile(two, {2, 1})));
+    CHECK_ARRAY_EQ_AS_WANT(got(p), xt::eval(xt::pad(two, {{1, 1}, {1, 1}}, xt::pad_mode::constant, 5.0f)));
+    CHECK_ARRAY_EQ_AS_WANT(got(parts[1]), xt::eval(xt::view(two, xt::range(2, 4))));
+    CHECK_ARRAY_EQ_AS_WANT(got(u), xt::eval(xt::triu(two)));
+    CHECK_ARRAY_EQ_AS_WANT(got(d), xt::eval(xt::diff(two, 2)));
 }
 
 TEST_CASE("manipulation results come from the input's pool and write into views",
@@ -755,7 +755,7 @@ TEST_CASE("manipulation results come from the input's pool and write into views"
     xt::xarray<float> joined = xt::concatenate(xt::xtuple(h, h), 1);
     for (std::size_t i = 0; i < 3; ++i)
         xt::view(want, 5 - 2 * i, xt::all()) = xt::view(joined, i, xt::all());
-    CHECK_ARRAY_EQ(got(big), want);
+    CHECK_ARRAY_EQ_AS_WANT(got(big), want);
 }
 
 TEMPLATE_LIST_TEST_CASE("expand_dims, atleast_nd, swapaxes and moveaxis are views as xtensor's",
@@ -773,11 +773,11 @@ TEMPLATE_LIST_TEST_CASE("expand_dims, atleast_nd, swapaxes and moveaxis are view
                 auto e = ca::expand_dims(a.dev, ax);
                 CHECK(e.data() == a.dev.data());
                 const auto xa = static_cast<std::size_t>(ax < 0 ? ax + rank + 1 : ax);
-                CHECK_ARRAY_EQ(got(e), xt::eval(xt::expand_dims(a.host, xa)));
+                CHECK_ARRAY_EQ_AS_WANT(got(e), xt::eval(xt::expand_dims(a.host, xa)));
             }
-            CHECK_ARRAY_EQ(got(ca::atleast_1d(a.dev)), xt::eval(xt::atleast_1d(a.host)));
-            CHECK_ARRAY_EQ(got(ca::atleast_2d(a.dev)), xt::eval(xt::atleast_2d(a.host)));
-            CHECK_ARRAY_EQ(got(ca::atleast_3d(a.dev)), xt::eval(xt::atleast_3d(a.host)));
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::atleast_1d(a.dev)), xt::eval(xt::atleast_1d(a.host)));
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::atleast_2d(a.dev)), xt::eval(xt::atleast_2d(a.host)));
+            CHECK_ARRAY_EQ_AS_WANT(got(ca::atleast_3d(a.dev)), xt::eval(xt::atleast_3d(a.host)));
             for (std::ptrdiff_t i = -rank; i < rank; ++i)
                 for (std::ptrdiff_t j = -rank; j < rank; ++j) {
                     const auto ui = static_cast<std::size_t>(i < 0 ? i + rank : i);
@@ -790,9 +790,9 @@ TEMPLATE_LIST_TEST_CASE("expand_dims, atleast_nd, swapaxes and moveaxis are view
                         if (t != ui) mv.push_back(t);
                     mv.insert(mv.begin() + static_cast<std::ptrdiff_t>(uj), ui);
                     INFO("axes " << i << ", " << j);
-                    CHECK_ARRAY_EQ(got(ca::swapaxes(a.dev, i, j)),
+                    CHECK_ARRAY_EQ_AS_WANT(got(ca::swapaxes(a.dev, i, j)),
                                    xt::eval(xt::transpose(a.host, sw)));
-                    CHECK_ARRAY_EQ(got(ca::moveaxis(a.dev, i, j)),
+                    CHECK_ARRAY_EQ_AS_WANT(got(ca::moveaxis(a.dev, i, j)),
                                    xt::eval(xt::transpose(a.host, mv)));
                 }
         }
@@ -804,5 +804,5 @@ TEMPLATE_LIST_TEST_CASE("expand_dims, atleast_nd, swapaxes and moveaxis are view
     // writes through a moved view reach the parent
     ca::moveaxis(a.dev, 0, 1)(ca::all(), 1).fill(T(9));
     xt::view(a.host, 1, xt::all()) = T(9);
-    CHECK_ARRAY_EQ(got(a.dev), a.host);
+    CHECK_ARRAY_EQ_AS_WANT(got(a.dev), a.host);
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "clarray/error.hpp"
+#include "clarray/runtime/env.hpp"
 #include "clarray/sort/select.hpp"
 #include "sort_kernels.hpp"
 
@@ -48,39 +49,67 @@ selector make_selector(const queue& q, const array_ref& a, const char* what) {
     return s;
 }
 
-// Enqueues the selection of rank r; the state ends in the returned allocation. first: the
-// selection's first rank (resets the counters and the NaN flag).
-std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool first) {
+// select_init: st becomes the state of a selection of rank r; first: the selection's first rank
+// (resets the counters and the NaN flag).
+void init_state(const selector& s, allocation* st, std::uint64_t r, bool first) {
     const op& o = s.o;
-    auto st = o.temp(state_words * 8);
     const cl_ulong rank = r, n = s.L.n;
-    const cl_uint reset = first ? 1 : 0, groups = static_cast<cl_uint>(s.groups);
+    const cl_uint reset = first ? 1 : 0;
     o.each(sk::select_init, state_words,
-           {o.mem(st.get(), access::write), o.mem(s.ctr.get(), access::read_write), value_of(rank),
+           {o.mem(st, access::write), o.mem(s.ctr.get(), access::read_write), value_of(rank),
             value_of(n), value_of(reset)});
-    const auto pass = [&](allocation* from, allocation* to, cl_uint from_input, cl_uint compact,
-                          cl_uint shift) {
-        o.grouped(sk::select_pass, s.groups,
-                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
-                   o.mem(to, access::write), o.mem(s.hist.get(), access::write),
-                   o.mem(st.get(), access::read), o.mem(s.ctr.get(), access::read_write),
-                   value_of(from_input), value_of(compact), value_of(shift)});
-        o.grouped(sk::select_choose, 1,
-                  {o.mem(s.hist.get(), access::read), value_of(groups),
-                   o.mem(st.get(), access::read_write), o.mem(s.ctr.get(), access::read_write),
-                   value_of(shift)});
-    };
-    const unsigned bits = key_bits(o.t);
-    // The top digit over the input (every key matches the empty prefix).
-    pass(s.cand[1].get(), s.cand[0].get(), 1, 0, bits - 8);
-    int src = -1; // the candidates' buffer (-1: the input)
-    for (int shift = static_cast<int>(bits) - 16; shift >= 0; shift -= 8) {
-        const int dst = src == 0 ? 1 : 0;
+}
+
+// select_pass: counts the digit at shift of the keys of `from` (the input where from_input) that
+// match the prefix of state st into the selector's hist; compact: also keeps them in `to`.
+void count_digit(const selector& s, allocation* from, allocation* to, allocation* st,
+                 cl_uint from_input, cl_uint compact, cl_uint shift) {
+    const op& o = s.o;
+    o.grouped(sk::select_pass, s.groups,
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
+               o.mem(to, access::write), o.mem(s.hist.get(), access::write),
+               o.mem(st, access::read), o.mem(s.ctr.get(), access::read_write),
+               value_of(from_input), value_of(compact), value_of(shift)});
+}
+
+// select_choose: the bucket of hist (the counts of the digit at shift) that holds st's rank
+// extends st's prefix.
+void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint shift) {
+    const op& o = s.o;
+    const cl_uint groups = static_cast<cl_uint>(s.groups);
+    o.grouped(sk::select_choose, 1,
+              {o.mem(hist, access::read), value_of(groups), o.mem(st, access::read_write),
+               o.mem(s.ctr.get(), access::read_write), value_of(shift)});
+}
+
+// The digits from `shift` down of state st, reading only the candidates in `src` (compacted for
+// the digit above), ping-pong with `other`.
+void later_digits(const selector& s, allocation* src, allocation* other, allocation* st,
+                  int shift) {
+    for (; shift >= 0; shift -= 8) {
         const cl_uint compact = shift > 0 ? 1 : 0;
-        pass(s.cand[src < 0 ? 1 : src].get(), s.cand[dst].get(), src < 0 ? 1 : 0, compact,
-             static_cast<cl_uint>(shift));
-        if (compact) src = dst;
+        count_digit(s, src, other, st, 0, compact, static_cast<cl_uint>(shift));
+        choose_bucket(s, s.hist.get(), st, static_cast<cl_uint>(shift));
+        if (compact) std::swap(src, other);
     }
+}
+
+// Enqueues the selection of rank r; the state ends in the returned allocation. first: the
+// selection's first rank.
+std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool first) {
+    auto st = s.o.temp(state_words * 8);
+    init_state(s, st.get(), r, first);
+    const int bits = static_cast<int>(key_bits(s.o.t));
+    // The top digit over the input (every key matches the empty prefix), then the next one over
+    // the input again, compacting its bucket where more digits follow.
+    for (int shift : {bits - 8, bits - 16}) {
+        if (shift < 0) break; // 8-bit keys: one digit
+        const cl_uint compact = shift == bits - 16 && shift > 0 ? 1 : 0;
+        count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, compact,
+                    static_cast<cl_uint>(shift));
+        choose_bucket(s, s.hist.get(), st.get(), static_cast<cl_uint>(shift));
+    }
+    later_digits(s, s.cand[0].get(), s.cand[1].get(), st.get(), bits - 24);
     return st;
 }
 
@@ -96,34 +125,17 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     const op& o = s.o;
     const std::size_t count = rs.size(); // 2 to select_multi
     const cl_ulong n = s.L.n;
-    const cl_uint groups = static_cast<cl_uint>(s.groups), ranks = static_cast<cl_uint>(count);
+    const cl_uint ranks = static_cast<cl_uint>(count);
     std::vector<std::shared_ptr<allocation>> st(count), cand(count), hist(count);
     for (std::size_t r = 0; r < count; ++r) {
         st[r] = o.temp(state_words * 8);
-        const cl_ulong rank = rs[r];
-        const cl_uint reset = first && r == 0 ? 1 : 0;
-        o.each(sk::select_init, state_words,
-               {o.mem(st[r].get(), access::write), o.mem(s.ctr.get(), access::read_write),
-                value_of(rank), value_of(n), value_of(reset)});
+        init_state(s, st[r].get(), rs[r], first && r == 0);
     }
     const unsigned bits = key_bits(o.t);
-    auto choose = [&](allocation* h, std::size_t r, cl_uint shift) {
-        o.grouped(sk::select_choose, 1,
-                  {o.mem(h, access::read), value_of(groups), o.mem(st[r].get(), access::read_write),
-                   o.mem(s.ctr.get(), access::read_write), value_of(shift)});
-    };
-    auto pass = [&](allocation* from, allocation* to, allocation* st_r, cl_uint from_input,
-                    cl_uint compact, cl_uint shift) {
-        o.grouped(sk::select_pass, s.groups,
-                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
-                   o.mem(to, access::write), o.mem(s.hist.get(), access::write),
-                   o.mem(st_r, access::read), o.mem(s.ctr.get(), access::read_write),
-                   value_of(from_input), value_of(compact), value_of(shift)});
-    };
     // The top digit, once: every state's prefix is still empty.
-    pass(s.cand[1].get(), s.cand[0].get(), st[0].get(), 1, 0, bits - 8);
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st[0].get(), 1, 0, bits - 8);
     for (std::size_t r = 0; r < count; ++r)
-        choose(s.hist.get(), r, bits - 8);
+        choose_bucket(s, s.hist.get(), st[r].get(), bits - 8);
     // Each rank's bucket compacted, and its next digit counted, in one pass.
     auto ctrs = o.temp(select_multi * 4);
     const cl_uint zero = 0;
@@ -146,18 +158,10 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     for (std::size_t r = 0; r < select_multi; ++r)
         args.push_back(o.mem(slot(hist, r), access::write));
     o.grouped(sk::select_pass_multi, s.groups, args);
-    for (std::size_t r = 0; r < count; ++r)
-        choose(hist[r].get(), r, second);
     // The later digits of each rank from its candidates (ping-pong with the selector's buffer).
     for (std::size_t r = 0; r < count; ++r) {
-        allocation* src = cand[r].get();
-        allocation* other = s.cand[0].get();
-        for (int shift = static_cast<int>(bits) - 24; shift >= 0; shift -= 8) {
-            const cl_uint compact = shift > 0 ? 1 : 0;
-            pass(src, other, st[r].get(), 0, compact, static_cast<cl_uint>(shift));
-            choose(s.hist.get(), r, static_cast<cl_uint>(shift));
-            if (compact) std::swap(src, other);
-        }
+        choose_bucket(s, hist[r].get(), st[r].get(), second);
+        later_digits(s, cand[r].get(), s.cand[0].get(), st[r].get(), static_cast<int>(bits) - 24);
     }
     return st;
 }
@@ -190,7 +194,8 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
     // Together, every rank is selected (a rank that follows another costs no pass over the
     // input more); one at a time, a rank right after a selected one is found by select_above.
     const std::size_t ks = key_size(a.type);
-    const bool together = distinct.size() > 1 && key_bits(a.type) > 16 &&
+    static const bool together_on = env_flag("CLARRAY_SELECT_TOGETHER");
+    const bool together = together_on && distinct.size() > 1 && key_bits(a.type) > 16 &&
                           (std::min(select_multi, distinct.size()) + 1) * s.L.n * ks <=
                               q.context().device().global_mem_size() / 4;
     std::vector<std::uint64_t> full;

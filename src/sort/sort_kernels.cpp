@@ -265,13 +265,16 @@ void op::each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const
 }
 
 void op::grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const {
-    grouped(k, groups, std::vector<launch_arg>(args));
+    grouped(k, groups, args.begin(), args.size());
 }
 void op::grouped(sk k, std::size_t groups, const std::vector<launch_arg>& args) const {
+    grouped(k, groups, args.data(), args.size());
+}
+void op::grouped(sk k, std::size_t groups, const launch_arg* args, std::size_t count) const {
     const std::size_t g = radix_group(q.context().device());
     const ndrange global{groups * g}, local{g};
-    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, more, what), global, &local,
-           args.data(), args.size(), {}, what);
+    launch(q, sort_kernel(q.context(), k, t, w, wide, keys_only, more, what), global, &local, args,
+           count, {}, what);
 }
 
 const queue& queue_of(const array_ref& a, const char* what) {

@@ -145,6 +145,7 @@ struct op {
     // `groups` work-groups of the radix size.
     void grouped(sk k, std::size_t groups, std::initializer_list<launch_arg> args) const;
     void grouped(sk k, std::size_t groups, const std::vector<launch_arg>& args) const;
+    void grouped(sk k, std::size_t groups, const launch_arg* args, std::size_t count) const;
 };
 
 // The smallest and largest ordered key (kernels/sort.cl, ordered) of the view a (o.t): one

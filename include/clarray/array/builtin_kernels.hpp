@@ -50,14 +50,18 @@ inline std::size_t round_up(std::size_t n, std::size_t m) {
 
 // Launch sizes of a row kernel: dimension 0 over `items` positions along a row, dimensions 1
 // and 2 over `rows` rows. A group spans up to min(g, max_items_per_group) consecutive positions
-// (a power of two) and as many rows as fill g; at most 65535 groups along dimensions 1 and 2
+// and as many rows as fill g, both powers of two (the kernels skip positions and rows past the
+// end): few distinct group shapes, and drivers that compile a kernel for each group shape
+// (pocl) compile it once for all row counts; at most 65535 groups along dimensions 1 and 2
 // (CUDA-based drivers' grid limit), the rows past that going to dimension 2.
 inline void row_launch(std::size_t items, std::size_t rows, std::size_t g,
                        std::size_t max_items_per_group, ndrange& global, ndrange& local) {
     std::size_t l0 = 1;
     while (l0 < items && l0 < g && l0 < max_items_per_group)
         l0 *= 2;
-    const std::size_t l1 = std::max<std::size_t>(1, std::min(g / l0, rows));
+    std::size_t l1 = 1;
+    while (l1 < rows && l1 * 2 <= g / l0)
+        l1 *= 2;
     constexpr std::size_t max_groups = 65535;
     const std::size_t groups = (rows + l1 - 1) / l1;
     const std::size_t g1 = std::min(groups, max_groups), g2 = (groups + g1 - 1) / g1;

@@ -170,24 +170,26 @@ template <class U, class X, class = std::enable_if_t<is_multi_v<X>>> auto astype
 }
 #undef CLARRAY_MULTI_FWD
 
+namespace detail {
+// a OP= x part by part (`apply` does one part's compound assignment): one kernel per part.
+template <class M, class X, class F> M& compound_parts(M& a, const X& x, F apply) {
+    if constexpr (is_multi_v<X>) check_assignable(a.shards(), x.shards());
+    for (std::size_t i = 0; i < a.parts(); ++i) {
+        auto p = a.part(i);
+        apply(p, part_of(x, i));
+    }
+    return a;
+}
+} // namespace detail
+
 #define CLARRAY_MULTI_COMPOUND(OP)                                                                 \
     template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>           \
     array<T, S>& operator OP(array<T, S>& a, const X& x) {                                         \
-        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());             \
-        for (std::size_t i = 0; i < a.parts(); ++i) {                                              \
-            cl_array<T, S> p = a.part(i);                                                          \
-            p OP detail::part_of(x, i);                                                            \
-        }                                                                                          \
-        return a;                                                                                  \
+        return detail::compound_parts(a, x, [](auto& p, const auto& v) { p OP v; });               \
     }                                                                                              \
     template <class T, class S, class X, class = std::enable_if_t<detail::operand_v<X>>>           \
     replicated<T, S>& operator OP(replicated<T, S>& a, const X& x) {                               \
-        if constexpr (is_multi_v<X>) detail::check_assignable(a.shards(), x.shards());             \
-        for (std::size_t i = 0; i < a.parts(); ++i) {                                              \
-            cl_array<T, S> p = a.part(i);                                                          \
-            p OP detail::part_of(x, i);                                                            \
-        }                                                                                          \
-        return a;                                                                                  \
+        return detail::compound_parts(a, x, [](auto& p, const auto& v) { p OP v; });               \
     }
 // Compound assignment, in place part by part (one kernel per part).
 ///@{

@@ -36,9 +36,8 @@ namespace detail {
 // element's own coordinate along the others. An index outside [-n, n) becomes the size of
 // target, which take and put then report as out of range.
 template <class I, class IS>
-cl_array<std::int64_t, IS> along_axis_positions(const char* what, const cl_array<I, IS>& idx,
-                                                const shape_type& out, const shape_type& target,
-                                                std::size_t ax) {
+cl_array<std::int64_t, IS> along_axis_positions(const cl_array<I, IS>& idx, const shape_type& out,
+                                                const shape_type& target, std::size_t ax) {
     static_assert(is_integer_v<I>, "take_along_axis / put_along_axis: indices must be integers");
     const queue& q = idx.get_queue();
     const cl_array<I, IS> ib = broadcast_to(idx, out);
@@ -61,7 +60,6 @@ cl_array<std::int64_t, IS> along_axis_positions(const char* what, const cl_array
                                       static_cast<std::int64_t>(out[d])) *
                                       target_strides[d]);
     }
-    (void)what;
     return pos;
 }
 // The result shape of take_along_axis: idx's, its other axes broadcast with a's.
@@ -94,7 +92,7 @@ cl_array<T, S> take_along_axis(const cl_array<T, S>& a, const cl_array<I, IS>& i
     shape_type source = out;
     source[ax] = a.shape()[ax];
     const cl_array<T, S> from = broadcast_to(a, source);
-    const auto pos = detail::along_axis_positions("take_along_axis", idx, out, source, ax);
+    const auto pos = detail::along_axis_positions(idx, out, source, ax);
     cl_array<T, S> result = take(from, pos);
     return result.reshape(out);
 }
@@ -110,7 +108,7 @@ void put_along_axis(const cl_array<T, S>& a, const cl_array<I, IS>& idx,
         if (d != ax && out[d] != a.shape()[d])
             throw shape_error("put_along_axis: indices of shape " + shape_to_string(idx.shape()) +
                               " address more than the array's shape " + shape_to_string(a.shape()));
-    const auto pos = detail::along_axis_positions("put_along_axis", idx, out, a.shape(), ax);
+    const auto pos = detail::along_axis_positions(idx, out, a.shape(), ax);
     const cl_array<V, VS> spread = broadcast_to(values, out).copy();
     put(a, pos, spread);
 }

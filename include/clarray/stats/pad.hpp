@@ -49,17 +49,16 @@ std::vector<std::int64_t> pad_source_positions(pad_mode mode, std::size_t n, std
                                                std::size_t after);
 const char* pad_mode_name(pad_mode mode);
 
-// One slice of shape `like` but `extent` along axis, all holding the per-line statistic s
-// (extent 1 along axis), in T.
+// One slice of `shape` but `extent` along axis, all holding the per-line statistic s (extent 1
+// along axis), in T (integers rounded to nearest, as NumPy's pad).
 template <class T, class S, class X>
 cl_array<T, S> spread_along(const X& s, shape_type shape, std::size_t axis, std::size_t extent) {
     shape[axis] = extent;
-    const auto& st = s;
-    cl_array<T, S> out(st.get_queue(), shape);
+    cl_array<T, S> out(s.get_queue(), shape);
     if constexpr (is_integer_v<T>)
-        out = broadcast_to(cl_array<T, S>(astype<T>(rint(st))), shape);
+        out = broadcast_to(cl_array<T, S>(astype<T>(rint(s))), shape);
     else
-        out = broadcast_to(cl_array<T, S>(astype<T>(st)), shape);
+        out = broadcast_to(cl_array<T, S>(astype<T>(s)), shape);
     return out;
 }
 } // namespace detail
