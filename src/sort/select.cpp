@@ -100,15 +100,15 @@ std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool
     auto st = s.o.temp(state_words * 8);
     init_state(s, st.get(), r, first);
     const int bits = static_cast<int>(key_bits(s.o.t));
-    // The top digit over the input (every key matches the empty prefix), then the next one over
-    // the input again, compacting its bucket where more digits follow.
-    for (int shift : {bits - 8, bits - 16}) {
-        if (shift < 0) break; // 8-bit keys: one digit
-        const cl_uint compact = shift == bits - 16 && shift > 0 ? 1 : 0;
-        count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, compact,
-                    static_cast<cl_uint>(shift));
-        choose_bucket(s, s.hist.get(), st.get(), static_cast<cl_uint>(shift));
-    }
+    // The top digit over the input (every key matches the empty prefix).
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, 0, bits - 8);
+    choose_bucket(s, s.hist.get(), st.get(), bits - 8);
+    if (bits == 8) return st;
+    // The next digit over the input again, compacting its bucket where more digits follow; the
+    // rest from the candidates.
+    const int second = bits - 16;
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, second > 0 ? 1 : 0, second);
+    choose_bucket(s, s.hist.get(), st.get(), second);
     later_digits(s, s.cand[0].get(), s.cand[1].get(), st.get(), bits - 24);
     return st;
 }
