@@ -1,21 +1,24 @@
-// Sorting and searching (docs/sorting.md). Built once per element type after the declaration of
-// sort_layout (src/sort/sort_kernels.hpp; sort_kernel in src/sort/sort_kernels.cpp), with
-//   -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2 -DSORT_WIDE=0|1
-//   -DWG=<size> -DITEMS=<count> -DP=uint|ulong -DLOCAL_BINS=<count> -DLOCAL_SUMS=<count>
-//   -DSCRATCH_COUNTERS=<count>
-// (SORT_WIDE: T is 8 bytes wide), -DSORT_WIDE_POS=0|1 (P is ulong), -DSORT_KEYS_ONLY=0|1 (1: no
-// positions travel with the keys, for 1-d sorts of values: the tile's positions array is left
-// out of local memory), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below) and,
-// where the device has the 64-bit atomics, -DSORT_ATOMICS (and -DSORT_FP64 -DW=<weight type>
-// for the double sums); -DE=<edge type> (histograms: the type values meet the edges in),
-// -DY=<type> -DY_HALF=0|1 -DF=<type> (histogram2d's second input and its edge type); on NVIDIA
-// also a register cap (src/sort/sort_kernels.cpp, register_cap).
-// SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating, 3 float16 (T ushort, its bits; -DW_HALF=1
-// likewise for float16 weights, W ushort). WG: the work-group size of the radix
-// kernels (they use local arrays of that size); ITEMS: elements per work-item of a radix tile;
-// P: the type of positions and counts of the radix sort (ulong beyond 2^31 elements);
-// LOCAL_BINS, LOCAL_SUMS: the most bins of privatised counts and weighted sums;
-// SCRATCH_COUNTERS: the words of tile counters in onesweep's scratch (radix_onesweep).
+// Sorting, searching, counting and selection (docs/sorting.md). Built after the declaration of
+// sort_layout (src/sort/sort_kernels.hpp; sort_kernel in src/sort/sort_kernels.cpp), one program
+// a part (-DSORT_PART=<n>: a function reaches only its own kernels, and each program takes only
+// the parameters its part reads; -DSORT_PART=SORT_PART_RADIX and so on, numbered below):
+//   every part: -DT=<type> -DU=<unsigned type of T's width> -DK=uint|ulong -DSORT_KIND=0|1|2|3
+//     -DSORT_WIDE=0|1 (T is 8 bytes wide) -DWG=<work-group size> -DP=uint|ulong
+//   SORT_PART_RADIX (sorts, argsorts, unique): -DITEMS=<count> (elements per work-item of a
+//     tile), P ulong beyond 2^31 elements with -DSORT_WIDE_POS=1, -DSORT_KEYS_ONLY=0|1 (1: no
+//     positions travel with the keys, for 1-d sorts of values: the tile's positions array is
+//     left out of local memory), -DSCRATCH_COUNTERS=<count> (the words of tile counters in
+//     onesweep's scratch), -DSORT_RANK_WARP=0|1|2 (how tiles are ranked, rank_tile below); on
+//     NVIDIA also a register cap (src/sort/sort_kernels.cpp, register_cap)
+//   SORT_PART_COUNT (unique of a narrow span, searchsorted, extremes): -DLOCAL_BINS=<count>
+//   SORT_PART_TALLY (bincount, histograms, digitize), where the device has the 64-bit atomics:
+//     -DSORT_ATOMICS (and -DSORT_FP64 for the double sums), -DW=<weight type> -DW_HALF=0|1,
+//     -DE=<edge type> (the type values meet the edges in), -DY=<type> -DY_HALF=0|1 -DF=<type>
+//     (histogram2d's second input and its edge type), -DLOCAL_BINS, -DLOCAL_SUMS=<count> (the
+//     most bins of privatised counts and weighted sums)
+//   SORT_PART_SELECT (quantiles, partition, top-k): nothing more
+// SORT_KIND: 0 unsigned (and bool), 1 signed, 2 floating, 3 float16 (T ushort, its bits; W_HALF
+// likewise for float16 weights, W ushort).
 //
 // Keys: every value maps to an unsigned key K (to_key) that gives the value back bit for bit
 // (from_key) and whose unsigned order is NumPy's order of the values, but for floats' -0.0 and
@@ -27,6 +30,11 @@
 // over such keys, 8 bits a pass, each pass stable.
 
 #pragma OPENCL FP_CONTRACT OFF
+
+#define SORT_PART_RADIX 1
+#define SORT_PART_COUNT 2
+#define SORT_PART_TALLY 3
+#define SORT_PART_SELECT 4
 
 // SORT_KIND 3: float16, stored as its 16 bits (T and U ushort: no half values, which need
 // cl_khr_fp16); its keys are 16 bits wide in a 32-bit K, made from the bits as float keys are.
@@ -90,21 +98,11 @@ inline K ordered(K k) {
 #endif
 }
 
-// Element `off` of a (T) or w (W) as a value of type X: float16 through vload_half.
+// Element `off` of a (T) as a value of type X: float16 through vload_half.
 #if SORT_KIND == 3
 #define LOAD_T(X, p, off) ((X)vload_half((off), (global const half*)(p)))
 #else
 #define LOAD_T(X, p, off) ((X)(p)[off])
-#endif
-#if W_HALF
-#define LOAD_W(X, p, off) ((X)vload_half((off), (global const half*)(p)))
-#else
-#define LOAD_W(X, p, off) ((X)(p)[off])
-#endif
-#if Y_HALF
-#define LOAD_Y(X, p, off) ((X)vload_half((off), (global const half*)(p)))
-#else
-#define LOAD_Y(X, p, off) ((X)(p)[off])
 #endif
 
 // Element offset of flat C-order index i of the view L.
@@ -119,6 +117,33 @@ inline long view_offset(const sort_layout* L, ulong i) {
     return off;
 }
 
+// Helpers that contain barriers are always inlined: pocl (its work-group loops around barriers)
+// computed wrong ranks when the compiler left rank_tile a call (seen with ITEMS = 1).
+#define WITH_BARRIERS __attribute__((always_inline)) inline
+
+#define RADIX 256
+
+// Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
+// Kogge-Stone: one barrier a step.
+WITH_BARRIERS P group_scan(local P* tmp, P x, P* total) {
+    const uint l = get_local_id(0);
+    uint cur = 0;
+    tmp[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1; off < WG; off <<= 1) {
+        P v = tmp[cur * WG + l];
+        if (l >= off) v += tmp[cur * WG + l - off];
+        cur ^= 1;
+        tmp[cur * WG + l] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = tmp[cur * WG + WG - 1];
+    const P r = tmp[cur * WG + l] - x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+#if SORT_PART == SORT_PART_RADIX
 // ---- Radix sort: 8-bit digits, LSD, each pass stable (docs/sorting.md). P (uint, or ulong for
 // more than 2^31 elements) holds positions and counts; a tile is WG * ITEMS elements.
 //
@@ -128,11 +153,6 @@ inline long view_offset(const sort_layout* L, ulong i) {
 // does not: its keys give the values back). The last pass may write the result itself
 // (out_kind): the values (from the keys) or the indices.
 
-// Helpers that contain barriers are always inlined: pocl (its work-group loops around barriers)
-// computed wrong ranks when the compiler left rank_tile a call (seen with ITEMS = 1).
-#define WITH_BARRIERS __attribute__((always_inline)) inline
-
-#define RADIX 256
 #define TILE (WG * ITEMS)
 #define HIST_COPIES 8 // upsweep sub-histograms: fewer work-items of a warp on one local counter
 // Word w of the ranking counters sits at CNT(w): one word of padding every 32, so that the
@@ -159,26 +179,6 @@ inline uint digit_at(global const K* keys, K k, P p, P i, uint mode, uint shift,
     if (mode == 0) return (uint)(ordered(k) >> shift) & 255u;
     if (mode == 1) return (uint)(((ulong)p / row_len) >> shift) & 255u;
     return (i == 0 || ordered(k) != ordered(keys[i - 1])) ? 0u : 1u;
-}
-
-// Exclusive scan of one value per work-item (tmp: 2 * WG), and the total. Double-buffered
-// Kogge-Stone: one barrier a step.
-WITH_BARRIERS P group_scan(local P* tmp, P x, P* total) {
-    const uint l = get_local_id(0);
-    uint cur = 0;
-    tmp[l] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < WG; off <<= 1) {
-        P v = tmp[cur * WG + l];
-        if (l >= off) v += tmp[cur * WG + l - off];
-        cur ^= 1;
-        tmp[cur * WG + l] = v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *total = tmp[cur * WG + WG - 1];
-    const P r = tmp[cur * WG + l] - x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return r;
 }
 
 // Group g counts the digits of elements [g * chunk, (g + 1) * chunk): hist[d * groups + g].
@@ -722,7 +722,9 @@ kernel void sort_unique_counts(global const P* start, global long* counts, ulong
     if (j >= count) return;
     counts[j] = (long)((j + 1 < count ? start[j + 1] : n) - start[j]);
 }
+#endif // SORT_PART_RADIX
 
+#if SORT_PART == SORT_PART_COUNT
 // unique of integers whose keys span few values (src/sort/sort.cpp, span_unique): no sort, counts
 // by key. Group g counts the elements [g * chunk, (g + 1) * chunk)
 // of the view L into counts[key - lo]: in local memory first when the span fits LOCAL_BINS (one
@@ -818,6 +820,20 @@ kernel void sort_minmax(global const T* in, sort_layout L, global K* mm, ulong c
         mm[2 * g + 1] = hi[0];
     }
 }
+#endif // SORT_PART_COUNT
+
+#if SORT_PART == SORT_PART_TALLY
+// Element `off` of w (W) or y (Y) as a value of type X, as LOAD_T.
+#if W_HALF
+#define LOAD_W(X, p, off) ((X)vload_half((off), (global const half*)(p)))
+#else
+#define LOAD_W(X, p, off) ((X)(p)[off])
+#endif
+#if Y_HALF
+#define LOAD_Y(X, p, off) ((X)vload_half((off), (global const half*)(p)))
+#else
+#define LOAD_Y(X, p, off) ((X)(p)[off])
+#endif
 
 #ifdef SORT_ATOMICS
 // bincount: counts[x] += 1 for every element x of the view L (values checked >= 0 and below the
@@ -1148,7 +1164,9 @@ kernel void sort_edges(global E* edges, edge_math lo, edge_math hi, edge_math st
     if (i > bins) return;
     edges[i] = (E)(i == bins ? hi : (edge_math)i * step + lo);
 }
+#endif // SORT_PART_TALLY
 
+#if SORT_PART == SORT_PART_SELECT
 // ---- Radix select (src/sort/select.cpp): the element of rank r (its place in NumPy's order) of
 // the view L, by the ordered keys' 8-bit digits from the top: count the digit of the candidates
 // (the keys that match the digits chosen so far), choose the digit whose bucket holds rank r,
@@ -1402,3 +1420,4 @@ kernel void select_next(global const ulong* st, global const K* mins, uint group
         next[i] = st[i];
     if (kth + 1 >= less + equal) next[0] = m;
 }
+#endif // SORT_PART_SELECT

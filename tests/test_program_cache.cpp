@@ -10,6 +10,7 @@
 #include <clarray/runtime/program.hpp>
 #include <clarray/runtime/program_cache.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -474,4 +475,28 @@ TEST_CASE("program cache: a driver that caches programs itself is left to it", "
         CHECK(d.loads == 1);
         CHECK(cache.entries().size() == 1);
     }
+}
+
+TEST_CASE("program cache: CLARRAY_BUILD_LOG records each program built from source",
+          "[program_cache]") {
+    private_cache cache;
+    fs::create_directories(cache.dir());
+    const fs::path log = cache.dir() / "builds.log";
+    {
+        env_guard guard("CLARRAY_BUILD_LOG", log.string());
+        build_and_check(13, "-DSCALE=3", 3); // built: logged
+        build_and_check(13, "-DSCALE=3", 3); // loaded from the cache: not
+    }
+    build_and_check(14); // no log asked for
+    std::ifstream in(log);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    REQUIRE(lines.size() == 1);
+    // "<ms> ms\t<bytes> B\t<kernels>\t<options>"
+    const std::string& l = lines[0];
+    CHECK(l.find(" ms\t" + std::to_string(affine_source(13).size()) + " B\taffine\t") !=
+          std::string::npos);
+    CHECK(l.find("-DSCALE=3") != std::string::npos);
+    CHECK(std::isdigit(static_cast<unsigned char>(l[0])));
 }

@@ -1,5 +1,6 @@
 #include "clarray/runtime/program.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -40,6 +41,35 @@ std::string numbered_excerpt(const std::string& src) {
     }
     return out;
 }
+
+// The kernels a program source defines, space-separated (for the build log).
+std::string kernel_names(const std::string& src) {
+    std::string names;
+    const std::string marker = "kernel void ";
+    for (std::size_t pos = src.find(marker); pos != std::string::npos;
+         pos = src.find(marker, pos + marker.size())) {
+        const std::size_t begin = pos + marker.size();
+        const std::size_t end = src.find('(', begin);
+        if (end == std::string::npos) break;
+        if (!names.empty()) names += ' ';
+        names.append(src, begin, end - begin);
+    }
+    return names;
+}
+
+// CLARRAY_BUILD_LOG=<file>: one line a program built from source (milliseconds, source bytes,
+// its kernels, the options), appended: what a cold start spends its time on.
+void log_build(const std::string& source, const std::string& options, double ms) {
+    const char* path = std::getenv("CLARRAY_BUILD_LOG");
+    if (!path || !*path) return;
+    const std::string line = std::to_string(static_cast<long>(ms)) + " ms\t" +
+                             std::to_string(source.size()) + " B\t" + kernel_names(source) + "\t" +
+                             options + "\n";
+    if (std::FILE* f = std::fopen(path, "a")) { // one write: lines of processes do not mix
+        std::fwrite(line.data(), 1, line.size(), f);
+        std::fclose(f);
+    }
+}
 } // namespace
 
 handle<cl_program> build_program(const context& ctx, const std::string& source,
@@ -59,9 +89,13 @@ handle<cl_program> build_program(const context& ctx, const std::string& source,
     handle<cl_program> prog(clCreateProgramWithSource(ctx.get(), 1, &text, &len, &rc));
     check_cl(rc, "clCreateProgramWithSource");
     cl_device_id dev = ctx.device().id();
+    const auto start = std::chrono::steady_clock::now();
     rc = clBuildProgram(prog.get(), 1, &dev, options.c_str(), nullptr, nullptr);
     if (rc != CL_SUCCESS)
         throw build_error(rc, build_log(prog.get(), dev), numbered_excerpt(source), options);
+    log_build(source, options,
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count());
     cached.store(ctx, prog.get());
     return prog;
 }

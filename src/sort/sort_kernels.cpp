@@ -19,49 +19,60 @@ namespace clarray::detail::sorting {
 
 namespace {
 
-// The names of the kernels of kernels/sort.cl, indexed by sk.
-const char* const kernel_names[] = {"radix_upsweep",
-                                    "radix_scan",
-                                    "radix_downsweep",
-                                    "radix_values",
-                                    "radix_indices",
-                                    "sort_unique_counts",
-                                    "sort_search",
-                                    "sort_minmax",
-                                    "sort_bincount",
-                                    "sort_bincount_weighted",
-                                    "sort_histogram",
-                                    "sort_edges",
-                                    "sort_bincount_local",
-                                    "sort_bincount_weighted_local",
-                                    "sort_histogram_local",
-                                    "radix_histograms",
-                                    "radix_onesweep",
-                                    "sort_gather",
-                                    "sort_nan_class",
-                                    "sort_complex_starts",
-                                    "sort_unique_parts",
-                                    "sort_span_counts_local",
-                                    "sort_span_counts",
-                                    "sort_span_compact",
-                                    "select_init",
-                                    "select_pass",
-                                    "select_pass_multi",
-                                    "select_choose",
-                                    "select_value",
-                                    "select_partition",
-                                    "select_above",
-                                    "select_next",
-                                    "sort_histogram_search",
-                                    "sort_histogram_search_local",
-                                    "sort_histogram2d",
-                                    "sort_histogram2d_local",
-                                    "sort_histogram_weighted",
-                                    "sort_histogram_weighted_local",
-                                    "sort_histogram2d_weighted",
-                                    "sort_histogram2d_weighted_local",
-                                    "sort_density",
-                                    "sort_digitize"};
+// The parts of kernels/sort.cl (SORT_PART): one program each, with the parameters it reads.
+enum class part { radix, count, tally, select };
+const char* const part_macros[] = {"SORT_PART_RADIX", "SORT_PART_COUNT", "SORT_PART_TALLY",
+                                   "SORT_PART_SELECT"};
+
+// The kernels of kernels/sort.cl, indexed by sk: name and part.
+struct kernel_entry {
+    const char* name;
+    part in;
+};
+const kernel_entry kernel_table[] = {
+    {"radix_upsweep", part::radix},
+    {"radix_scan", part::radix},
+    {"radix_downsweep", part::radix},
+    {"radix_values", part::radix},
+    {"radix_indices", part::radix},
+    {"sort_unique_counts", part::radix},
+    {"sort_search", part::count},
+    {"sort_minmax", part::count},
+    {"sort_bincount", part::tally},
+    {"sort_bincount_weighted", part::tally},
+    {"sort_histogram", part::tally},
+    {"sort_edges", part::tally},
+    {"sort_bincount_local", part::tally},
+    {"sort_bincount_weighted_local", part::tally},
+    {"sort_histogram_local", part::tally},
+    {"radix_histograms", part::radix},
+    {"radix_onesweep", part::radix},
+    {"sort_gather", part::radix},
+    {"sort_nan_class", part::radix},
+    {"sort_complex_starts", part::radix},
+    {"sort_unique_parts", part::radix},
+    {"sort_span_counts_local", part::count},
+    {"sort_span_counts", part::count},
+    {"sort_span_compact", part::count},
+    {"select_init", part::select},
+    {"select_pass", part::select},
+    {"select_pass_multi", part::select},
+    {"select_choose", part::select},
+    {"select_value", part::select},
+    {"select_partition", part::select},
+    {"select_above", part::select},
+    {"select_next", part::select},
+    {"sort_histogram_search", part::tally},
+    {"sort_histogram_search_local", part::tally},
+    {"sort_histogram2d", part::tally},
+    {"sort_histogram2d_local", part::tally},
+    {"sort_histogram_weighted", part::tally},
+    {"sort_histogram_weighted_local", part::tally},
+    {"sort_histogram2d_weighted", part::tally},
+    {"sort_histogram2d_weighted_local", part::tally},
+    {"sort_density", part::tally},
+    {"sort_digitize", part::tally},
+};
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;
 // pocl emulates local memory in global memory and reports megabytes).
@@ -102,23 +113,32 @@ bool has_atomics(const device& dev) {
 struct sort_program_tag {};
 struct sort_kernel_tag {};
 
-// Kernel k of the program for element type t (and weight / edge type w, the type W or E of the
-// kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones when wide;
-// keys_only: for sorts that never move positions (no positions array in the tiles); more: the
-// histogram kernels' other types (E = w, Y = t, F = E without).
+// Kernel k of the program of its part for element type t (and weight / edge type w, the type W
+// or E of the kernels that need one; t otherwise), with 32-bit radix positions, or 64-bit ones
+// when wide; keys_only: for sorts that never move positions (no positions array in the tiles);
+// more: the histogram kernels' other types (E = w, Y = t, F = E without). Only the radix part
+// reads wide and keys_only, only the tally part w and more: the other parts' programs are shared
+// whatever they are.
 kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool keys_only,
                    const std::optional<more_types>& more, const char* what) {
     const device& dev = ctx.device();
-    const more_types m = more ? *more : more_types{w, t, w};
+    const kernel_entry& entry = kernel_table[static_cast<unsigned>(k)];
+    const bool radix = entry.in == part::radix, tally = entry.in == part::tally;
+    if (!radix) wide = keys_only = false;
+    if (!tally) w = t;
+    const bool with_more = tally && more.has_value();
+    const more_types m = with_more ? *more : more_types{w, t, w};
     const auto id = [](dtype d) { return static_cast<std::uint64_t>(static_cast<unsigned>(d)); };
-    // 8 bits a dtype (fewer than 256 of them), the flags above them; the kernel below.
+    // 8 bits a dtype (fewer than 256 of them), the flags and the part above them; the kernel below.
     const std::uint64_t program_sig =
-        (static_cast<std::uint64_t>(more.has_value()) << 42) |
+        (static_cast<std::uint64_t>(entry.in) << 43) |
+        (static_cast<std::uint64_t>(with_more) << 42) |
         (static_cast<std::uint64_t>(keys_only) << 41) | (static_cast<std::uint64_t>(wide) << 40) |
-        (more ? (id(m.f) << 32) | (id(m.y) << 24) | (id(m.e) << 16) : 0) | (id(w) << 8) | id(t);
+        (with_more ? (id(m.f) << 32) | (id(m.y) << 24) | (id(m.e) << 16) : 0) | (id(w) << 8) |
+        id(t);
     return cached_kernel(
         ctx, {&type_tag<sort_kernel_tag>::id, (program_sig << 8) | static_cast<unsigned>(k)},
-        kernel_names[static_cast<unsigned>(k)], [&] {
+        entry.name, [&] {
             for (dtype d : {t, w, m.e, m.y, m.f})
                 if (const char* ext = required_extension(d))
                     require_extension(ctx, ext, std::string(what) + " of " + dtype_name(d));
@@ -127,7 +147,7 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                 const bool atomics = has_atomics(dev);
                 std::string source;
                 if (fp64) source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-                if (atomics)
+                if (atomics && tally)
                     source += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
                 source += sort_layout::cl_declaration();
                 source += kernel_source_sort;
@@ -146,27 +166,42 @@ kernel sort_kernel(const context& ctx, sk k, dtype t, dtype w, bool wide, bool k
                     return is_half_storage(d) ? "ushort" : cl_type_name(d);
                 };
                 std::string options =
-                    std::string("-DT=") + stored(t) + " -DU=" + u +
-                    " -DK=" + (size == 8 ? "ulong" : "uint") +
+                    std::string("-DSORT_PART=") + part_macros[static_cast<unsigned>(entry.in)] +
+                    " -DT=" + stored(t) + " -DU=" + u + " -DK=" + (size == 8 ? "ulong" : "uint") +
                     " -DSORT_KIND=" + std::to_string(sort_kind) +
                     " -DSORT_WIDE=" + (size == 8 ? "1" : "0") +
-                    " -DWG=" + std::to_string(radix_group(dev)) + " -DITEMS=" +
-                    std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4, keys_only)) +
-                    " -DP=" + (wide ? "ulong" : "uint") + " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
-                    " -DSORT_KEYS_ONLY=" + (keys_only ? "1" : "0") +
-                    " -DLOCAL_BINS=" + std::to_string(local_bins) +
-                    " -DLOCAL_SUMS=" + std::to_string(local_sums) +
-                    " -DSCRATCH_COUNTERS=" + std::to_string(scratch_counters) +
-                    " -DW=" + stored(w) + " -DE=" + stored(m.e) +
-                    " -DW_HALF=" + (is_half_storage(w) ? "1" : "0") + " -DY=" + stored(m.y) +
-                    " -DY_HALF=" + (is_half_storage(m.y) ? "1" : "0") + " -DF=" + stored(m.f);
-                options += " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
-                if (const std::size_t cap = register_cap(dev))
+                    " -DWG=" + std::to_string(radix_group(dev)) +
+                    " -DP=" + (wide ? "ulong" : "uint");
+                switch (entry.in) {
+                case part::radix:
                     options +=
-                        std::string(" ") + dev.quirks().register_cap_option + std::to_string(cap);
-                if (atomics) options += " -DSORT_ATOMICS";
-                if (atomics && fp64) options += " -DSORT_FP64";
-                if (dev.quirks().ptx_float_atomics) options += " -DPTX_FLOAT_ATOMICS";
+                        " -DITEMS=" +
+                        std::to_string(radix_items(dev, key_size(t), wide ? 8 : 4, keys_only)) +
+                        " -DSORT_WIDE_POS=" + (wide ? "1" : "0") +
+                        " -DSORT_KEYS_ONLY=" + (keys_only ? "1" : "0") +
+                        " -DSCRATCH_COUNTERS=" + std::to_string(scratch_counters) +
+                        " -DSORT_RANK_WARP=" + std::to_string(rank_mode(dev));
+                    if (const std::size_t cap = register_cap(dev))
+                        options += std::string(" ") + dev.quirks().register_cap_option +
+                                   std::to_string(cap);
+                    break;
+                case part::count:
+                    options += " -DLOCAL_BINS=" + std::to_string(local_bins);
+                    break;
+                case part::tally:
+                    options +=
+                        " -DLOCAL_BINS=" + std::to_string(local_bins) +
+                        " -DLOCAL_SUMS=" + std::to_string(local_sums) + " -DW=" + stored(w) +
+                        " -DE=" + stored(m.e) + " -DW_HALF=" + (is_half_storage(w) ? "1" : "0") +
+                        " -DY=" + stored(m.y) + " -DY_HALF=" + (is_half_storage(m.y) ? "1" : "0") +
+                        " -DF=" + stored(m.f);
+                    if (atomics) options += " -DSORT_ATOMICS";
+                    if (atomics && fp64) options += " -DSORT_FP64";
+                    if (dev.quirks().ptx_float_atomics) options += " -DPTX_FLOAT_ATOMICS";
+                    break;
+                case part::select:
+                    break;
+                }
                 return program_source{std::move(source), std::move(options)};
             });
         });
