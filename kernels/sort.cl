@@ -1178,6 +1178,9 @@ kernel void sort_edges(global E* edges, edge_math lo, edge_math hi, edge_math st
 // ctr: [0] the compaction's counter, [1] set when the view holds a NaN, [2..4] partition's
 // counters of the three classes.
 #define SELECT_STATE 8
+// Copies of a pass's local counts: work-items l, l + SELECT_COPIES... share one (on skewed data
+// most keys of a round hit one digit: fewer work-items of a warp on one local counter).
+#define SELECT_COPIES 8
 
 kernel void select_init(global ulong* st, global uint* ctr, ulong rank, ulong n, uint reset) {
     const uint i = get_global_id(0);
@@ -1186,54 +1189,93 @@ kernel void select_init(global ulong* st, global uint* ctr, ulong rank, ulong n,
 }
 
 // One pass over the candidates: the input view (from_input) or the st[4] keys of cand_in. Keys
-// that match st[0] under st[1] count their digit at `shift` (hist[g * RADIX + d], one row per
-// group) and, when compact, are appended to cand_out (one global atomic per group and round).
-// Grid-stride over a fixed grid: the candidates' number is on the device.
+// that match st[0] under st[1] count their digit at `shift` (in local memory, then added to
+// hist[d] by one global atomic per group and non-zero digit: select_choose reads RADIX words,
+// not a row per group); select_compact also appends them to cand_out (one global atomic per
+// group and round). Grid-stride over a fixed grid: the candidates' number is on the device.
+// Two kernels, not a flag: pocl's optimiser broke the scan's barriers under a condition.
+
+// The key of candidate i (from the input view or cand_in) and whether it matches the prefix;
+// notes a NaN of the input in nan_seen.
+inline bool select_candidate(global const T* in, const sort_layout* L, global const K* cand_in,
+                             uint from_input, ulong i, ulong n, K prefix, K mask, K* key,
+                             local uint* nan_seen) {
+    if (i >= n) return false;
+    const K k = from_input ? ordered(to_key(in[view_offset(L, i)])) : cand_in[i];
+#if SORT_KIND >= 2
+    if (from_input && k == KEY_ALL) *nan_seen = 1;
+#endif
+    *key = k;
+    return (k & mask) == prefix;
+}
+
+// Adds the group's counts (its SELECT_COPIES copies) to hist; notes a NaN in ctr[1].
+WITH_BARRIERS void select_counts_out(local const uint* c, global uint* hist, global uint* ctr,
+                                     local const uint* nan_seen) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint l = get_local_id(0);
+    for (uint d = l; d < RADIX; d += WG) {
+        uint total = 0;
+        for (uint copy = 0; copy < SELECT_COPIES; ++copy)
+            total += c[copy * RADIX + d];
+        if (total) atomic_add(&hist[d], total);
+    }
+    if (l == 0 && *nan_seen) atomic_or(&ctr[1], 1u);
+}
+
 kernel void select_pass(global const T* in, sort_layout L, global const K* cand_in,
-                        global K* cand_out, global uint* hist, global const ulong* st,
-                        global uint* ctr, uint from_input, uint compact, uint shift) {
-    local uint c[RADIX];
-    local uint nslot, gbase, nan_seen;
+                        global uint* hist, global const ulong* st, global uint* ctr,
+                        uint from_input, uint shift) {
+    local uint c[SELECT_COPIES * RADIX];
+    local uint nan_seen;
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    for (uint d = l; d < RADIX; d += WG)
+    local uint* mine = c + (l % SELECT_COPIES) * RADIX;
+    for (uint d = l; d < SELECT_COPIES * RADIX; d += WG)
         c[d] = 0;
     if (l == 0) nan_seen = 0;
     const K prefix = (K)st[0], mask = (K)st[1];
     const ulong n = from_input ? L.n : st[4];
-    const ulong stride = (ulong)groups * WG;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong base = (ulong)g * WG; base < n; base += stride) {
-        const ulong i = base + l;
-        bool hit = false;
+    for (ulong i = (ulong)g * WG + l; i < n; i += (ulong)groups * WG) {
         K k = 0;
-        if (i < n) {
-            k = from_input ? ordered(to_key(in[view_offset(&L, i)])) : cand_in[i];
-            hit = (k & mask) == prefix;
-#if SORT_KIND >= 2
-            if (from_input && k == KEY_ALL) nan_seen = 1;
-#endif
-        }
-        if (hit) atomic_inc(&c[(uint)(k >> shift) & 255u]);
-        if (compact) {
-            if (l == 0) nslot = 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint slot = hit ? atomic_inc(&nslot) : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (l == 0 && nslot) gbase = atomic_add(&ctr[0], nslot);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (hit) cand_out[gbase + slot] = k;
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        if (select_candidate(in, &L, cand_in, from_input, i, n, prefix, mask, &k, &nan_seen))
+            atomic_inc(&mine[(uint)(k >> shift) & 255u]);
     }
+    select_counts_out(c, hist, ctr, &nan_seen);
+}
+
+kernel void select_compact(global const T* in, sort_layout L, global const K* cand_in,
+                           global K* cand_out, global uint* hist, global const ulong* st,
+                           global uint* ctr, uint from_input, uint shift) {
+    local uint c[SELECT_COPIES * RADIX];
+    local P tmp[2 * WG];
+    local uint gbase, nan_seen;
+    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
+    local uint* mine = c + (l % SELECT_COPIES) * RADIX;
+    for (uint d = l; d < SELECT_COPIES * RADIX; d += WG)
+        c[d] = 0;
+    if (l == 0) nan_seen = 0;
+    const K prefix = (K)st[0], mask = (K)st[1];
+    const ulong n = from_input ? L.n : st[4];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = l; d < RADIX; d += WG)
-        hist[(ulong)g * RADIX + d] = c[d];
-    if (l == 0 && nan_seen) atomic_or(&ctr[1], 1u);
+    for (ulong base = (ulong)g * WG; base < n; base += (ulong)groups * WG) {
+        K k = 0;
+        const bool hit = select_candidate(in, &L, cand_in, from_input, base + l, n, prefix,
+                                          mask, &k, &nan_seen);
+        if (hit) atomic_inc(&mine[(uint)(k >> shift) & 255u]);
+        // The hits' places by a scan (an atomic on one local counter would serialise them).
+        P found;
+        const uint slot = (uint)group_scan(tmp, hit ? 1 : 0, &found);
+        if (l == 0 && found) gbase = atomic_add(&ctr[0], (uint)found);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (hit) cand_out[gbase + slot] = k;
+    }
+    select_counts_out(c, hist, ctr, &nan_seen);
 }
 
 // The second digit of up to SELECT_MULTI selections in one pass over the input view (their top
 // digits chosen from one shared first pass): the keys that match state r's prefix (st_r) count
-// their digit at `shift` in hist_r (one row per group) and are appended to
+// their digit at `shift` in hist_r (as select_pass: RADIX words) and are appended to
 // cand_r (counter ctrs[r]). Unused r take any buffer (ranks says how many are used).
 #define SELECT_MULTI 8
 // (the r-th of eight arguments: no private arrays of pointers, which some compilers mishandle)
@@ -1301,21 +1343,20 @@ kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, glo
     for (uint r = 0; r < ranks; ++r) {
         global uint* hist = SELECT_PICK(r, hist);
         for (uint d = l; d < RADIX; d += WG)
-            hist[(ulong)g * RADIX + d] = c[r * RADIX + d];
+            if (c[r * RADIX + d]) atomic_add(&hist[d], c[r * RADIX + d]);
     }
 }
 
-// One group: sums the groups' rows of hist, chooses the digit at `shift` whose bucket holds the
-// rank left (st[2]) and narrows the state to that bucket; resets the compaction's counter.
-kernel void select_choose(global const uint* hist, uint groups, global ulong* st, global uint* ctr,
+// One group: reads the counts of hist, chooses the digit at `shift` whose bucket holds the rank
+// left (st[2]) and narrows the state to that bucket; resets the compaction's counter, and the
+// counts when clear (the next pass adds into them; several ranks may read one histogram).
+kernel void select_choose(global uint* hist, uint clear, global ulong* st, global uint* ctr,
                           uint shift) {
     local ulong tot[RADIX];
     const uint l = get_local_id(0);
     for (uint d = l; d < RADIX; d += WG) {
-        ulong s = 0;
-        for (uint g = 0; g < groups; ++g)
-            s += hist[(ulong)g * RADIX + d];
-        tot[d] = s;
+        tot[d] = hist[d];
+        if (clear) hist[d] = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (l == 0) {
@@ -1390,7 +1431,8 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
 // The rank after a selected one (NumPy's linear quantile and the median read two neighbours):
 // the selected key v = st[0] again where the keys equal to it reach past rank kth + 1, else the
 // smallest key above v. select_above: each group's smallest key above v (mins[g]; a power-of-two
-// WG); select_next (one work-item): the state of rank kth + 1 (its key; the rest copied).
+// WG); select_next (one group): the smallest of them, and the state of rank kth + 1 (its key;
+// the rest copied).
 kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
                          global K* mins) {
     local K part[WG];
@@ -1411,13 +1453,19 @@ kernel void select_above(global const T* in, sort_layout L, global const ulong* 
 }
 kernel void select_next(global const ulong* st, global const K* mins, uint groups, ulong kth,
                         global ulong* next) {
-    if (get_global_id(0) != 0) return;
-    const ulong less = kth - st[2], equal = st[3];
+    local K part[WG];
+    const uint l = get_local_id(0);
     K m = KEY_ALL;
-    for (uint g = 0; g < groups; ++g)
+    for (uint g = l; g < groups; g += WG)
         m = min(m, mins[g]);
-    for (uint i = 0; i < SELECT_STATE; ++i)
-        next[i] = st[i];
-    if (kth + 1 >= less + equal) next[0] = m;
+    part[l] = m;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        if (l < s) part[l] = min(part[l], part[l + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l >= SELECT_STATE) return;
+    const ulong less = kth - st[2], equal = st[3];
+    next[l] = l == 0 && kth + 1 >= less + equal ? (ulong)part[0] : st[l];
 }
 #endif // SORT_PART_SELECT

@@ -12,9 +12,14 @@
 #   NumPy on one host thread): WL_REPS (default 11), WL_NUMPY_REPS (default 5; 0 skips NumPy),
 #   NO_SUITE=1 (workloads only).
 # programs: the composed programs of bench_workloads against CuPy, ROUNDS (default 2) rounds
-#   alternating the two, WL_REPS (default 7) repeats each; OPS (comma list) picks programs.
+#   alternating the two, WL_REPS (default 7) repeats each; OPS (comma list) picks programs;
+#   PROFILE_OPS (comma list): those programs once more with CLARRAY_PROFILE=1 (kernel times).
 # focus: builds clarray_tests and runs the Catch2 test specs of FOCUS, entries separated by ';',
 #   each "spec" or "VAR=value,VAR=value:spec" (a setting for that run).
+# conformance: builds clarray_tests and runs the whole conformance matrix (CLARRAY_CONFORMANCE=full)
+#   as CONF_SHARDS (default 8) processes at once (CLARRAY_CONFORMANCE_SHARD: the driver compiles
+#   on the CPU, one process a core), each bounded by CONF_S seconds (default 420); FOCUS as in
+#   focus runs after it when set.
 # buildtime: scripts/measure-build-time.sh of .device/baseline against this tree, 8 cores each.
 # field: the figures beside the field's libraries, into $OUT/field/ (copy that folder to
 #   bench/device-results/field/; scripts/field-report.py turns it into docs/internals/performance.md's
@@ -65,15 +70,33 @@ if [[ $what == programs ]]; then
       --reps "${WL_REPS:-7}" --out "$out/programs_cupy_$r.csv" > "$out/programs_cupy_$r.txt" 2>&1 || rc=1
     grep -E "CHECK FAILED|us/step|not measured" "$out/programs_cupy_$r.txt"
   done
+  if [[ -n ${PROFILE_OPS:-} ]]; then # where the device time of these programs goes
+    CLARRAY_PROFILE=1 ./build-device-bench/bench/bench_workloads --preset gpu --ops "$PROFILE_OPS" \
+      --reps 3 --out "$out/programs_profile.csv" > "$out/programs_profile.txt" 2>&1 || rc=1
+    grep -A14 -E "clarray profile" "$out/programs_profile.txt"
+  fi
   exit $rc
 fi
-if [[ $what == focus ]]; then
+if [[ $what == focus || $what == conformance ]]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLARRAY_BUILD_EXAMPLES=OFF \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" \
     > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
   cmake --build build-device -j 16 --target clarray_tests > "$out/build-tests.log" 2>&1 ||
     { grep -E 'error' "$out/build-tests.log" | head -30; exit 1; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+  if [[ $what == conformance ]]; then
+    shards=${CONF_SHARDS:-8}
+    for ((s = 0; s < shards; ++s)); do
+      CLARRAY_CONFORMANCE=full CLARRAY_CONFORMANCE_SHARD=$s/$shards timeout "${CONF_S:-420}" \
+        build-device/tests/clarray_tests "[conformance]" > "$out/conformance_$s.log" 2>&1 &
+    done
+    for ((s = 0; s < shards; ++s)); do wait -n || rc=1; done
+    for ((s = 0; s < shards; ++s)); do
+      echo "shard $s: $(grep -E '^conformance \(' "$out/conformance_$s.log" | head -1) $(grep -E 'test cases' "$out/conformance_$s.log" | tail -1)"
+      grep -E "^  FAIL " "$out/conformance_$s.log" | head -20
+    done
+    [[ -n ${FOCUS:-} ]] || exit $rc
+  fi
   IFS=';' read -ra entries <<< "${FOCUS:-[sort]}"
   i=0
   for entry in "${entries[@]}"; do

@@ -161,6 +161,14 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
     const char* known_env = std::getenv("CLARRAY_CONFORMANCE_KNOWN");
     const bool run_known = known_env && std::string(known_env) == "1";
     const char* only_env = std::getenv("CLARRAY_CONFORMANCE_ONLY"); // a function name (debugging)
+    // "i/n": only the cases whose index is i modulo n (processes sharing the matrix).
+    std::size_t shard = 0, shards = 1;
+    if (const char* shard_env = std::getenv("CLARRAY_CONFORMANCE_SHARD")) {
+        char slash = 0;
+        std::istringstream in(shard_env);
+        in >> shard >> slash >> shards;
+        REQUIRE((in && slash == '/' && shards > 0 && shard < shards));
+    }
     const bool fp64 = test::ctx().device().has_fp64();
 
     // Every function of the manifest has a body here, and every body a manifest entry.
@@ -228,6 +236,7 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
         const conf::case_t& c = cases[i];
         ++pairs;
         if (!full && !chosen.count(i)) continue;
+        if (i % shards != shard) continue;
         if (only_env && c.func != only_env) continue;
         auto it = conf::registry().find(c.func);
         if (it == conf::registry().end()) continue; // failed above
@@ -304,10 +313,11 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
     }
 
     std::ostringstream summary;
-    summary << "conformance (" << (full ? "full" : "default sample") << "): " << pairs
-            << " (function, dtype) pairs in the matrix (" << functions.size() << " functions x "
-            << n_dtypes << " dtypes), " << ran << " ran, " << passed << " passed, "
-            << failures.size()
+    summary << "conformance (" << (full ? "full" : "default sample");
+    if (shards > 1) summary << ", shard " << shard << "/" << shards;
+    summary << "): " << pairs << " (function, dtype) pairs in the matrix (" << functions.size()
+            << " functions x " << n_dtypes << " dtypes), " << ran << " ran, " << passed
+            << " passed, " << failures.size()
             << " problems; rejected by clarray where NumPy computes: " << rejected_compile
             << " at compile time, " << rejected_runtime
             << " with dtype_error; NumPy refusals checked: " << numpy_refuses
@@ -334,7 +344,7 @@ TEST_CASE("conformance: dtype x function matrix against NumPy", "[conformance]")
     // Without SVM the cases that rotated onto an SVM policy are skipped (the storage policy of a
     // (function, dtype) is fixed at compile time): only the coverage of the full device is checked.
     const ca::svm_capabilities caps = test::ctx().svm_caps();
-    if (!only_env && caps.coarse && caps.fine) {
+    if (!only_env && shards == 1 && caps.coarse && caps.fine) {
         // The sample meets every function, dtype, view kind and storage policy of the device.
         // (a function whose every case clarray computes is a known failure cannot run)
         for (const std::string& f : functions) {

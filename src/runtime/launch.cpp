@@ -10,6 +10,7 @@
 #include "clarray/runtime/context_state.hpp"
 #include "clarray/runtime/device.hpp"
 #include "clarray/runtime/kernel.hpp"
+#include "clarray/runtime/launch_profile.hpp"
 #include "clarray/runtime/queue.hpp"
 
 namespace clarray {
@@ -297,6 +298,7 @@ event launch(const queue& q, const kernel& k, const ndrange& global, const ndran
     }
     upload.finish(e);
     g_launches.fetch_add(1, std::memory_order_relaxed);
+    if (launch_profile_on()) launch_profile_record(k.name(), e);
     // record
     for (std::size_t i = 0; i < count; ++i)
         if (args[i].what == launch_arg::kind::memory && args[i].memory)

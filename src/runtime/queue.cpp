@@ -4,13 +4,14 @@
 
 #include "clarray/error.hpp"
 #include "clarray/runtime/device_checks.hpp"
+#include "clarray/runtime/launch_profile.hpp"
 
 namespace clarray {
 
 queue::queue(const clarray::context& ctx, queue_options opts) {
     cl_command_queue_properties props = 0;
     if (opts.out_of_order) props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-    if (opts.profiling) props |= CL_QUEUE_PROFILING_ENABLE;
+    if (opts.profiling || detail::launch_profile_on()) props |= CL_QUEUE_PROFILING_ENABLE;
     cl_int rc = CL_SUCCESS;
     cl_command_queue q = nullptr;
     if (ctx.device().opencl_version() >= 200) {

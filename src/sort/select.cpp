@@ -25,8 +25,20 @@ struct selector {
     sort_layout L;
     allocation* in;
     std::size_t groups = 1;
-    std::shared_ptr<allocation> ctr, hist, cand[2];
+    // hist: the counts of a digit (RADIX words, zero between passes); mins: select_above's
+    // smallest key of each group.
+    std::shared_ptr<allocation> ctr, hist, mins, cand[2];
 };
+
+constexpr std::size_t radix_bins = 256; // kernels/sort.cl, RADIX
+
+// A zeroed histogram of one digit.
+std::shared_ptr<allocation> zeroed_hist(const op& o) {
+    auto h = o.temp(radix_bins * 4);
+    const cl_uint zero = 0;
+    h->fill(o.q, &zero, 4, 0, radix_bins * 4);
+    return h;
+}
 
 selector make_selector(const queue& q, const array_ref& a, const char* what) {
     const std::size_t n = checked_size(*a.shape);
@@ -34,13 +46,15 @@ selector make_selector(const queue& q, const array_ref& a, const char* what) {
     if (n >= select_limit)
         throw unsupported(std::string(what) + ": selection takes fewer than 2^32 elements, got " +
                           std::to_string(n));
-    selector s{op{q, a.kind, a.alloc, a.type, a.type, what}, layout_of(a), a.alloc, 1, {}, {}, {}};
+    selector s{
+        op{q, a.kind, a.alloc, a.type, a.type, what}, layout_of(a), a.alloc, 1, {}, {}, {}, {}};
     const device& dev = q.context().device();
     const std::size_t wg = radix_group(dev);
     const std::size_t most = std::clamp<std::size_t>(8 * dev.compute_units(), 1, 1024);
     s.groups = std::clamp<std::size_t>((n + wg - 1) / wg, 1, most);
     s.ctr = s.o.temp(8 * 4);
-    s.hist = s.o.temp(s.groups * 256 * 4);
+    s.hist = zeroed_hist(s.o);
+    s.mins = s.o.temp(s.groups * 8);
     const std::size_t ks = key_size(a.type);
     // Compacted candidates: only where a digit follows the one they are compacted for.
     const bool compacts = key_bits(a.type) > 16;
@@ -61,24 +75,32 @@ void init_state(const selector& s, allocation* st, std::uint64_t r, bool first) 
 }
 
 // select_pass: counts the digit at shift of the keys of `from` (the input where from_input) that
-// match the prefix of state st into the selector's hist; compact: also keeps them in `to`.
+// match the prefix of state st into the selector's hist; compact (select_compact): also keeps
+// them in `to`.
 void count_digit(const selector& s, allocation* from, allocation* to, allocation* st,
-                 cl_uint from_input, cl_uint compact, cl_uint shift) {
+                 cl_uint from_input, bool compact, cl_uint shift) {
     const op& o = s.o;
-    o.grouped(sk::select_pass, s.groups,
-              {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
-               o.mem(to, access::write), o.mem(s.hist.get(), access::write),
-               o.mem(st, access::read), o.mem(s.ctr.get(), access::read_write),
-               value_of(from_input), value_of(compact), value_of(shift)});
+    if (compact)
+        o.grouped(sk::select_compact, s.groups,
+                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
+                   o.mem(to, access::write), o.mem(s.hist.get(), access::read_write),
+                   o.mem(st, access::read), o.mem(s.ctr.get(), access::read_write),
+                   value_of(from_input), value_of(shift)});
+    else
+        o.grouped(sk::select_pass, s.groups,
+                  {o.mem(s.in, access::read), value_of(s.L), o.mem(from, access::read),
+                   o.mem(s.hist.get(), access::read_write), o.mem(st, access::read),
+                   o.mem(s.ctr.get(), access::read_write), value_of(from_input), value_of(shift)});
 }
 
 // select_choose: the bucket of hist (the counts of the digit at shift) that holds st's rank
-// extends st's prefix.
-void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint shift) {
+// extends st's prefix; clear: hist is zeroed for the next pass (its last reader).
+void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint shift,
+                   bool clear = true) {
     const op& o = s.o;
-    const cl_uint groups = static_cast<cl_uint>(s.groups);
+    const cl_uint clear_hist = clear ? 1 : 0;
     o.grouped(sk::select_choose, 1,
-              {o.mem(hist, access::read), value_of(groups), o.mem(st, access::read_write),
+              {o.mem(hist, access::read_write), value_of(clear_hist), o.mem(st, access::read_write),
                o.mem(s.ctr.get(), access::read_write), value_of(shift)});
 }
 
@@ -87,7 +109,7 @@ void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint 
 void later_digits(const selector& s, allocation* src, allocation* other, allocation* st,
                   int shift) {
     for (; shift >= 0; shift -= 8) {
-        const cl_uint compact = shift > 0 ? 1 : 0;
+        const bool compact = shift > 0;
         count_digit(s, src, other, st, 0, compact, static_cast<cl_uint>(shift));
         choose_bucket(s, s.hist.get(), st, static_cast<cl_uint>(shift));
         if (compact) std::swap(src, other);
@@ -101,13 +123,13 @@ std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool
     init_state(s, st.get(), r, first);
     const int bits = static_cast<int>(key_bits(s.o.t));
     // The top digit over the input (every key matches the empty prefix).
-    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, 0, bits - 8);
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, false, bits - 8);
     choose_bucket(s, s.hist.get(), st.get(), bits - 8);
     if (bits == 8) return st;
     // The next digit over the input again, compacting its bucket where more digits follow; the
     // rest from the candidates.
     const int second = bits - 16;
-    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, second > 0 ? 1 : 0, second);
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, second > 0, second);
     choose_bucket(s, s.hist.get(), st.get(), second);
     later_digits(s, s.cand[0].get(), s.cand[1].get(), st.get(), bits - 24);
     return st;
@@ -133,9 +155,9 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     }
     const unsigned bits = key_bits(o.t);
     // The top digit, once: every state's prefix is still empty.
-    count_digit(s, s.cand[1].get(), s.cand[0].get(), st[0].get(), 1, 0, bits - 8);
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st[0].get(), 1, false, bits - 8);
     for (std::size_t r = 0; r < count; ++r)
-        choose_bucket(s, s.hist.get(), st[r].get(), bits - 8);
+        choose_bucket(s, s.hist.get(), st[r].get(), bits - 8, r + 1 == count);
     // Each rank's bucket compacted, and its next digit counted, in one pass.
     auto ctrs = o.temp(select_multi * 4);
     const cl_uint zero = 0;
@@ -143,7 +165,7 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     const std::size_t ks = key_size(o.t);
     for (std::size_t r = 0; r < count; ++r) {
         cand[r] = o.temp(n * ks);
-        hist[r] = o.temp(s.groups * 256 * 4);
+        hist[r] = zeroed_hist(o);
     }
     const auto slot = [&](const std::vector<std::shared_ptr<allocation>>& v, std::size_t r) {
         return v[std::min(r, count - 1)].get(); // unused slots repeat the last buffer
@@ -156,7 +178,7 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     for (std::size_t r = 0; r < select_multi; ++r)
         args.push_back(o.mem(slot(cand, r), access::write));
     for (std::size_t r = 0; r < select_multi; ++r)
-        args.push_back(o.mem(slot(hist, r), access::write));
+        args.push_back(o.mem(slot(hist, r), access::read_write));
     o.grouped(sk::select_pass_multi, s.groups, args);
     // The later digits of each rank from its candidates (ping-pong with the selector's buffer).
     for (std::size_t r = 0; r < count; ++r) {
@@ -230,10 +252,10 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
             const cl_ulong kth = prev.rank;
             o.grouped(sk::select_above, s.groups,
                       {o.mem(s.in, access::read), value_of(s.L), o.mem(prev.st.get(), access::read),
-                       o.mem(s.hist.get(), access::write)});
-            o.each(sk::select_next, 1,
-                   {o.mem(prev.st.get(), access::read), o.mem(s.hist.get(), access::read),
-                    value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
+                       o.mem(s.mins.get(), access::write)});
+            o.grouped(sk::select_next, 1,
+                      {o.mem(prev.st.get(), access::read), o.mem(s.mins.get(), access::read),
+                       value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
             states.push_back({r, std::move(next), false});
         } else {
             states.push_back({r, sel->second, true});

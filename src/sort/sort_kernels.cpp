@@ -72,6 +72,7 @@ const kernel_entry kernel_table[] = {
     {"sort_histogram2d_weighted_local", part::tally},
     {"sort_density", part::tally},
     {"sort_digitize", part::tally},
+    {"select_compact", part::select},
 };
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;

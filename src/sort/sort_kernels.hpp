@@ -76,7 +76,8 @@ enum class sk : unsigned {
     histogram2d_weighted,
     histogram2d_weighted_local,
     density,
-    digitize
+    digitize,
+    select_compact
 };
 
 // The types of the histogram kernels beyond T and W (kernels/sort.cl): E the type the values of
