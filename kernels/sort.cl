@@ -1195,18 +1195,30 @@ kernel void select_init(global ulong* st, global uint* ctr, ulong rank, ulong n,
 // group and round). Grid-stride over a fixed grid: the candidates' number is on the device.
 // Two kernels, not a flag: pocl's optimiser broke the scan's barriers under a condition.
 
-// The key of candidate i (from the input view or cand_in) and whether it matches the prefix;
-// notes a NaN of the input in nan_seen.
-inline bool select_candidate(global const T* in, const sort_layout* L, global const K* cand_in,
-                             uint from_input, ulong i, ulong n, K prefix, K mask, K* key,
-                             local uint* nan_seen) {
-    if (i >= n) return false;
-    const K k = from_input ? ordered(to_key(in[view_offset(L, i)])) : cand_in[i];
+// A round of a pass takes SELECT_ITEMS keys a work-item, all loaded before any is counted (more
+// loads in flight), element base + j * WG + l for j < SELECT_ITEMS (coalesced for each j).
+#define SELECT_ITEMS 4
+#define SELECT_ROUND (WG * SELECT_ITEMS)
+
+// The keys of a work-item's round: key[j] of candidate base + j * WG + l (the input view's where
+// from_input, else cand_in's); valid: the bits j of those below n. Notes a NaN of the input.
+inline uint select_load(global const T* in, const sort_layout* L, global const K* cand_in,
+                        uint from_input, ulong base, ulong n, K* key, local uint* nan_seen) {
+    const uint l = get_local_id(0);
+    uint valid = 0;
+    for (uint j = 0; j < SELECT_ITEMS; ++j) {
+        const ulong i = base + (ulong)j * WG + l;
+        key[j] = 0;
+        if (i >= n) continue;
+        valid |= 1u << j;
+        key[j] = from_input ? ordered(to_key(in[view_offset(L, i)])) : cand_in[i];
+    }
 #if SORT_KIND >= 2
-    if (from_input && k == KEY_ALL) *nan_seen = 1;
+    if (from_input)
+        for (uint j = 0; j < SELECT_ITEMS; ++j)
+            if ((valid >> j & 1u) && key[j] == KEY_ALL) *nan_seen = 1;
 #endif
-    *key = k;
-    return (k & mask) == prefix;
+    return valid;
 }
 
 // Adds the group's counts (its SELECT_COPIES copies) to hist; notes a NaN in ctr[1].
@@ -1236,10 +1248,12 @@ kernel void select_pass(global const T* in, sort_layout L, global const K* cand_
     const K prefix = (K)st[0], mask = (K)st[1];
     const ulong n = from_input ? L.n : st[4];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = (ulong)g * WG + l; i < n; i += (ulong)groups * WG) {
-        K k = 0;
-        if (select_candidate(in, &L, cand_in, from_input, i, n, prefix, mask, &k, &nan_seen))
-            atomic_inc(&mine[(uint)(k >> shift) & 255u]);
+    for (ulong base = (ulong)g * SELECT_ROUND; base < n; base += (ulong)groups * SELECT_ROUND) {
+        K key[SELECT_ITEMS];
+        const uint valid = select_load(in, &L, cand_in, from_input, base, n, key, &nan_seen);
+        for (uint j = 0; j < SELECT_ITEMS; ++j)
+            if ((valid >> j & 1u) && (key[j] & mask) == prefix)
+                atomic_inc(&mine[(uint)(key[j] >> shift) & 255u]);
     }
     select_counts_out(c, hist, ctr, &nan_seen);
 }
@@ -1258,17 +1272,23 @@ kernel void select_compact(global const T* in, sort_layout L, global const K* ca
     const K prefix = (K)st[0], mask = (K)st[1];
     const ulong n = from_input ? L.n : st[4];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong base = (ulong)g * WG; base < n; base += (ulong)groups * WG) {
-        K k = 0;
-        const bool hit = select_candidate(in, &L, cand_in, from_input, base + l, n, prefix,
-                                          mask, &k, &nan_seen);
-        if (hit) atomic_inc(&mine[(uint)(k >> shift) & 255u]);
+    for (ulong base = (ulong)g * SELECT_ROUND; base < n; base += (ulong)groups * SELECT_ROUND) {
+        K key[SELECT_ITEMS];
+        const uint valid = select_load(in, &L, cand_in, from_input, base, n, key, &nan_seen);
+        uint hits = 0, count = 0;
+        for (uint j = 0; j < SELECT_ITEMS; ++j)
+            if ((valid >> j & 1u) && (key[j] & mask) == prefix) {
+                atomic_inc(&mine[(uint)(key[j] >> shift) & 255u]);
+                hits |= 1u << j;
+                ++count;
+            }
         // The hits' places by a scan (an atomic on one local counter would serialise them).
         P found;
-        const uint slot = (uint)group_scan(tmp, hit ? 1 : 0, &found);
+        uint slot = (uint)group_scan(tmp, count, &found);
         if (l == 0 && found) gbase = atomic_add(&ctr[0], (uint)found);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (hit) cand_out[gbase + slot] = k;
+        for (uint j = 0; j < SELECT_ITEMS; ++j)
+            if (hits >> j & 1u) cand_out[gbase + slot++] = key[j];
     }
     select_counts_out(c, hist, ctr, &nan_seen);
 }
@@ -1352,27 +1372,35 @@ kernel void select_pass_multi(global const T* in, sort_layout L, uint ranks, glo
 // counts when clear (the next pass adds into them; several ranks may read one histogram).
 kernel void select_choose(global uint* hist, uint clear, global ulong* st, global uint* ctr,
                           uint shift) {
-    local ulong tot[RADIX];
+    local uint tot[RADIX];
+    local P tmp[2 * WG];
     const uint l = get_local_id(0);
     for (uint d = l; d < RADIX; d += WG) {
         tot[d] = hist[d];
         if (clear) hist[d] = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (l == 0) {
-        const ulong rank = st[2];
-        ulong before = 0;
-        uint d = 0;
-        for (; d < RADIX - 1; ++d) {
-            if (before + tot[d] > rank) break;
-            before += tot[d];
+    // Work-item l holds the digits [d0, d1); a scan of their sums gives the counts before them
+    // (counts fit 32 bits: the path takes fewer than 2^32 elements).
+    const uint per = (RADIX + WG - 1) / WG, d0 = min((uint)RADIX, l * per),
+               d1 = min((uint)RADIX, d0 + per);
+    uint mine = 0;
+    for (uint d = d0; d < d1; ++d)
+        mine += tot[d];
+    const ulong rank = st[2]; // read by all before the scan's barriers, written by one after
+    P all;
+    ulong before = (ulong)group_scan(tmp, mine, &all);
+    // The digit whose bucket holds the rank (the last one where the counts fall short).
+    for (uint d = d0; d < d1; ++d) {
+        if (before <= rank && (rank < before + tot[d] || d == RADIX - 1)) {
+            st[0] |= (ulong)d << shift;
+            st[1] |= (ulong)255 << shift;
+            st[2] = rank - before;
+            st[4] = st[3];
+            st[3] = tot[d];
+            ctr[0] = 0;
         }
-        st[0] |= (ulong)d << shift;
-        st[1] |= (ulong)255 << shift;
-        st[2] = rank - before;
-        st[4] = st[3];
-        st[3] = tot[d];
-        ctr[0] = 0;
+        before += tot[d];
     }
 }
 
@@ -1436,12 +1464,15 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
 kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
                          global K* mins) {
     local K part[WG];
+    local uint nan_seen; // (select_load's note, unused here)
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const K v = (K)st[0];
     K m = KEY_ALL;
-    for (ulong i = (ulong)g * WG + l; i < L.n; i += (ulong)groups * WG) {
-        const K k = ordered(to_key(in[view_offset(&L, i)]));
-        if (k > v && k < m) m = k;
+    for (ulong base = (ulong)g * SELECT_ROUND; base < L.n; base += (ulong)groups * SELECT_ROUND) {
+        K key[SELECT_ITEMS];
+        const uint valid = select_load(in, &L, 0, 1, base, L.n, key, &nan_seen);
+        for (uint j = 0; j < SELECT_ITEMS; ++j)
+            if ((valid >> j & 1u) && key[j] > v && key[j] < m) m = key[j];
     }
     part[l] = m;
     barrier(CLK_LOCAL_MEM_FENCE);
