@@ -226,6 +226,22 @@ kernel void radix_scan(global P* hist, uint groups, global P* totals) {
     }
     if (l == 0) totals[get_group_id(0)] = total;
 }
+// The same, one work-group: work-item l scans whole rows (digits l, l + WG...) in order, without
+// barriers (CPU devices: a barrier is a loop over the group's work-items there, and radix_scan's
+// 256 groups of them cost the same whatever the number of groups).
+kernel void radix_scan_rows(global P* hist, uint groups, global P* totals) {
+    for (uint d = get_local_id(0); d < RADIX; d += WG) {
+        global P* row = hist + (ulong)d * groups;
+        P run = 0;
+        for (uint i = 0; i < groups; ++i) {
+            const P v = row[i];
+            row[i] = run;
+            run += v;
+        }
+        totals[d] = run;
+    }
+}
+
 
 // Writes element (key k, position p) at dst of the pass's output (out_kind: FINAL_*).
 inline void emit(global K* keys_out, global P* pos_out, global T* out_v, global long* out_i,

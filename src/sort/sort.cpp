@@ -61,7 +61,9 @@ void radix_pass(const op& o, radix_state& s, cl_uint mode, cl_uint shift, cl_ulo
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(h, access::write),
                o.mem(s.in, access::read), value_of(s.L), value_of(n), value_of(chunk),
                value_of(mode), value_of(shift), value_of(row_len), value_of(from_input)});
-    o.grouped(sk::scan, 256,
+    // CPU devices: one group scans the rows (docs/internals/quirks.md); else a group a digit.
+    const bool rows = o.q.context().device().is_cpu();
+    o.grouped(rows ? sk::scan_rows : sk::scan, rows ? 1 : 256,
               {o.mem(h, access::read_write), value_of(groups), o.mem(tot, access::write)});
     o.grouped(sk::downsweep, s.part.groups,
               {o.mem(k_in, access::read), o.mem(p_in, access::read), o.mem(k_out, access::write),
@@ -464,8 +466,8 @@ unique_parts unique_impl(const array_ref& a, bool counts) {
         const std::size_t ps = o.wide ? 8 : 4;
         s.pos[0] = o.temp(n * ps);
         s.pos[1] = o.temp(n * ps);
-        s.part = radix_partition(
-            dev, n, radix_group(dev) * radix_items(dev, key_size(a.type), ps, false));
+        s.part = radix_partition(dev, n,
+                                 radix_group(dev) * radix_items(dev, key_size(a.type), ps, false));
         s.hist = o.temp(256 * s.part.groups * ps);
     }
     radix_pass(o, s, 2, 0, n);

@@ -77,7 +77,8 @@ enum class sk : unsigned {
     histogram2d_weighted_local,
     density,
     digitize,
-    select_compact
+    select_compact,
+    scan_rows
 };
 
 // The types of the histogram kernels beyond T and W (kernels/sort.cl): E the type the values of
