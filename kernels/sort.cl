@@ -1222,12 +1222,19 @@ inline uint select_load(global const T* in, const sort_layout* L, global const K
                         uint from_input, ulong base, ulong n, K* key, local uint* nan_seen) {
     const uint l = get_local_id(0);
     uint valid = 0;
+    // A contiguous view (most inputs, coalesced) is indexed without view_offset's 64-bit
+    // multiplies and its loop over the layout.
+    const bool contiguous = L->rank == 1 && L->strides[0] == 1;
+    global const T* first = in + L->offset;
     for (uint j = 0; j < SELECT_ITEMS; ++j) {
         const ulong i = base + (ulong)j * WG + l;
         key[j] = 0;
         if (i >= n) continue;
         valid |= 1u << j;
-        key[j] = from_input ? ordered(to_key(in[view_offset(L, i)])) : cand_in[i];
+        if (!from_input)
+            key[j] = cand_in[i];
+        else
+            key[j] = ordered(to_key(contiguous ? first[i] : in[view_offset(L, i)]));
     }
 #if SORT_KIND >= 2
     if (from_input)
