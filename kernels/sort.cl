@@ -1217,7 +1217,8 @@ kernel void select_init(global ulong* st, global uint* ctr, ulong rank, ulong n,
 #define SELECT_ROUND (WG * SELECT_ITEMS)
 
 // The keys of a work-item's round: key[j] of candidate base + j * WG + l (the input view's where
-// from_input, else cand_in's); valid: the bits j of those below n. Notes a NaN of the input.
+// from_input, else cand_in's); valid: the bits j of those below n. Notes a NaN of the input in
+// nan_seen unless it is null.
 inline uint select_load(global const T* in, const sort_layout* L, global const K* cand_in,
                         uint from_input, ulong base, ulong n, K* key, local uint* nan_seen) {
     const uint l = get_local_id(0);
@@ -1237,11 +1238,21 @@ inline uint select_load(global const T* in, const sort_layout* L, global const K
             key[j] = ordered(to_key(contiguous ? first[i] : in[view_offset(L, i)]));
     }
 #if SORT_KIND >= 2
-    if (from_input)
+    if (from_input && nan_seen)
         for (uint j = 0; j < SELECT_ITEMS; ++j)
             if ((valid >> j & 1u) && key[j] == KEY_ALL) *nan_seen = 1;
 #endif
     return valid;
+}
+
+// Zeroes the group's counts (its SELECT_COPIES copies) and NaN note; returns work-item l's copy.
+WITH_BARRIERS local uint* select_counts_in(local uint* c, local uint* nan_seen) {
+    const uint l = get_local_id(0);
+    for (uint d = l; d < SELECT_COPIES * RADIX; d += WG)
+        c[d] = 0;
+    if (l == 0) *nan_seen = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return c + (l % SELECT_COPIES) * RADIX;
 }
 
 // Adds the group's counts (its SELECT_COPIES copies) to hist; notes a NaN in ctr[1].
@@ -1263,14 +1274,10 @@ kernel void select_pass(global const T* in, sort_layout L, global const K* cand_
                         uint from_input, uint shift) {
     local uint c[SELECT_COPIES * RADIX];
     local uint nan_seen;
-    const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    local uint* mine = c + (l % SELECT_COPIES) * RADIX;
-    for (uint d = l; d < SELECT_COPIES * RADIX; d += WG)
-        c[d] = 0;
-    if (l == 0) nan_seen = 0;
+    const uint g = get_group_id(0), groups = get_num_groups(0);
+    local uint* mine = select_counts_in(c, &nan_seen);
     const K prefix = (K)st[0], mask = (K)st[1];
     const ulong n = from_input ? L.n : st[4];
-    barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong base = (ulong)g * SELECT_ROUND; base < n; base += (ulong)groups * SELECT_ROUND) {
         K key[SELECT_ITEMS];
         const uint valid = select_load(in, &L, cand_in, from_input, base, n, key, &nan_seen);
@@ -1288,13 +1295,9 @@ kernel void select_compact(global const T* in, sort_layout L, global const K* ca
     local P tmp[2 * WG];
     local uint gbase, nan_seen;
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-    local uint* mine = c + (l % SELECT_COPIES) * RADIX;
-    for (uint d = l; d < SELECT_COPIES * RADIX; d += WG)
-        c[d] = 0;
-    if (l == 0) nan_seen = 0;
+    local uint* mine = select_counts_in(c, &nan_seen);
     const K prefix = (K)st[0], mask = (K)st[1];
     const ulong n = from_input ? L.n : st[4];
-    barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong base = (ulong)g * SELECT_ROUND; base < n; base += (ulong)groups * SELECT_ROUND) {
         K key[SELECT_ITEMS];
         const uint valid = select_load(in, &L, cand_in, from_input, base, n, key, &nan_seen);
@@ -1487,13 +1490,12 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
 kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
                          global K* mins) {
     local K part[WG];
-    local uint nan_seen; // (select_load's note, unused here)
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const K v = (K)st[0];
     K m = KEY_ALL;
     for (ulong base = (ulong)g * SELECT_ROUND; base < L.n; base += (ulong)groups * SELECT_ROUND) {
         K key[SELECT_ITEMS];
-        const uint valid = select_load(in, &L, 0, 1, base, L.n, key, &nan_seen);
+        const uint valid = select_load(in, &L, 0, 1, base, L.n, key, 0);
         for (uint j = 0; j < SELECT_ITEMS; ++j)
             if ((valid >> j & 1u) && key[j] > v && key[j] < m) m = key[j];
     }

@@ -32,14 +32,6 @@ struct selector {
 
 constexpr std::size_t radix_bins = 256; // kernels/sort.cl, RADIX
 
-// A zeroed histogram of one digit.
-std::shared_ptr<allocation> zeroed_hist(const op& o) {
-    auto h = o.temp(radix_bins * 4);
-    const cl_uint zero = 0;
-    h->fill(o.q, &zero, 4, 0, radix_bins * 4);
-    return h;
-}
-
 selector make_selector(const queue& q, const array_ref& a, const char* what) {
     const std::size_t n = checked_size(*a.shape);
     if (n == 0) throw usage_error(std::string(what) + ": the array is empty");
@@ -53,7 +45,7 @@ selector make_selector(const queue& q, const array_ref& a, const char* what) {
     const std::size_t most = std::clamp<std::size_t>(8 * dev.compute_units(), 1, 1024);
     s.groups = std::clamp<std::size_t>((n + wg - 1) / wg, 1, most);
     s.ctr = s.o.temp(8 * 4);
-    s.hist = zeroed_hist(s.o);
+    s.hist = s.o.zeroed_counters(radix_bins);
     s.mins = s.o.temp(s.groups * 8);
     const std::size_t ks = key_size(a.type);
     // Compacted candidates: only where a digit follows the one they are compacted for.
@@ -159,13 +151,11 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     for (std::size_t r = 0; r < count; ++r)
         choose_bucket(s, s.hist.get(), st[r].get(), bits - 8, r + 1 == count);
     // Each rank's bucket compacted, and its next digit counted, in one pass.
-    auto ctrs = o.temp(select_multi * 4);
-    const cl_uint zero = 0;
-    ctrs->fill(o.q, &zero, 4, 0, select_multi * 4);
+    auto ctrs = o.zeroed_counters(select_multi);
     const std::size_t ks = key_size(o.t);
     for (std::size_t r = 0; r < count; ++r) {
         cand[r] = o.temp(n * ks);
-        hist[r] = zeroed_hist(o);
+        hist[r] = o.zeroed_counters(radix_bins);
     }
     const auto slot = [&](const std::vector<std::shared_ptr<allocation>>& v, std::size_t r) {
         return v[std::min(r, count - 1)].get(); // unused slots repeat the last buffer

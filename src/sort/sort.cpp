@@ -395,9 +395,7 @@ unique_parts span_unique(const op& o, const array_ref& a, std::uint64_t lo, std:
                          bool counts) {
     const sort_layout L = layout_of(a);
     const partition p = partition_of(o.q.context().device(), L.n);
-    auto hits = o.temp(bins * 4);
-    const cl_uint zero = 0;
-    hits->fill(o.q, &zero, 4, 0, bins * 4);
+    auto hits = o.zeroed_counters(bins);
     const cl_uint nb = static_cast<cl_uint>(bins);
     const cl_ulong chunk = p.chunk;
     // Kernel arguments of K's width: 32-bit keys for types up to 4 bytes.

@@ -141,6 +141,13 @@ struct op {
     std::shared_ptr<allocation> temp(std::size_t bytes) const {
         return make_temporary_like(q, kind, bytes, like);
     }
+    // A temporary of `words` 32-bit counters, zeroed on the queue.
+    std::shared_ptr<allocation> zeroed_counters(std::size_t words) const {
+        auto a = temp(words * 4);
+        const cl_uint zero = 0;
+        a->fill(q, &zero, 4, 0, words * 4);
+        return a;
+    }
     launch_arg mem(allocation* a, access acc) const { return memory_arg(kind, a, acc); }
     // One work-item per element.
     void each(sk k, std::size_t n, std::initializer_list<launch_arg> args) const;
