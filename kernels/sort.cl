@@ -1484,12 +1484,38 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
 
 // The rank after a selected one (NumPy's linear quantile and the median read two neighbours):
 // the selected key v = st[0] again where the keys equal to it reach past rank kth + 1, else the
-// smallest key above v. select_above: each group's smallest key above v (mins[g]; a power-of-two
-// WG); select_next (one group): the smallest of them, and the state of rank kth + 1 (its key;
-// the rest copied).
+// smallest key above v. select_neighbour (one group) finds it from the counts of v's last digit
+// (hist, which the last select_choose left uncleared) where it can: the keys counted there share
+// every digit of v but the last, so a larger digit with a count is the next key. Only when none
+// is (v the largest key of its last bucket) does it take a pass over the input: next[7] (a state
+// word selections leave 0) says so, and select_above and select_next return at once otherwise.
+// select_above: each group's smallest key above v (mins[g]; a power-of-two WG); select_next
+// (one group): the smallest of them, and the state of rank kth + 1 (its key; the rest copied).
+#define SELECT_ABOVE_NEEDED 7
+kernel void select_neighbour(global uint* hist, uint clear, global const ulong* st, ulong kth,
+                             global ulong* next) {
+    local uint smallest;
+    const uint l = get_local_id(0);
+    const K v = (K)st[0];
+    const uint d = (uint)v & 255u;
+    const ulong less = kth - st[2], equal = st[3];
+    if (l == 0) smallest = RADIX;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint e = l; e < RADIX; e += WG)
+        if (e > d && hist[e]) atomic_min(&smallest, e);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (clear) // hist's last reader: zero for the next pass
+        for (uint e = l; e < RADIX; e += WG)
+            hist[e] = 0;
+    if (l >= SELECT_STATE) return;
+    const bool same = kth + 1 < less + equal, found = same || smallest < RADIX;
+    const ulong key = same ? (ulong)v : (ulong)((v & ~(K)255) | (K)smallest);
+    next[l] = l == 0 ? key : l == SELECT_ABOVE_NEEDED ? (found ? 0 : 1) : st[l];
+}
 kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
-                         global K* mins) {
+                         global const ulong* next, global K* mins) {
     local K part[WG];
+    if (!next[SELECT_ABOVE_NEEDED]) return;
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const K v = (K)st[0];
     K m = KEY_ALL;
@@ -1510,6 +1536,7 @@ kernel void select_above(global const T* in, sort_layout L, global const ulong* 
 kernel void select_next(global const ulong* st, global const K* mins, uint groups, ulong kth,
                         global ulong* next) {
     local K part[WG];
+    if (!next[SELECT_ABOVE_NEEDED]) return; // read by all before the write below
     const uint l = get_local_id(0);
     K m = KEY_ALL;
     for (uint g = l; g < groups; g += WG)

@@ -1,8 +1,9 @@
 // Radix select (kernels/sort.cl, select_*): the element of a rank by the ordered keys' 8-bit
-// digits from the top. Per rank: a pass counts the input's top digit, one group chooses the
-// bucket that holds the rank; the next pass keeps (compacts) that bucket's keys while counting
-// their next digit; later passes read only the shrinking candidates. Everything stays on the
-// device (the candidates' number too: the passes loop over a fixed grid), so nothing blocks.
+// digits from the top. A pass counts the input's top digit (once for all the ranks of a call),
+// one group chooses the bucket that holds each rank; per rank, the next pass keeps (compacts)
+// that bucket's keys while counting their next digit; later passes read only the shrinking
+// candidates. The rank after a selected one comes from its last digit's counts. Everything stays on
+// the device (the candidates' number too: the passes loop over a fixed grid), so nothing blocks.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -97,34 +98,89 @@ void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint 
 }
 
 // The digits from `shift` down of state st, reading only the candidates in `src` (compacted for
-// the digit above), ping-pong with `other`.
-void later_digits(const selector& s, allocation* src, allocation* other, allocation* st,
-                  int shift) {
+// the digit above), ping-pong with `other`; keep_last: the last digit's counts stay in the
+// selector's hist (for select_neighbour).
+void later_digits(const selector& s, allocation* src, allocation* other, allocation* st, int shift,
+                  bool keep_last) {
     for (; shift >= 0; shift -= 8) {
         const bool compact = shift > 0;
         count_digit(s, src, other, st, 0, compact, static_cast<cl_uint>(shift));
-        choose_bucket(s, s.hist.get(), st, static_cast<cl_uint>(shift));
+        choose_bucket(s, s.hist.get(), st, static_cast<cl_uint>(shift), compact || !keep_last);
         if (compact) std::swap(src, other);
     }
 }
 
-// Enqueues the selection of rank r; the state ends in the returned allocation. first: the
-// selection's first rank.
-std::shared_ptr<allocation> select_rank(const selector& s, std::uint64_t r, bool first) {
-    auto st = s.o.temp(state_words * 8);
-    init_state(s, st.get(), r, first);
+// The digits below the top one of state st (its top digit chosen): the next digit over the
+// input again, compacting its bucket where more digits follow; the rest from the candidates.
+void lower_digits(const selector& s, allocation* st, bool keep_last) {
     const int bits = static_cast<int>(key_bits(s.o.t));
-    // The top digit over the input (every key matches the empty prefix).
-    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, false, bits - 8);
-    choose_bucket(s, s.hist.get(), st.get(), bits - 8);
-    if (bits == 8) return st;
-    // The next digit over the input again, compacting its bucket where more digits follow; the
-    // rest from the candidates.
+    if (bits == 8) return;
     const int second = bits - 16;
-    count_digit(s, s.cand[1].get(), s.cand[0].get(), st.get(), 1, second > 0, second);
-    choose_bucket(s, s.hist.get(), st.get(), second);
-    later_digits(s, s.cand[0].get(), s.cand[1].get(), st.get(), bits - 24);
-    return st;
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), st, 1, second > 0, second);
+    choose_bucket(s, s.hist.get(), st, second, second > 0 || !keep_last);
+    later_digits(s, s.cand[0].get(), s.cand[1].get(), st, bits - 24, keep_last);
+}
+
+// The state of rank kth + 1 from the selected state st of rank kth, whose last digit's counts are
+// in the selector's hist (select_neighbour; clear: its last reader), or, where they cannot tell,
+// by a pass over the input (select_above and select_next, which return at once otherwise).
+std::shared_ptr<allocation> neighbour(const selector& s, allocation* st, std::uint64_t kth,
+                                      bool clear) {
+    const op& o = s.o;
+    auto next = o.temp(state_words * 8);
+    const cl_ulong k = kth;
+    const cl_uint clear_hist = clear ? 1 : 0, groups = static_cast<cl_uint>(s.groups);
+    o.grouped(sk::select_neighbour, 1,
+              {o.mem(s.hist.get(), access::read_write), value_of(clear_hist),
+               o.mem(st, access::read), value_of(k), o.mem(next.get(), access::write)});
+    o.grouped(sk::select_above, s.groups,
+              {o.mem(s.in, access::read), value_of(s.L), o.mem(st, access::read),
+               o.mem(next.get(), access::read), o.mem(s.mins.get(), access::write)});
+    o.grouped(sk::select_next, 1,
+              {o.mem(st, access::read), o.mem(s.mins.get(), access::read), value_of(groups),
+               value_of(k), o.mem(next.get(), access::read_write)});
+    return next;
+}
+
+// A selected rank's state, and its neighbour's (rank + 1) where one was asked for.
+struct selection {
+    std::shared_ptr<allocation> st, next;
+};
+
+// Enqueues the selections of the ranks rs: one pass over the input counts the top digit for all
+// (every prefix is still empty), then each rank's lower digits; with_next[i]: rank rs[i] + 1 as
+// well, from rs[i]'s last counts (neighbour). first: the selection's first ranks (resets the
+// counters and the NaN flag).
+std::vector<selection> select_ranks(const selector& s, const std::vector<std::uint64_t>& rs,
+                                    const std::vector<bool>& with_next, bool first) {
+    const std::size_t count = rs.size();
+    std::vector<selection> out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i].st = s.o.temp(state_words * 8);
+        init_state(s, out[i].st.get(), rs[i], first && i == 0);
+    }
+    const int bits = static_cast<int>(key_bits(s.o.t));
+    count_digit(s, s.cand[1].get(), s.cand[0].get(), out[0].st.get(), 1, false, bits - 8);
+    if (bits == 8) {
+        // The top digit is the last: its counts serve every choice and neighbour (the last
+        // reader clears them).
+        std::size_t readers = count;
+        for (std::size_t i = 0; i < count; ++i)
+            readers += with_next[i] ? 1 : 0;
+        for (std::size_t i = 0; i < count; ++i)
+            choose_bucket(s, s.hist.get(), out[i].st.get(), 0, --readers == 0);
+        for (std::size_t i = 0; i < count; ++i)
+            if (with_next[i]) out[i].next = neighbour(s, out[i].st.get(), rs[i], --readers == 0);
+        return out;
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        choose_bucket(s, s.hist.get(), out[i].st.get(), static_cast<cl_uint>(bits - 8),
+                      i + 1 == count);
+    for (std::size_t i = 0; i < count; ++i) {
+        lower_digits(s, out[i].st.get(), with_next[i]);
+        if (with_next[i]) out[i].next = neighbour(s, out[i].st.get(), rs[i], true);
+    }
+    return out;
 }
 
 constexpr std::size_t select_multi = 8; // kernels/sort.cl, SELECT_MULTI
@@ -132,7 +188,7 @@ constexpr std::size_t select_multi = 8; // kernels/sort.cl, SELECT_MULTI
 // Enqueues the selections of the ranks rs (2 to select_multi of them; keys wider than 16 bits)
 // together: one pass over the input counts the top digit for all (every state starts with the
 // empty prefix), one more pass compacts each rank's bucket into a buffer of its own while
-// counting its next digit; the later passes read only each rank's candidates, as select_rank's.
+// counting its next digit; the later passes read only each rank's candidates, as select_ranks'.
 // Two passes over the input in all, instead of two per rank.
 std::vector<std::shared_ptr<allocation>>
 select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, bool first) {
@@ -173,7 +229,8 @@ select_ranks_together(const selector& s, const std::vector<std::uint64_t>& rs, b
     // The later digits of each rank from its candidates (ping-pong with the selector's buffer).
     for (std::size_t r = 0; r < count; ++r) {
         choose_bucket(s, hist[r].get(), st[r].get(), second);
-        later_digits(s, cand[r].get(), s.cand[0].get(), st[r].get(), static_cast<int>(bits) - 24);
+        later_digits(s, cand[r].get(), s.cand[0].get(), st[r].get(), static_cast<int>(bits) - 24,
+                     false);
     }
     return st;
 }
@@ -190,75 +247,61 @@ std::shared_ptr<allocation> select_impl(const array_ref& a, const std::vector<st
         if (r >= s.L.n)
             throw usage_error(std::string(what) + ": rank " + std::to_string(r) +
                               " out of range for " + std::to_string(s.L.n) + " elements");
-    // The distinct ranks in order; a rank right after a selected one takes one pass over the
-    // input (select_above) instead of a selection.
+    // The distinct ranks in order; a rank right after a selected one comes from that one's last
+    // counts (neighbour) instead of a selection.
     std::vector<std::uint64_t> distinct = ranks;
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    struct done {
-        std::uint64_t rank;
-        std::shared_ptr<allocation> st;
-        bool selected; // a full state (st[2], st[3] of this rank), not derived
-    };
-    // The ranks that take a full selection (the others follow one); those of keys wider than 16
-    // bits share their passes over the input, select_multi at a time, where the candidate
-    // buffers (one per rank, of the input's size) fit a quarter of the device's memory.
-    // Together, every rank is selected (a rank that follows another costs no pass over the
-    // input more); one at a time, a rank right after a selected one is found by select_above.
+    // The ranks that take a full selection, and whether the next distinct rank follows each.
+    // Keys wider than 16 bits may share their passes over the input (CLARRAY_SELECT_TOGETHER),
+    // select_multi ranks at a time, where the candidate buffers (one per rank, of the input's
+    // size) fit a quarter of the device's memory; every rank is then selected. Otherwise the
+    // ranks share the pass over the top digit and select the lower digits one at a time.
     const std::size_t ks = key_size(a.type);
     static const bool together_on = env_flag("CLARRAY_SELECT_TOGETHER");
     const bool together = together_on && distinct.size() > 1 && key_bits(a.type) > 16 &&
                           (std::min(select_multi, distinct.size()) + 1) * s.L.n * ks <=
                               q.context().device().global_mem_size() / 4;
     std::vector<std::uint64_t> full;
-    bool previous_full = false;
+    std::vector<bool> with_next;
     for (std::size_t i = 0; i < distinct.size(); ++i) {
-        const bool follows =
-            !together && i > 0 && previous_full && distinct[i - 1] + 1 == distinct[i];
-        previous_full = !follows;
-        if (!follows) full.push_back(distinct[i]);
-    }
-    std::vector<std::pair<std::uint64_t, std::shared_ptr<allocation>>> selected;
-    for (std::size_t i = 0; i < full.size();) {
-        const std::size_t batch = together ? std::min(select_multi, full.size() - i) : 1;
-        if (batch > 1) {
-            const std::vector<std::uint64_t> rs(full.begin() + i, full.begin() + i + batch);
-            auto st = select_ranks_together(s, rs, i == 0);
-            for (std::size_t r = 0; r < batch; ++r)
-                selected.emplace_back(rs[r], std::move(st[r]));
-        } else {
-            selected.emplace_back(full[i], select_rank(s, full[i], i == 0));
+        // (after a selected rank only: full.back() is then the previous distinct rank)
+        const bool follows = !together && i > 0 && full.back() == distinct[i - 1] &&
+                             distinct[i - 1] + 1 == distinct[i];
+        if (follows)
+            with_next.back() = true;
+        else {
+            full.push_back(distinct[i]);
+            with_next.push_back(false);
         }
-        i += batch;
     }
-    std::vector<done> states;
-    const cl_uint groups = static_cast<cl_uint>(s.groups);
-    for (std::uint64_t r : distinct) {
-        const auto sel = std::find_if(selected.begin(), selected.end(),
-                                      [&](const auto& x) { return x.first == r; });
-        if (sel == selected.end()) {
-            const done& prev = states.back();
-            auto next = o.temp(state_words * 8);
-            const cl_ulong kth = prev.rank;
-            o.grouped(sk::select_above, s.groups,
-                      {o.mem(s.in, access::read), value_of(s.L), o.mem(prev.st.get(), access::read),
-                       o.mem(s.mins.get(), access::write)});
-            o.grouped(sk::select_next, 1,
-                      {o.mem(prev.st.get(), access::read), o.mem(s.mins.get(), access::read),
-                       value_of(groups), value_of(kth), o.mem(next.get(), access::write)});
-            states.push_back({r, std::move(next), false});
-        } else {
-            states.push_back({r, sel->second, true});
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<allocation>>> states;
+    if (together) {
+        for (std::size_t i = 0; i < full.size();) {
+            const std::size_t batch = std::min(select_multi, full.size() - i);
+            const std::vector<std::uint64_t> rs(full.begin() + i, full.begin() + i + batch);
+            auto st = batch > 1 ? select_ranks_together(s, rs, i == 0)
+                                : std::vector<std::shared_ptr<allocation>>{
+                                      select_ranks(s, rs, {false}, i == 0)[0].st};
+            for (std::size_t r = 0; r < batch; ++r)
+                states.emplace_back(rs[r], std::move(st[r]));
+            i += batch;
+        }
+    } else {
+        std::vector<selection> sel = select_ranks(s, full, with_next, true);
+        for (std::size_t i = 0; i < full.size(); ++i) {
+            states.emplace_back(full[i], std::move(sel[i].st));
+            if (with_next[i]) states.emplace_back(full[i] + 1, std::move(sel[i].next));
         }
     }
     auto out = o.alloc(std::max<std::size_t>(ranks.size(), 1) * dtype_size(a.type));
     const cl_uint nan_poison = poison ? 1 : 0;
     for (std::size_t j = 0; j < ranks.size(); ++j) {
         const auto it = std::find_if(states.begin(), states.end(),
-                                     [&](const done& d) { return d.rank == ranks[j]; });
+                                     [&](const auto& d) { return d.first == ranks[j]; });
         const cl_ulong jj = j;
         o.each(sk::select_value, 1,
-               {o.mem(it->st.get(), access::read), o.mem(s.ctr.get(), access::read),
+               {o.mem(it->second.get(), access::read), o.mem(s.ctr.get(), access::read),
                 value_of(nan_poison), o.mem(out.get(), access::write), value_of(jj)});
     }
     return out;
@@ -275,7 +318,7 @@ std::shared_ptr<allocation> partition_impl(const array_ref& a, std::uint64_t kth
                           std::to_string(lo) + ", " + std::to_string(lo + count) +
                           ") out of range for " + std::to_string(s.L.n) + " elements");
     auto out = o.alloc(std::max<std::uint64_t>(count, 1) * (indices ? 8 : dtype_size(a.type)));
-    auto st = select_rank(s, kth, true);
+    auto st = select_ranks(s, {kth}, {false}, true)[0].st;
     const cl_ulong k = kth, l = lo, c = count;
     const cl_uint ind = indices ? 1 : 0;
     o.grouped(sk::select_partition, s.groups,

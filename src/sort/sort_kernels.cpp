@@ -74,6 +74,7 @@ const kernel_entry kernel_table[] = {
     {"sort_digitize", part::tally},
     {"select_compact", part::select},
     {"radix_scan_rows", part::radix},
+    {"select_neighbour", part::select},
 };
 
 // Local memory a radix downsweep may use: the device's, at most 48 KiB (a GPU's per-group limit;

@@ -78,7 +78,8 @@ enum class sk : unsigned {
     density,
     digitize,
     select_compact,
-    scan_rows
+    scan_rows,
+    select_neighbour
 };
 
 // The types of the histogram kernels beyond T and W (kernels/sort.cl): E the type the values of
