@@ -1190,7 +1190,7 @@ kernel void sort_edges(global E* edges, edge_math lo, edge_math hi, edge_math st
 // (the host takes this path below 2^32 elements). Each rank has a state of SELECT_STATE words:
 //   st[0] the key's digits chosen so far, st[1] their mask, st[2] the rank left within the
 //   chosen bucket, st[3] the bucket's size, st[4] the size of the candidates the next
-//   compaction reads (the previous bucket's).
+//   compaction reads (the previous bucket's), st[5] the size of those the last pass read.
 // ctr: [0] the compaction's counter, [1] set when the view holds a NaN, [2..4] partition's
 // counters of the three classes.
 #define SELECT_STATE 8
@@ -1422,6 +1422,7 @@ kernel void select_choose(global uint* hist, uint clear, global ulong* st, globa
             st[0] |= (ulong)d << shift;
             st[1] |= (ulong)255 << shift;
             st[2] = rank - before;
+            st[5] = st[4];
             st[4] = st[3];
             st[3] = tot[d];
             ctr[0] = 0;
@@ -1486,11 +1487,14 @@ kernel void select_partition(global const T* in, sort_layout L, global const ulo
 // the selected key v = st[0] again where the keys equal to it reach past rank kth + 1, else the
 // smallest key above v. select_neighbour (one group) finds it from the counts of v's last digit
 // (hist, which the last select_choose left uncleared) where it can: the keys counted there share
-// every digit of v but the last, so a larger digit with a count is the next key. Only when none
-// is (v the largest key of its last bucket) does it take a pass over the input: next[7] (a state
-// word selections leave 0) says so, and select_above and select_next return at once otherwise.
+// every digit of v but the last, so a larger digit with a count is the next key. Where none is (v
+// the largest key of its last bucket), a pass over the candidates the last pass read (the keys
+// sharing all of v's digits but the last two; from_input 0, st[5] of them), and where those hold
+// no larger key either, a pass over the input: next[7] (a state word selections leave 0) says
+// whether a pass is still needed, and select_above and select_next return at once otherwise.
 // select_above: each group's smallest key above v (mins[g]; a power-of-two WG); select_next
-// (one group): the smallest of them, and the state of rank kth + 1 (its key; the rest copied).
+// (one group): the smallest of them, and the state of rank kth + 1 (its key; the rest copied;
+// next[7] stays set where no key above v was found).
 #define SELECT_ABOVE_NEEDED 7
 kernel void select_neighbour(global uint* hist, uint clear, global const ulong* st, ulong kth,
                              global ulong* next) {
@@ -1512,16 +1516,18 @@ kernel void select_neighbour(global uint* hist, uint clear, global const ulong* 
     const ulong key = same ? (ulong)v : (ulong)((v & ~(K)255) | (K)smallest);
     next[l] = l == 0 ? key : l == SELECT_ABOVE_NEEDED ? (found ? 0 : 1) : st[l];
 }
-kernel void select_above(global const T* in, sort_layout L, global const ulong* st,
-                         global const ulong* next, global K* mins) {
+kernel void select_above(global const T* in, sort_layout L, global const K* cand_in,
+                         uint from_input, global const ulong* st, global const ulong* next,
+                         global K* mins) {
     local K part[WG];
     if (!next[SELECT_ABOVE_NEEDED]) return;
     const uint l = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
     const K v = (K)st[0];
+    const ulong n = from_input ? L.n : st[5];
     K m = KEY_ALL;
-    for (ulong base = (ulong)g * SELECT_ROUND; base < L.n; base += (ulong)groups * SELECT_ROUND) {
+    for (ulong base = (ulong)g * SELECT_ROUND; base < n; base += (ulong)groups * SELECT_ROUND) {
         K key[SELECT_ITEMS];
-        const uint valid = select_load(in, &L, 0, 1, base, L.n, key, 0);
+        const uint valid = select_load(in, &L, cand_in, from_input, base, n, key, 0);
         for (uint j = 0; j < SELECT_ITEMS; ++j)
             if ((valid >> j & 1u) && key[j] > v && key[j] < m) m = key[j];
     }
@@ -1549,6 +1555,9 @@ kernel void select_next(global const ulong* st, global const K* mins, uint group
     }
     if (l >= SELECT_STATE) return;
     const ulong less = kth - st[2], equal = st[3];
-    next[l] = l == 0 && kth + 1 >= less + equal ? (ulong)part[0] : st[l];
+    const bool above = kth + 1 >= less + equal;
+    next[l] = l == 0 && above                   ? (ulong)part[0]
+              : l == SELECT_ABOVE_NEEDED        ? (above && part[0] == KEY_ALL ? 1 : 0)
+                                                : st[l];
 }
 #endif // SORT_PART_SELECT

@@ -347,27 +347,31 @@ TEMPLATE_LIST_TEST_CASE("stats: quantile, percentile and median, flattened and a
 }
 
 // The rank after a selected one (the second value a median or a linear quantile reads) comes
-// from the selected key's last digit's counts, or, when it lies in another bucket, from a pass
-// over the input: keys a < b next to each other in the last digit, apart in a higher one (for
-// 8-bit types the one digit), and equal keys.
+// from the selected key's last digit's counts, else from the candidates of the pass before
+// (keys sharing all but the last two digits), else from a pass over the input: keys a < b next
+// to each other in the last digit, apart in the one before, apart in a higher one (8-bit types
+// have one digit, 16-bit types no candidates), and equal keys.
 TEMPLATE_LIST_TEST_CASE("stats: the rank after a selected one, near and far", "[stats]",
                         stat_matrix) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     if (!test::dtype_available<T>() || !test::storage_available<S>()) return;
     const T a = T(100);
-    T near_b{}, far_b{};
+    T near_b{}, middle_b{}, far_b{};
     if constexpr (std::is_same_v<T, ca::half>) {
         near_b = T(100.0625f); // float16's next value above 100 (a step of 1/16)
-        far_b = T(200);
+        middle_b = far_b = T(200);
     } else if constexpr (std::is_floating_point_v<T>) {
         near_b = std::nextafter(a, T(1000));
+        // 256 steps above a: the same key but for the digit before the last
+        middle_b = a + T(256) * (near_b - a);
         far_b = T(200);
     } else {
         near_b = T(101);
-        far_b = T(std::is_same_v<T, std::uint8_t> ? 200 : 356);
+        middle_b = T(std::is_same_v<T, std::uint8_t> ? 150 : 356);
+        far_b = T(std::is_same_v<T, std::uint8_t> ? 200 : 65636);
     }
-    for (const T b : {near_b, far_b, a}) {
+    for (const T b : {near_b, middle_b, far_b, a}) {
         for (std::size_t m : {std::size_t(1), std::size_t(40)}) {
             // m - 1 values below a, a, b, m - 1 values above b; shuffled
             std::vector<T> h;

@@ -99,33 +99,37 @@ void choose_bucket(const selector& s, allocation* hist, allocation* st, cl_uint 
 
 // The digits from `shift` down of state st, reading only the candidates in `src` (compacted for
 // the digit above), ping-pong with `other`; keep_last: the last digit's counts stay in the
-// selector's hist (for select_neighbour).
-void later_digits(const selector& s, allocation* src, allocation* other, allocation* st, int shift,
-                  bool keep_last) {
+// selector's hist (for select_neighbour). Returns the candidates the last pass read.
+allocation* later_digits(const selector& s, allocation* src, allocation* other, allocation* st,
+                         int shift, bool keep_last) {
     for (; shift >= 0; shift -= 8) {
         const bool compact = shift > 0;
         count_digit(s, src, other, st, 0, compact, static_cast<cl_uint>(shift));
         choose_bucket(s, s.hist.get(), st, static_cast<cl_uint>(shift), compact || !keep_last);
         if (compact) std::swap(src, other);
     }
+    return src;
 }
 
 // The digits below the top one of state st (its top digit chosen): the next digit over the
 // input again, compacting its bucket where more digits follow; the rest from the candidates.
-void lower_digits(const selector& s, allocation* st, bool keep_last) {
+// Returns the candidates the last pass read (null where it read the input: keys of 16 bits).
+allocation* lower_digits(const selector& s, allocation* st, bool keep_last) {
     const int bits = static_cast<int>(key_bits(s.o.t));
-    if (bits == 8) return;
+    if (bits == 8) return nullptr;
     const int second = bits - 16;
     count_digit(s, s.cand[1].get(), s.cand[0].get(), st, 1, second > 0, second);
     choose_bucket(s, s.hist.get(), st, second, second > 0 || !keep_last);
-    later_digits(s, s.cand[0].get(), s.cand[1].get(), st, bits - 24, keep_last);
+    if (second == 0) return nullptr;
+    return later_digits(s, s.cand[0].get(), s.cand[1].get(), st, bits - 24, keep_last);
 }
 
 // The state of rank kth + 1 from the selected state st of rank kth, whose last digit's counts are
-// in the selector's hist (select_neighbour; clear: its last reader), or, where they cannot tell,
-// by a pass over the input (select_above and select_next, which return at once otherwise).
+// in the selector's hist (select_neighbour; clear: its last reader). Where they cannot tell, the
+// smallest key above st's among `last` (the candidates st's last pass read, unless null), then
+// among the input (select_above and select_next, which return at once once it is found).
 std::shared_ptr<allocation> neighbour(const selector& s, allocation* st, std::uint64_t kth,
-                                      bool clear) {
+                                      bool clear, allocation* last) {
     const op& o = s.o;
     auto next = o.temp(state_words * 8);
     const cl_ulong k = kth;
@@ -133,12 +137,20 @@ std::shared_ptr<allocation> neighbour(const selector& s, allocation* st, std::ui
     o.grouped(sk::select_neighbour, 1,
               {o.mem(s.hist.get(), access::read_write), value_of(clear_hist),
                o.mem(st, access::read), value_of(k), o.mem(next.get(), access::write)});
-    o.grouped(sk::select_above, s.groups,
-              {o.mem(s.in, access::read), value_of(s.L), o.mem(st, access::read),
-               o.mem(next.get(), access::read), o.mem(s.mins.get(), access::write)});
-    o.grouped(sk::select_next, 1,
-              {o.mem(st, access::read), o.mem(s.mins.get(), access::read), value_of(groups),
-               value_of(k), o.mem(next.get(), access::read_write)});
+    std::vector<allocation*> sources; // null: the input
+    if (last) sources.push_back(last);
+    sources.push_back(nullptr);
+    for (allocation* from : sources) {
+        const cl_uint from_input = from ? 0 : 1;
+        allocation* cand = from ? from : s.cand[0].get(); // (unread from the input)
+        o.grouped(sk::select_above, s.groups,
+                  {o.mem(s.in, access::read), value_of(s.L), o.mem(cand, access::read),
+                   value_of(from_input), o.mem(st, access::read), o.mem(next.get(), access::read),
+                   o.mem(s.mins.get(), access::write)});
+        o.grouped(sk::select_next, 1,
+                  {o.mem(st, access::read), o.mem(s.mins.get(), access::read), value_of(groups),
+                   value_of(k), o.mem(next.get(), access::read_write)});
+    }
     return next;
 }
 
@@ -170,15 +182,16 @@ std::vector<selection> select_ranks(const selector& s, const std::vector<std::ui
         for (std::size_t i = 0; i < count; ++i)
             choose_bucket(s, s.hist.get(), out[i].st.get(), 0, --readers == 0);
         for (std::size_t i = 0; i < count; ++i)
-            if (with_next[i]) out[i].next = neighbour(s, out[i].st.get(), rs[i], --readers == 0);
+            if (with_next[i])
+                out[i].next = neighbour(s, out[i].st.get(), rs[i], --readers == 0, nullptr);
         return out;
     }
     for (std::size_t i = 0; i < count; ++i)
         choose_bucket(s, s.hist.get(), out[i].st.get(), static_cast<cl_uint>(bits - 8),
                       i + 1 == count);
     for (std::size_t i = 0; i < count; ++i) {
-        lower_digits(s, out[i].st.get(), with_next[i]);
-        if (with_next[i]) out[i].next = neighbour(s, out[i].st.get(), rs[i], true);
+        allocation* last = lower_digits(s, out[i].st.get(), with_next[i]);
+        if (with_next[i]) out[i].next = neighbour(s, out[i].st.get(), rs[i], true, last);
     }
     return out;
 }
