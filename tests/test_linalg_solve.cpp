@@ -183,6 +183,77 @@ using lapack_types = std::tuple<test::cfg<float, ca::buffer>, test::cfg<double, 
 
 } // namespace
 
+// Stacks of small systems: on GPUs solve and inv of n <= 32 (and k <= 32 right-hand sides) run
+// in device kernels of clarray's own, one work-group per matrix, elsewhere on LAPACK; the
+// ctest entry batched_linalg_on_this_device runs this case with CLARRAY_PLAN_AS_GPU=1, which
+// takes the kernels on pocl. Either way the same residuals, errors and NaN propagation.
+using batched_types = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<double, ca::buffer>,
+                                 test::cfg<float, ca::buffer>>;
+TEMPLATE_LIST_TEST_CASE("linalg: stacks of small systems (solve, inv)", "[linalg][batched]",
+                        batched_types) {
+    using T = typename TestType::value_type;
+    using S = typename TestType::storage;
+    CLARRAY_REQUIRE_CFG(TestType);
+    if (!CLARRAY_TEST_LAPACKE && test::ctx().device().is_cpu()) {
+        WARN("skipped: no LAPACKE, and the device kernels serve GPUs only");
+        return;
+    }
+    const double tol = 400 * eps<T>();
+    for (std::size_t n : {1ul, 2ul, 7ul, 16ul, 32ul, 33ul}) {
+        INFO("n " << n);
+        const auto a = dev<T, S>(random_stack<T>({5, n, n}, unsigned(n)));
+        const std::vector<cd> ha = host(a);
+        for (std::size_t k : {1ul, 3ul, 32ul, 40ul}) {
+            INFO("k " << k);
+            const auto b = dev<T, S>(random_stack<T>({5, n, k}, unsigned(n + k)));
+            const auto x = la::solve(a, b);
+            REQUIRE(shape_of(x) == shape_t{5, n, k});
+            const std::vector<cd> hb = host(b), hx = host(x);
+            for (std::size_t i = 0; i < 5; ++i)
+                CHECK(relative_residual(take(ha, i, n, n), take(hx, i, n, k), take(hb, i, n, k)) <
+                      tol);
+        }
+        // a vector for every matrix; a (5, 1, n, n) against b (2, n, 2): batch (5, 2)
+        const auto v = dev<T, S>(random_stack<T>({n}, 7));
+        const std::vector<cd> hv = host(v), hxv = host(la::solve(a, v));
+        const auto b2 = dev<T, S>(random_stack<T>({2, n, 2}, 8));
+        const auto x10 = la::solve(a.reshape({5, 1, n, n}), b2);
+        REQUIRE(shape_of(x10) == shape_t{5, 2, n, 2});
+        const std::vector<cd> hb2 = host(b2), hx10 = host(x10);
+        const auto ai = la::inv(a);
+        REQUIRE(shape_of(ai) == shape_t{5, n, n});
+        const std::vector<cd> hi = host(ai);
+        for (std::size_t i = 0; i < 5; ++i) {
+            const mat m = take(ha, i, n, n);
+            CHECK(relative_residual(m, take(hxv, i, n, 1), take(hv, 0, n, 1)) < tol);
+            for (std::size_t j = 0; j < 2; ++j)
+                CHECK(relative_residual(m, take(hx10, i * 2 + j, n, 2), take(hb2, j, n, 2)) < tol);
+            CHECK(relative_residual(m, take(hi, i, n, n), identity(n)) < tol);
+        }
+    }
+    // Errors name the first singular matrix by its index in a's batch; NaN stays in its matrix.
+    xt::xarray<T> h = random_stack<T>({2, 1, 3, 3}, 9);
+    for (std::size_t j = 0; j < 3; ++j)
+        h(1, 0, 1, j) = T(0);
+    const auto sing = dev<T, S>(h);
+    const auto b = dev<T, S>(random_stack<T>({3, 3, 1}, 10));
+    CHECK_THROWS_AS(la::solve(sing, b), ca::linalg_error);
+    CHECK(contains(message_of([&] { la::solve(sing, b); }),
+                   "solve: Singular matrix at stack index [1, 0] (batch shape (2, 1))"));
+    CHECK(contains(message_of([&] { la::inv(sing); }),
+                   "inv: Singular matrix at stack index [1, 0] (batch shape (2, 1))"));
+    xt::xarray<T> hn = random_stack<T>({2, 3, 3}, 11);
+    hn(0, 1, 1) = std::numeric_limits<T>::quiet_NaN();
+    const auto x = la::solve(dev<T, S>(hn), dev<T, S>(random_stack<T>({3}, 12))).get();
+    const auto xi = la::inv(dev<T, S>(hn)).get();
+    for (std::size_t r = 0; r < 3; ++r) {
+        CHECK(std::isnan(x(0, r)));
+        CHECK(std::isfinite(x(1, r)));
+        CHECK(std::isnan(xi(0, r, 0)));
+        CHECK(std::isfinite(xi(1, r, 0)));
+    }
+}
+
 // The functions on LAPACK run where the library was built with LAPACKE (CLARRAY_TEST_LAPACKE,
 // from the build); without it one case checks that they say what is missing.
 #if CLARRAY_TEST_LAPACKE
@@ -772,7 +843,9 @@ TEST_CASE("linalg: without LAPACKE the decompositions throw unsupported naming i
     } catch (const ca::unsupported& e) {
         CHECK(std::string(e.what()).find("liblapacke-dev") != std::string::npos);
     }
-    CHECK_THROWS_AS(la::solve(a, a), ca::unsupported);
+    // (a 33 x 33 system: smaller ones run in device kernels on GPUs, without LAPACK)
+    const auto big = ca::to_device<ca::buffer>(test::q(), xt::xarray<double>(xt::eye<double>(33)));
+    CHECK_THROWS_AS(la::solve(big, big), ca::unsupported);
     // trace and matrix_power need no LAPACK.
     CHECK(la::trace(a).item() == 5.0);
 }

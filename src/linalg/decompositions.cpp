@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "batched.hpp"
 #include "clarray/error.hpp"
+#include "clarray/shape/layout.hpp"
 #include "clarray/storage/allocation.hpp"
 #include "lapack.hpp"
 
@@ -213,6 +215,11 @@ void to_row_major(const T* col, std::size_t ld, std::size_t m, std::size_t n, T*
             row[i * n + j] = col[i + j * ld];
 }
 
+// Whether r is C-contiguous from its allocation's start (the device kernels' results).
+bool c_contiguous(const array_ref& r) {
+    return r.offset == 0 && *r.strides == contiguous_strides(*r.shape, layout::c);
+}
+
 std::size_t at_least_one(std::size_t n) {
     return std::max<std::size_t>(n, 1);
 }
@@ -231,6 +238,13 @@ template <class T> void solve_t(const array_ref& ra, const array_ref& rb, const 
     const shape_type batch = batch_of(xs, vector ? 1 : 2);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0 || k == 0) return;
+    if (batched::applies(*rx.q, rx.type, n, k) && c_contiguous(rx)) {
+        const std::size_t bad = batched::solve(ra, &rb, rx, count, n, k);
+        if (bad < count)
+            fail("solve", "Singular matrix", batch_of(*ra.shape),
+                 broadcast_matrix_index(batch_of(*ra.shape), batch)[bad]);
+        return;
+    }
     const host_input<T> a(ra), b(rb);
     const std::vector<std::size_t> ia = broadcast_matrix_index(batch_of(*ra.shape), batch),
                                    ib = vector ? std::vector<std::size_t>(count, 0)
@@ -273,6 +287,11 @@ template <class T> void inv_t(const array_ref& ra, const array_ref& rout) {
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0) return;
+    if (batched::applies(*rout.q, rout.type, n, n) && c_contiguous(rout)) {
+        const std::size_t bad = batched::solve(ra, nullptr, rout, count, n, n);
+        if (bad < count) fail("inv", "Singular matrix", batch, bad);
+        return;
+    }
     const host_input<T> a(ra);
     mapped_result out(rout);
     std::vector<int> ipiv(n);

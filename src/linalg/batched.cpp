@@ -1,0 +1,101 @@
+#include "batched.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "clarray/array/builtin_kernels.hpp"
+#include "clarray/error.hpp"
+#include "clarray/memory/pool.hpp"
+#include "clarray/runtime/kernel_cache.hpp"
+#include "clarray/runtime/launch.hpp"
+#include "clarray/runtime/queue.hpp"
+#include "clarray/shape/layout.hpp"
+#include "clarray/storage/allocation.hpp"
+#include "clarray/storage/policies.hpp"
+
+namespace clarray::detail {
+
+extern const char* const kernel_source_linalg_batched;
+
+namespace batched {
+
+namespace {
+
+struct program_tag {};
+struct kernel_tag {}; // (a key of its own: the kernel's build takes the program's entry)
+
+kernel solve_kernel(const context& ctx, dtype t) {
+    const std::uint64_t sig = static_cast<std::uint64_t>(t);
+    return cached_kernel(ctx, {&type_tag<kernel_tag>::id, sig}, "batched_solve", [&] {
+        return cached_program(ctx, {&type_tag<program_tag>::id, sig}, [&] {
+            const char* ext = required_extension(t);
+            std::string src =
+                ext ? std::string("#pragma OPENCL EXTENSION ") + ext + " : enable\n" : "";
+            src += kernel_source_linalg_batched;
+            return program_source{std::move(src), std::string("-DT=") + cl_type_name(t)};
+        });
+    });
+}
+
+// `from` broadcast to `shape` in a C-contiguous library temporary.
+std::shared_ptr<allocation> contiguous(const array_ref& from, const shape_type& shape) {
+    const queue& q = *from.q;
+    auto temp =
+        make_temporary_like(q, from.kind, checked_size(shape) * from.elem_size(), from.alloc);
+    const strides_type c = contiguous_strides(shape, layout::c);
+    strided_copy(array_ref{&q, temp.get(), from.kind, from.type, &shape, &c, 0}, from);
+    return temp;
+}
+
+} // namespace
+
+bool applies(const queue& q, dtype t, std::size_t n, std::size_t k) {
+    const device& dev = q.context().device();
+    if (dev.is_cpu()) return false;
+    if (t != dtype::float32 && !(t == dtype::float64 && dev.has_fp64())) return false;
+    return n >= 1 && n <= max_n && k >= 1 && k <= max_n;
+}
+
+std::size_t solve(const array_ref& a, const array_ref* b, const array_ref& x, std::size_t count,
+                  std::size_t n, std::size_t k) {
+    const queue& q = *x.q;
+    const context& ctx = q.context();
+    // The broadcast operands as whole stacks (x's shape: (batch..., n, k), or (batch..., n)
+    // for a vector right-hand side, whose layout is the same as k = 1).
+    shape_type a_shape = *x.shape;
+    if (k == 1 && b && b->shape->size() == 1) a_shape.push_back(n);
+    a_shape[a_shape.size() - 2] = n;
+    a_shape.back() = n;
+    const auto ta = contiguous(a, a_shape);
+    std::shared_ptr<allocation> tb;
+    if (b) tb = contiguous(*b, *x.shape);
+    const cl_int none = static_cast<cl_int>(count);
+    auto first = make_temporary_like(q, x.kind, sizeof(cl_int), x.alloc);
+    const shape_type one{1};
+    const strides_type unit{1};
+    const array_ref first_ref{&q, first.get(), x.kind, dtype::int32, &one, &unit, 0};
+    strided_fill(first_ref, &none);
+
+    const kernel kern = solve_kernel(ctx, x.type);
+    const cl_uint un = static_cast<cl_uint>(n), uk = static_cast<cl_uint>(k), identity = b ? 0 : 1;
+    // One warp-sized group per matrix: the elimination keeps one work-item per row busy.
+    const std::size_t group = 32;
+    allocation* b_alloc = b ? tb.get() : ta.get(); // (unread for the identity)
+    const launch_arg args[7] = {memory_arg(x.kind, ta.get(), access::read),
+                                memory_arg(x.kind, b_alloc, access::read),
+                                memory_arg(x.kind, x.alloc, access::write),
+                                launch_arg::value(&un, sizeof un),
+                                launch_arg::value(&uk, sizeof uk),
+                                launch_arg::value(&identity, sizeof identity),
+                                memory_arg(x.kind, first.get(), access::read_write)};
+    const ndrange global{count * group}, local{group};
+    launch(q, kern, global, &local, args, 7, {}, b ? "batched solve" : "batched inv");
+    cl_int found = none;
+    read_c_order(first_ref, &found);
+    return found >= 0 && static_cast<std::size_t>(found) < count ? static_cast<std::size_t>(found)
+                                                                 : count;
+}
+
+} // namespace batched
+} // namespace clarray::detail
