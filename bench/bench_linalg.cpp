@@ -6,7 +6,12 @@
 // (2 n^3 per product) and writes every sample to a CSV. Where the device has SVM, matmul of
 // svm_coarse arrays too: on CPU devices that is the host BLAS (OpenBLAS) on the SVM memory
 // (docs/linalg.md), which the buffer rows compare with CLBlast's kernels.
+// --batched COUNT: instead, stacks of COUNT small systems (n = 8 and 32, float32 and float64:
+// solve with one right-hand side per matrix, and inv), as cupy.linalg's batched routines in
+// bench/py_field.py --only batched; n in the CSV is the matrix size, the work 2/3 n^3 + 2 n^2
+// flops a solve, 2 n^3 an inverse, per matrix.
 // Options: --size N (default 1024, or CLARRAY_BENCH_GEMM_SIZE) --reps R --out file.csv
+//          --batched COUNT
 #include <clarray/clarray.hpp>
 
 #include <clblast.h>
@@ -64,6 +69,24 @@ void add_ops(std::vector<op>& ops, const ca::queue& q, std::size_t n, const char
                    [sa, sb] { ca::matmul(sa.transpose(), sb); }});
 }
 
+// Stacks of count n x n systems, well conditioned (uniform in [-1, 1) plus n on the diagonal).
+template <class T>
+void add_batched_ops(std::vector<op>& ops, std::vector<std::size_t>& sizes, const ca::queue& q,
+                     std::size_t count, std::size_t n, const char* prefix) {
+    ca::random::generator gen(2);
+    ca::cl_array<T, ca::buffer> a = gen.uniform<T, ca::buffer>(q, {count, n, n}, T(-1), T(1)) +
+                                    ca::eye<T, ca::buffer>(q, n) * T(n);
+    auto b = gen.uniform<T, ca::buffer>(q, {count, n, 1}, T(-1), T(1));
+    const double c = double(count), m = double(n);
+    const std::string name = std::string(prefix) + " " + std::to_string(n) + "x" +
+                             std::to_string(n) + " x" + std::to_string(count);
+    ops.push_back({name + " solve", c * (2.0 / 3.0 * m * m * m + 2.0 * m * m),
+                   [a, b] { ca::linalg::solve(a, b); }});
+    ops.push_back({name + " inv", c * 2.0 * m * m * m, [a] { ca::linalg::inv(a); }});
+    sizes.push_back(n);
+    sizes.push_back(n);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -72,6 +95,7 @@ int main(int argc, char** argv) {
         if (const char* e = std::getenv("CLARRAY_BENCH_GEMM_SIZE"))
             n = std::strtoul(e, nullptr, 10);
         int reps = 7;
+        std::size_t batched = 0;
         std::string out = "bench_linalg.csv";
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string a = argv[i], v = argv[i + 1];
@@ -81,15 +105,28 @@ int main(int argc, char** argv) {
                 reps = std::max(1, std::atoi(v.c_str()));
             else if (a == "--out")
                 out = v;
+            else if (a == "--batched")
+                batched = std::strtoul(v.c_str(), nullptr, 10);
             else
-                throw ca::usage_error("unknown option " + a + " (--size N --reps R --out file)");
+                throw ca::usage_error("unknown option " + a +
+                                      " (--size N --reps R --out file --batched COUNT)");
         }
         if (n == 0) throw ca::usage_error("--size must be positive");
         ca::context ctx = ca::context::from_env();
         ca::queue q(ctx);
         std::vector<op> ops;
-        add_ops<float>(ops, q, n, "sgemm");
-        if (ctx.device().has_fp64()) add_ops<double>(ops, q, n, "dgemm");
+        std::vector<std::size_t> sizes; // n of each op
+        if (batched > 0) {
+            for (std::size_t m : {8, 32}) {
+                add_batched_ops<float>(ops, sizes, q, batched, m, "float32");
+                if (ctx.device().has_fp64())
+                    add_batched_ops<double>(ops, sizes, q, batched, m, "float64");
+            }
+        } else {
+            add_ops<float>(ops, q, n, "sgemm");
+            if (ctx.device().has_fp64()) add_ops<double>(ops, q, n, "dgemm");
+            sizes.assign(ops.size(), n);
+        }
         // One untimed round: CLBlast compiles its kernels on first use.
         for (const op& o : ops)
             o.run();
@@ -105,12 +142,15 @@ int main(int argc, char** argv) {
             }
         std::ofstream csv(out);
         csv << "device,op,n,rep,seconds,gflops\n";
-        std::cout << "device: " << ctx.device().name() << ", n = " << n << ", " << reps
-                  << " rounds\n";
+        std::cout << "device: " << ctx.device().name()
+                  << (batched ? ", stacks of " + std::to_string(batched)
+                              : ", n = " + std::to_string(n))
+                  << ", " << reps << " rounds\n";
         for (std::size_t i = 0; i < ops.size(); ++i) {
             for (std::size_t r = 0; r < samples[i].size(); ++r)
-                csv << '"' << ctx.device().name() << "\"," << ops[i].name << ',' << n << ',' << r
-                    << ',' << samples[i][r] << ',' << ops[i].flops / samples[i][r] / 1e9 << '\n';
+                csv << '"' << ctx.device().name() << "\",\"" << ops[i].name << "\"," << sizes[i]
+                    << ',' << r << ',' << samples[i][r] << ',' << ops[i].flops / samples[i][r] / 1e9
+                    << '\n';
             const double t = median(samples[i]);
             std::cout << std::left << std::setw(30) << ops[i].name << std::right << std::fixed
                       << std::setprecision(3) << std::setw(10) << t * 1e3 << " ms "

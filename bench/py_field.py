@@ -51,6 +51,7 @@ def make_numpy():
     b = Backend()
     b.name = "numpy"
     b.np = np
+    b.linalg = np.linalg
     cfg = ""
     try:
         cfg = ", ".join(
@@ -94,6 +95,7 @@ def make_cupy():
     b.sync = cp.cuda.Device().synchronize
     b.sort = cp.sort
     b.matmul = cp.matmul
+    b.linalg = cp.linalg  # batched getrf/getrs (cuBLAS) under solve and inv
     # The default random state (cuRAND XORWOW); draws into new arrays, as a CuPy user writes it.
     rs = cp.random.RandomState(1)
     b.empty = None
@@ -160,12 +162,12 @@ def make_pyopencl():
 
 
 def parse_only(s):
-    allowed = ("sort", "gemm", "random", "fft")
+    allowed = ("sort", "gemm", "random", "fft", "batched")
     got = [x for x in s.split(",") if x]
     for x in got:
         if x not in allowed:
             raise SystemExit("py_field.py: --only takes %s, not %s" % (",".join(allowed), x))
-    return set(got) or set(allowed)
+    return set(got) or set(allowed) - {"batched"}
 
 
 def main():
@@ -178,6 +180,7 @@ def main():
     ap.add_argument("--random-n", default="1.6e7")
     ap.add_argument("--fft-n1", default=str(1 << 24))
     ap.add_argument("--fft-n2", type=int, default=4096)
+    ap.add_argument("--batched-count", type=int, default=100000)
     ap.add_argument("--only", default="")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
@@ -268,6 +271,48 @@ def main():
                 cases.append((op, n, float(n), lambda x=x: be.sort(x), chk))
             run_bench("sort", cases, "Mkeys/s", 1e6)
             del cases, x
+
+    # ------------------------------------------------------------------ batched
+    # Stacks of small systems (bench_linalg --batched): solve with one right-hand side per
+    # matrix, and inv, of count well-conditioned n x n matrices (uniform in [-1, 1) plus n I).
+    if "batched" in only and getattr(be, "linalg", None) is None:
+        skip("batched", "solve, inv", args.batched_count,
+             "not supported (%s has no batched linear algebra)" % be.name)
+    elif "batched" in only:
+        la = be.linalg
+        count = args.batched_count
+        g = np.random.default_rng(3)
+        cases = []
+        for n in (8, 32):
+            for dt, name in ((np.float32, "float32"), (np.float64, "float64")):
+                ha = (g.uniform(-1, 1, (count, n, n)) + n * np.eye(n)).astype(dt)
+                hb = g.uniform(-1, 1, (count, n, 1)).astype(dt)
+                a, bb = be.to_dev(ha), be.to_dev(hb)
+                tol = 1e-4 if dt == np.float32 else 1e-10
+                op = "%s %dx%d x%d" % (name, n, n, count)
+
+                def chk_solve(res, ha=ha, hb=hb, tol=tol):
+                    x = be.get(res)
+                    for i in (0, count // 2, count - 1):
+                        r = ha[i].astype(np.float64) @ x[i].astype(np.float64) - hb[i]
+                        if np.abs(r).max() > tol * n:
+                            return "residual %g at matrix %d" % (np.abs(r).max(), i)
+                    return ""
+
+                def chk_inv(res, ha=ha, tol=tol):
+                    x = be.get(res)
+                    for i in (0, count // 2, count - 1):
+                        r = ha[i].astype(np.float64) @ x[i].astype(np.float64) - np.eye(n)
+                        if np.abs(r).max() > tol * n:
+                            return "A inv(A) - I up to %g at matrix %d" % (np.abs(r).max(), i)
+                    return ""
+                m = float(n)
+                cases.append((op + " solve", n, count * (2.0 / 3.0 * m ** 3 + 2.0 * m * m),
+                              lambda a=a, bb=bb: la.solve(a, bb), chk_solve))
+                cases.append((op + " inv", n, count * 2.0 * m ** 3,
+                              lambda a=a: la.inv(a), chk_inv))
+        run_bench("batched", cases, "GFLOP/s", 1e9)
+        del cases, a, bb
 
     # ------------------------------------------------------------------ gemm
     if "gemm" in only:
