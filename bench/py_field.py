@@ -291,7 +291,7 @@ def main():
                 tol = 1e-4 if dt == np.float32 else 1e-10
                 op = "%s %dx%d x%d" % (name, n, n, count)
 
-                def chk_solve(res, ha=ha, hb=hb, tol=tol):
+                def chk_solve(res, ha=ha, hb=hb, tol=tol, n=n):
                     x = be.get(res)
                     for i in (0, count // 2, count - 1):
                         r = ha[i].astype(np.float64) @ x[i].astype(np.float64) - hb[i]
@@ -299,7 +299,7 @@ def main():
                             return "residual %g at matrix %d" % (np.abs(r).max(), i)
                     return ""
 
-                def chk_inv(res, ha=ha, tol=tol):
+                def chk_inv(res, ha=ha, tol=tol, n=n):
                     x = be.get(res)
                     for i in (0, count // 2, count - 1):
                         r = ha[i].astype(np.float64) @ x[i].astype(np.float64) - np.eye(n)

@@ -1,5 +1,6 @@
 #include "batched.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,15 +26,17 @@ namespace {
 struct program_tag {};
 struct kernel_tag {}; // (a key of its own: the kernel's build takes the program's entry)
 
-kernel solve_kernel(const context& ctx, dtype t) {
-    const std::uint64_t sig = static_cast<std::uint64_t>(t);
+// The kernel for dtype t with local arrays of side nmax (8, 16 or 32).
+kernel solve_kernel(const context& ctx, dtype t, std::size_t nmax) {
+    const std::uint64_t sig = static_cast<std::uint64_t>(t) | std::uint64_t(nmax) << 8;
     return cached_kernel(ctx, {&type_tag<kernel_tag>::id, sig}, "batched_solve", [&] {
         return cached_program(ctx, {&type_tag<program_tag>::id, sig}, [&] {
             const char* ext = required_extension(t);
             std::string src =
                 ext ? std::string("#pragma OPENCL EXTENSION ") + ext + " : enable\n" : "";
             src += kernel_source_linalg_batched;
-            return program_source{std::move(src), std::string("-DT=") + cl_type_name(t)};
+            return program_source{std::move(src), std::string("-DT=") + cl_type_name(t) +
+                                                      " -DNMAX=" + std::to_string(nmax)};
         });
     });
 }
@@ -77,9 +80,10 @@ std::size_t solve(const array_ref& a, const array_ref* b, const array_ref& x, st
     const array_ref first_ref{&q, first.get(), x.kind, dtype::int32, &one, &unit, 0};
     strided_fill(first_ref, &none);
 
-    const kernel kern = solve_kernel(ctx, x.type);
+    const std::size_t side = std::max(n, k), nmax = side <= 8 ? 8 : side <= 16 ? 16 : 32;
+    const kernel kern = solve_kernel(ctx, x.type, nmax);
     const cl_uint un = static_cast<cl_uint>(n), uk = static_cast<cl_uint>(k), identity = b ? 0 : 1;
-    // One warp-sized group per matrix: the elimination keeps one work-item per row busy.
+    // One warp-sized group per matrix.
     const std::size_t group = 32;
     allocation* b_alloc = b ? tb.get() : ta.get(); // (unread for the identity)
     const launch_arg args[7] = {memory_arg(x.kind, ta.get(), access::read),
