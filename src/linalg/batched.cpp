@@ -86,7 +86,10 @@ std::size_t solve(const array_ref& a, const array_ref* b, const array_ref& x, st
     // A group per matrix, of more work-items the larger the systems: the trailing update of a
     // 32 x 32 system with 32 right-hand sides is up to 31 x 63 elements a step, and a compute
     // unit holds few groups of 16 KiB of local memory (float64, side 32).
-    const std::size_t group = nmax == 32 ? 128 : nmax == 16 ? 64 : 32;
+    const std::size_t group = std::min<std::size_t>(nmax == 32   ? 128
+                                                    : nmax == 16 ? 64
+                                                                 : 32,
+                                                    ctx.device().max_work_group_size());
     allocation* b_alloc = b ? tb.get() : ta.get(); // (unread for the identity)
     const launch_arg args[7] = {memory_arg(x.kind, ta.get(), access::read),
                                 memory_arg(x.kind, b_alloc, access::read),
