@@ -41,8 +41,12 @@ kernel solve_kernel(const context& ctx, dtype t, std::size_t nmax) {
     });
 }
 
-// `from` broadcast to `shape` in a C-contiguous library temporary.
+// `from` broadcast to `shape` in a C-contiguous library temporary; null where `from` already is
+// that (its own allocation serves).
 std::shared_ptr<allocation> contiguous(const array_ref& from, const shape_type& shape) {
+    if (*from.shape == shape && from.offset == 0 &&
+        *from.strides == contiguous_strides(shape, layout::c))
+        return nullptr;
     const queue& q = *from.q;
     auto temp =
         make_temporary_like(q, from.kind, checked_size(shape) * from.elem_size(), from.alloc);
@@ -73,6 +77,8 @@ std::size_t solve(const array_ref& a, const array_ref* b, const array_ref& x, st
     const auto ta = contiguous(a, a_shape);
     std::shared_ptr<allocation> tb;
     if (b) tb = contiguous(*b, *x.shape);
+    allocation* a_alloc = ta ? ta.get() : a.alloc;
+    allocation* b_alloc = !b ? a_alloc : tb ? tb.get() : b->alloc; // (unread for the identity)
     const cl_int none = static_cast<cl_int>(count);
     auto first = make_temporary_like(q, x.kind, sizeof(cl_int), x.alloc);
     const shape_type one{1};
@@ -90,8 +96,7 @@ std::size_t solve(const array_ref& a, const array_ref* b, const array_ref& x, st
                                                     : nmax == 16 ? 64
                                                                  : 32,
                                                     ctx.device().max_work_group_size());
-    allocation* b_alloc = b ? tb.get() : ta.get(); // (unread for the identity)
-    const launch_arg args[7] = {memory_arg(x.kind, ta.get(), access::read),
+    const launch_arg args[7] = {memory_arg(x.kind, a_alloc, access::read),
                                 memory_arg(x.kind, b_alloc, access::read),
                                 memory_arg(x.kind, x.alloc, access::write),
                                 launch_arg::value(&un, sizeof un),
