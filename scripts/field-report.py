@@ -20,6 +20,7 @@ taken on one machine in one run (> 1: clarray is faster).
 """
 import argparse
 import collections
+import csv
 import glob
 import math
 import os
@@ -82,7 +83,7 @@ def read_plain(paths):
                 device, _, rest = line[1:].partition('",')
             else:
                 device, _, rest = line.partition(",")
-            parts = rest.split(",")
+            parts = next(csv.reader([rest]))  # op names may be quoted (commas inside)
             try:
                 op, n, sec = parts[0], int(float(parts[1])), float(parts[3])
             except (IndexError, ValueError):
