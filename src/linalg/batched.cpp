@@ -57,7 +57,8 @@ std::shared_ptr<allocation> contiguous(const array_ref& from, const shape_type& 
 
 } // namespace
 
-bool applies(const queue& q, dtype t, std::size_t n, std::size_t k) {
+bool applies(const queue& q, dtype t, std::size_t n, std::size_t k, std::size_t count) {
+    if (count >= (std::size_t(1) << 31)) return false;
     const device& dev = q.context().device();
     if (dev.is_cpu()) return false;
     if (t != dtype::float32 && !(t == dtype::float64 && dev.has_fp64())) return false;

@@ -11,10 +11,11 @@ namespace clarray::detail::batched {
 // right-hand sides in local memory.
 constexpr std::size_t max_n = 32;
 
-// Whether stacks of n x n matrices of dtype t with k right-hand sides take the device kernels on
-// q's device: GPUs (not CPU devices, where LAPACK works on the mapped memory itself), float32 and
-// float64 (where the device has it), 1 <= n, k <= max_n.
-bool applies(const queue& q, dtype t, std::size_t n, std::size_t k);
+// Whether stacks of `count` n x n matrices of dtype t with k right-hand sides take the device
+// kernels on q's device: GPUs (not CPU devices, where LAPACK works on the mapped memory itself),
+// float32 and float64 (where the device has it), 1 <= n, k <= max_n, fewer than 2^31 matrices
+// (the singular index is a 32-bit atomic).
+bool applies(const queue& q, dtype t, std::size_t n, std::size_t k, std::size_t count);
 
 // x = a^-1 b for each of the `count` matrices: a (count, n, n), b and x (count, n, k); b null:
 // the identity (k = n, inv). a and b are broadcast to those shapes first (any views); x is

@@ -238,7 +238,10 @@ template <class T> void solve_t(const array_ref& ra, const array_ref& rb, const 
     const shape_type batch = batch_of(xs, vector ? 1 : 2);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0 || k == 0) return;
-    if (batched::applies(*rx.q, rx.type, n, k) && c_contiguous(rx)) {
+    // The device kernels take a's stack as it is (a broadcast over b's batch axes would be copied
+    // once per matrix of the result: the host path indexes it instead).
+    if (batched::applies(*rx.q, rx.type, n, k, count) && c_contiguous(rx) &&
+        batch_of(*ra.shape) == batch) {
         const std::size_t bad = batched::solve(ra, &rb, rx, count, n, k);
         if (bad < count)
             fail("solve", "Singular matrix", batch_of(*ra.shape),
@@ -287,7 +290,7 @@ template <class T> void inv_t(const array_ref& ra, const array_ref& rout) {
     const shape_type batch = batch_of(*ra.shape);
     const std::size_t count = checked_size(batch);
     if (count == 0 || n == 0) return;
-    if (batched::applies(*rout.q, rout.type, n, n) && c_contiguous(rout)) {
+    if (batched::applies(*rout.q, rout.type, n, n, count) && c_contiguous(rout)) {
         const std::size_t bad = batched::solve(ra, nullptr, rout, count, n, n);
         if (bad < count) fail("inv", "Singular matrix", batch, bad);
         return;
