@@ -211,6 +211,14 @@ array_ref c_ordered(const array_ref& a, allocation* memory, const strides_type& 
 }
 } // namespace
 
+std::shared_ptr<allocation> contiguous_temporary(const array_ref& src, const shape_type& shape) {
+    const queue& q = *src.q;
+    auto temp = make_temporary_like(q, src.kind, checked_size(shape) * src.elem_size(), src.alloc);
+    const strides_type c = contiguous_strides(shape, layout::c);
+    strided_copy(array_ref{&q, temp.get(), src.kind, src.type, &shape, &c, 0}, src);
+    return temp;
+}
+
 void read_c_order(const array_ref& a, void* host) {
     const queue& q = bound_queue(a);
     const std::size_t bytes = checked_size(*a.shape) * a.elem_size();

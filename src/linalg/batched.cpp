@@ -44,15 +44,9 @@ kernel solve_kernel(const context& ctx, dtype t, std::size_t nmax) {
 // `from` broadcast to `shape` in a C-contiguous library temporary; null where `from` already is
 // that (its own allocation serves).
 std::shared_ptr<allocation> contiguous(const array_ref& from, const shape_type& shape) {
-    if (*from.shape == shape && from.offset == 0 &&
-        *from.strides == contiguous_strides(shape, layout::c))
+    if (*from.shape == shape && from.offset == 0 && is_c_contiguous(shape, *from.strides))
         return nullptr;
-    const queue& q = *from.q;
-    auto temp =
-        make_temporary_like(q, from.kind, checked_size(shape) * from.elem_size(), from.alloc);
-    const strides_type c = contiguous_strides(shape, layout::c);
-    strided_copy(array_ref{&q, temp.get(), from.kind, from.type, &shape, &c, 0}, from);
-    return temp;
+    return contiguous_temporary(from, shape);
 }
 
 } // namespace

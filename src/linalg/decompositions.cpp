@@ -217,7 +217,7 @@ void to_row_major(const T* col, std::size_t ld, std::size_t m, std::size_t n, T*
 
 // Whether r is C-contiguous from its allocation's start (the device kernels' results).
 bool c_contiguous(const array_ref& r) {
-    return r.offset == 0 && *r.strides == contiguous_strides(*r.shape, layout::c);
+    return r.offset == 0 && is_c_contiguous(*r.shape, *r.strides);
 }
 
 std::size_t at_least_one(std::size_t n) {

@@ -121,13 +121,10 @@ struct operand {
 
     // Replaces the view by a C-contiguous copy of it in a library temporary, made on q.
     void make_contiguous(const queue& q) {
-        const std::size_t bytes = checked_size(shape) * dtype_size(type);
-        temp = make_temporary_like(q, kind, bytes, alloc);
-        const strides_type c = contiguous_strides(shape, layout::c);
-        const array_ref src{&q, alloc, kind, type, &shape, &strides, offset};
-        strided_copy(array_ref{&q, temp.get(), kind, type, &shape, &c, 0}, src);
+        temp =
+            contiguous_temporary(array_ref{&q, alloc, kind, type, &shape, &strides, offset}, shape);
         alloc = temp.get();
-        strides = c;
+        strides = contiguous_strides(shape, layout::c);
         offset = 0;
     }
     cl_mem mem() const { return alloc->as_buffer(); }

@@ -4,6 +4,7 @@
 // instantiation compiles only the forward, and the shape logic (broadcasting, coalescing,
 // overlap, kernel choice, launch sizes) is compiled once in src/array/copy.cpp.
 #include <cstddef>
+#include <memory>
 
 #include "clarray/runtime/device_memory.hpp"
 #include "clarray/runtime/event.hpp"
@@ -36,6 +37,9 @@ struct array_ref {
 // the result is as if src was read first. Returns the last command's event (none when nothing
 // was enqueued).
 event strided_copy(const array_ref& dst, const array_ref& src);
+// src broadcast to `shape` in a C-contiguous library temporary (make_temporary_like) from offset
+// 0, copied on src's queue.
+std::shared_ptr<allocation> contiguous_temporary(const array_ref& src, const shape_type& shape);
 // Every element of dst (bound) = *value, one stored element of dst.type.
 event strided_fill(const array_ref& dst, const void* value);
 
