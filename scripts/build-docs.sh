@@ -25,7 +25,10 @@ fi
 out=${BUILD_DIR:-build-docs}
 [[ $out == /* ]] || out=$PWD/$out
 mkdir -p "$out"
-CLARRAY_DOCS_OUT=$out doxygen docs/Doxyfile
+headers=$out/filtered-headers
+rm -rf "$headers"
+python3 scripts/doxygen-filter.py --tree include "$headers/include"
+CLARRAY_DOCS_OUT=$out CLARRAY_DOCS_HEADERS=$headers doxygen docs/Doxyfile
 log=$out/warnings.log
 undocumented=$(grep -c 'is not documented' "$log" || true)
 other=$(grep -cE 'warning:|error:' "$log" || true)
@@ -35,6 +38,6 @@ echo "build-docs: $undocumented warning(s) for undocumented public members," \
 if ((other > 0)); then
   # Undocumented: a `//` comment line directly above the declaration documents it (the filter
   # scripts/doxygen-filter.py makes it a Doxygen comment); `//@{` ... `//@}` share one comment.
-  sed "s|^$PWD/||" "$log" >&2
+  sed "s|^$headers/||; s|^$PWD/||" "$log" >&2
   exit 1
 fi

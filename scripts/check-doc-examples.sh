@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Compiles the ```cpp code blocks of Markdown files, one translation unit per block, with
-# -fsyntax-only: the examples in the README and the docs must stay true to the headers.
-# A block that defines `main` is compiled as written. Any other block is a fragment: it is
-# compiled inside `int main()` after `#include <clarray/clarray.hpp>`, `namespace ca = clarray;`
-# and the standard headers it is likely to use, with a `ca::context ctx` and a `ca::queue q`.
+# Compiles the ```cpp code blocks of Markdown files with -fsyntax-only: the examples in the
+# README and the docs must stay true to the headers. A block that defines `main` is a
+# translation unit as written. Any other block is a fragment: the fragments of a file are
+# compiled in one translation unit, each as the body of a function of its own with a
+# `ca::context ctx` and a `ca::queue q`, after `#include <clarray/clarray.hpp>`,
+# `namespace ca = clarray;` and the standard headers they are likely to use.
 #
 # Usage: scripts/check-doc-examples.sh [--self-test] -- CXX [FLAGS...] -- FILE.md...
 #   CXX and FLAGS (include directories, definitions, -std=c++17) compile each block.
@@ -26,34 +27,68 @@ compile_blocks() { # compile_blocks CXX FLAGS... -- FILES...
             /^```/ && inside { inside = 0; close(out); next }
             inside { print > out }
         ' "$f"
-        local n=0
+        local n=0 fragments=()
         for block in "$tmp/$(basename "$f" .md)"_*.cpp; do
             [[ -e $block ]] || continue
             n=$((n + 1))
             local line=${block##*_}
             line=${line%.cpp}
-            local tu=$block
             if ! grep -qE '\bint main\(' "$block"; then
-                tu=${block%.cpp}.tu.cpp
-                {
-                    printf '#include <clarray/clarray.hpp>\n#include <cmath>\n#include <complex>\n'
-                    printf '#include <iostream>\n#include <numeric>\n#include <vector>\n'
-                    printf 'namespace ca = clarray;\n'
-                    printf 'int main() {\n    ca::context ctx = ca::context::from_env();\n'
-                    printf '    ca::queue q(ctx);\n#line %s "%s"\n' "$line" "$f"
-                    cat "$block"
-                    printf '}\n'
-                } >"$tu"
-            else
-                { printf '#line %s "%s"\n' "$line" "$f"; cat "$block"; } >"${block%.cpp}.tu.cpp"
-                tu=${block%.cpp}.tu.cpp
+                fragments+=("$block")
+                continue
             fi
+            local tu=${block%.cpp}.tu.cpp
+            { printf '#line %s "%s"\n' "$line" "$f"; cat "$block"; } >"$tu"
             if ! "${cxx[@]}" -fsyntax-only -x c++ "$tu" 2>"$tmp/err"; then
                 echo "$f:$line: this cpp block does not compile:"
                 cat "$tmp/err"
                 failures=$((failures + 1))
             fi
         done
+        # The fragments of a file share one translation unit (the headers are parsed once), each
+        # in a function of its own; #line makes a message name the block's file and line.
+        if ((${#fragments[@]})); then
+            local tu=$tmp/$(basename "$f" .md).fragments.cpp
+            {
+                printf '#include <clarray/clarray.hpp>\n#include <cmath>\n#include <complex>\n'
+                printf '#include <iostream>\n#include <numeric>\n#include <vector>\n'
+                printf 'namespace ca = clarray;\n'
+                for block in "${fragments[@]}"; do
+                    local line=${block##*_}
+                    line=${line%.cpp}
+                    printf 'static void block_%s() {\n    ca::context ctx = ca::context::from_env();\n' "$line"
+                    printf '    ca::queue q(ctx);\n#line %s "%s"\n' "$line" "$f"
+                    cat "$block"
+                    printf '}\n'
+                done
+                printf 'int main() {\n'
+                for block in "${fragments[@]}"; do
+                    local line=${block##*_}
+                    printf '    block_%s();\n' "${line%.cpp}"
+                done
+                printf '}\n'
+            } >"$tu"
+            # On a failure each fragment is compiled alone, to name the blocks that fail.
+            if ! "${cxx[@]}" -fsyntax-only -x c++ "$tu" 2>/dev/null; then
+                for block in "${fragments[@]}"; do
+                    local line=${block##*_}
+                    line=${line%.cpp}
+                    {
+                        head -n 2 "$tu" # the includes
+                        printf 'namespace ca = clarray;\nint main() {\n'
+                        printf '    ca::context ctx = ca::context::from_env();\n    ca::queue q(ctx);\n'
+                        printf '#line %s "%s"\n' "$line" "$f"
+                        cat "$block"
+                        printf '}\n'
+                    } >"${block%.cpp}.tu.cpp"
+                    if ! "${cxx[@]}" -fsyntax-only -x c++ "${block%.cpp}.tu.cpp" 2>"$tmp/err"; then
+                        echo "$f:$line: this cpp block does not compile:"
+                        cat "$tmp/err"
+                        failures=$((failures + 1))
+                    fi
+                done
+            fi
+        fi
         if ((n == 0)); then
             echo "$f: no cpp block"
             failures=$((failures + 1))

@@ -9,6 +9,8 @@ group: one comment directly above the `//@{` documents every declaration up to t
 (DISTRIBUTE_GROUP_DOC).
 
 Usage: doxygen-filter.py FILE (the filtered text on stdout);
+       doxygen-filter.py --tree SRC DEST (every .hpp below SRC, filtered, to the same path below
+       DEST: one process for all headers, where Doxygen would start one per header and pass);
        doxygen-filter.py --self-test (checks the filter on examples; exit status 1 on a failure)."""
 import re
 import sys
@@ -211,6 +213,21 @@ def self_test():
 if __name__ == "__main__":
     if sys.argv[1] == "--self-test":
         sys.exit(self_test())
+    if sys.argv[1] == "--tree":
+        import os
+
+        src, dest = sys.argv[2], sys.argv[3]
+        for root, _, files in os.walk(src):
+            for name in files:
+                if not name.endswith(".hpp"):
+                    continue
+                out_dir = os.path.join(dest, os.path.relpath(root, src))
+                os.makedirs(out_dir, exist_ok=True)
+                with open(os.path.join(root, name), encoding="utf-8") as f:
+                    text = f.read()
+                with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+                    f.write(filter_header(text))
+        sys.exit(0)
     path = sys.argv[1]
     with open(path, encoding="utf-8") as f:
         text = f.read()

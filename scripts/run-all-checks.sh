@@ -49,9 +49,10 @@ for c in "${configs[@]}"; do
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp \
         CTEST_ARGS="-E install_and_find_package" scripts/run-tests.sh ;;
     tsan)
-      # Only the test files holding those tests are built (CLARRAY_TEST_FILES).
+      # Only the test files holding those tests are built (CLARRAY_TEST_FILES), and the tests
+      # are picked by name (an entry per test case).
       run tsan env BUILD_DIR=build-tsan \
-        CMAKE_ARGS="-DCLARRAY_SANITIZE=thread -DCLARRAY_TEST_FILES=test_release.cpp;test_expr.cpp;test_launch.cpp" \
+        CMAKE_ARGS="-DCLARRAY_SANITIZE=thread -DCLARRAY_TEST_ENTRIES=case -DCLARRAY_TEST_FILES=test_release.cpp;test_expr.cpp;test_launch.cpp" \
         TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1" \
         CTEST_ARGS="-R release|concurrent|dependencies|threads|kernel.cache" scripts/run-tests.sh ;;
     valgrind)
