@@ -48,6 +48,8 @@ mkdir -p .device/icd
 echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > .device/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd .device/icd/ 2>/dev/null || true # pocl, for CPU comparisons
 export OCL_ICD_VENDORS=$PWD/.device/icd
+# The carried packages' pkg-config files (xtensor.pc: install_and_find_package reads clarray.pc).
+export PKG_CONFIG_PATH=$prefix/usr/share/pkgconfig:$prefix/usr/lib/x86_64-linux-gnu/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export CLARRAY_DEVICE=${CLARRAY_DEVICE:-NVIDIA}
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 rc=0

@@ -23,7 +23,12 @@ if(rc)
 endif()
 
 # The same consumer through pkg-config.
-set(pc_env ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${WORK_DIR}/prefix/${LIBDIR}/pkgconfig")
+# The scratch prefix first, then the caller's path (where the dependencies' .pc files may be).
+set(pc_path "${WORK_DIR}/prefix/${LIBDIR}/pkgconfig")
+if(NOT "$ENV{PKG_CONFIG_PATH}" STREQUAL "")
+  string(APPEND pc_path ":$ENV{PKG_CONFIG_PATH}")
+endif()
+set(pc_env ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_path}")
 execute_process(COMMAND ${pc_env} pkg-config --modversion clarray
                 OUTPUT_VARIABLE pc_version OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
 if(rc)
