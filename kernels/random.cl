@@ -8,7 +8,8 @@
 // integer type (integers). RANDOM_PER_POSITION: the distributions computed from one counter
 // sequence per position (gamma ... poisson) instead of uniform, normal and exponential.
 //
-// Work-item g computes block b = L.first_block + g, whose lane j is the value at position
+// Work-item g computes blocks b = L.first_block + g * RANDOM_ITEM_BLOCKS + m (m below
+// RANDOM_ITEM_BLOCKS, see below); lane j of block b is the value at position
 // b * PER_BLOCK + j, and writes each lane whose position lies in [L.position, L.position + L.n)
 // to the element of flat C-order index position - L.position. A value therefore depends only on
 // (key, stream, distribution, position), never on the launch shape or the view.
@@ -32,8 +33,10 @@ typedef philox4x32_key_t rng_key;
 #define PER_BLOCK 4
 #endif
 
-// The four words of block b: counter {b low, b high, stream, domain << 24 | attempt}.
-inline rng_ctr block_words(const random_layout* L, ulong b, uint attempt) {
+// The four words of block b: counter {b low, b high, stream, domain << 24 | attempt}. Always
+// inlined: pocl's inliner found the ten rounds one unit too costly, and the call left the
+// work-item loop of the CPU device scalar (not vectorized across work-items).
+inline __attribute__((always_inline)) rng_ctr block_words(const random_layout* L, ulong b, uint attempt) {
     rng_ctr c = {{(uint)b, (uint)(b >> 32), L->counter_hi[0], L->counter_hi[1] | attempt}};
 #if RANDOM_THREEFRY
     rng_key k = {{L->key[0], L->key[1], L->key[2], L->key[3]}};
@@ -55,12 +58,62 @@ inline long element_offset(const random_layout* L, ulong i) {
     return d;
 }
 
+// A work-item computes RANDOM_ITEM_BLOCKS consecutive blocks (the host's choice: 1 on GPUs; 8
+// on CPUs, where Philox's rounds then run on uint8 vectors: pocl's work-item loop around the
+// rounds stayed scalar). A block's words do not depend on how many a work-item computes.
+#ifndef RANDOM_ITEM_BLOCKS
+#define RANDOM_ITEM_BLOCKS 1
+#endif
+#if RANDOM_ITEM_BLOCKS == 8 && !RANDOM_THREEFRY
+// Philox4x32-10 of blocks b0 .. b0 + 7 at once, as Random123's philox4x32_R: round 0 with the
+// key, each later round after bumping it. w[k][m]: word k of block b0 + m.
+inline void philox_blocks8(const random_layout* L, ulong b0, uint w[4][8]) {
+    const ulong8 b = (ulong8)(b0) + (ulong8)(0, 1, 2, 3, 4, 5, 6, 7);
+    uint8 c0 = convert_uint8(b), c1 = convert_uint8(b >> 32);
+    uint8 c2 = (uint8)(L->counter_hi[0]), c3 = (uint8)(L->counter_hi[1]);
+    uint k0 = L->key[0], k1 = L->key[1];
+    for (int round = 0; round < PHILOX4x32_DEFAULT_ROUNDS; ++round) {
+        if (round > 0) {
+            k0 += PHILOX_W32_0;
+            k1 += PHILOX_W32_1;
+        }
+        // 32 x 32 -> 64-bit products (mul_hi on uint8 was scalar code in pocl's library).
+        const ulong8 p0 = convert_ulong8(c0) * (ulong8)(PHILOX_M4x32_0);
+        const ulong8 p1 = convert_ulong8(c2) * (ulong8)(PHILOX_M4x32_1);
+        const uint8 hi0 = convert_uint8(p0 >> 32), lo0 = convert_uint8(p0);
+        const uint8 hi1 = convert_uint8(p1 >> 32), lo1 = convert_uint8(p1);
+        c0 = hi1 ^ c1 ^ (uint8)(k0);
+        c1 = lo1;
+        c2 = hi0 ^ c3 ^ (uint8)(k1);
+        c3 = lo0;
+    }
+    vstore8(c0, 0, w[0]);
+    vstore8(c1, 0, w[1]);
+    vstore8(c2, 0, w[2]);
+    vstore8(c3, 0, w[3]);
+}
+#define RANDOM_ITEM_WORDS(b0)                                                                      \
+    uint words[4][8];                                                                              \
+    philox_blocks8(&L, b0, words);
+#define RANDOM_BLOCK_WORDS(m, b) {{words[0][m], words[1][m], words[2][m], words[3][m]}}
+#else
+#define RANDOM_ITEM_WORDS(b0)
+#define RANDOM_BLOCK_WORDS(m, b) block_words(&L, b, 0)
+#endif
+
+// Opens the loop over the work-item's blocks (closed by RANDOM_BLOCK_TAIL): b, first (its first
+// position), end (the draw's) and r (its words).
 #define RANDOM_BLOCK_HEAD                                                                          \
-    const ulong b = L.first_block + get_global_id(0);                                              \
-    const ulong first = b * PER_BLOCK;                                                             \
+    const ulong item_block = L.first_block + get_global_id(0) * RANDOM_ITEM_BLOCKS;                \
     const ulong end = L.position + L.n;                                                            \
-    if (first >= end) return;                                                                      \
-    const rng_ctr r = block_words(&L, b, 0);
+    if (item_block * PER_BLOCK >= end) return;                                                     \
+    RANDOM_ITEM_WORDS(item_block)                                                                  \
+    for (int m = 0; m < RANDOM_ITEM_BLOCKS; ++m) {                                                 \
+        const ulong b = item_block + m;                                                            \
+        const ulong first = b * PER_BLOCK;                                                         \
+        if (first >= end) break;                                                                   \
+        const rng_ctr r = RANDOM_BLOCK_WORDS(m, b);
+#define RANDOM_BLOCK_TAIL }
 
 // One vector store of a whole block (16 bytes per work-item: coalesced on GPUs).
 #define RANDOM_CAT_(a, b) a##b
@@ -115,6 +168,8 @@ inline long element_offset(const random_layout* L, ulong i) {
 // [0, 1) as Random123's u01fixedpt closed_open (exact), then low + u * (high - low) in one
 // rounding; a value that rounds up to high becomes the largest value below it.
 kernel void random_uniform(global T* out, random_layout L, T low, T high, T width) {
+    // The largest value below high, once per work-item (not per lane).
+    const T below_high = nextafter(high, low);
     RANDOM_BLOCK_HEAD
     T v[PER_BLOCK];
     for (int j = 0; j < PER_BLOCK; ++j) {
@@ -124,9 +179,10 @@ kernel void random_uniform(global T* out, random_layout L, T low, T high, T widt
         const T u = u01fixedpt_closed_open_32_float(r.v[j]);
 #endif
         const T x = fma(u, width, low);
-        v[j] = x < high ? x : nextafter(high, low);
+        v[j] = x < high ? x : below_high;
     }
     RANDOM_STORE_BLOCK(v)
+    RANDOM_BLOCK_TAIL
 }
 
 // Box-Muller as Random123's boxmuller.hpp: a pair of words (w0, w1) gives
@@ -165,6 +221,7 @@ kernel void random_normal(global T* out, random_layout L, T mean, T stddev) {
         v[p + 1] = fma(radius * cospi(x), stddev, mean);
     }
     RANDOM_STORE_BLOCK(v)
+    RANDOM_BLOCK_TAIL
 }
 
 // scale * -log(u) (inversion), u in (0, 1) from one lane of the block as uniform's (four float32
@@ -181,6 +238,7 @@ kernel void random_exponential(global T* out, random_layout L, T scale) {
         v[j] = -log(u) * scale;
     }
     RANDOM_STORE_BLOCK(v)
+    RANDOM_BLOCK_TAIL
 }
 
 #elif RANDOM_REAL // RANDOM_PER_POSITION: a program of its own (src/random/generator.cpp)
@@ -454,6 +512,7 @@ kernel void random_integers(global T* out, random_layout L, T low, U range, U th
         v[j] = (T)((U)low + hi); // in U: no signed overflow
     }
     RANDOM_STORE_BLOCK(v)
+    RANDOM_BLOCK_TAIL
 }
 
 // The raw words of each lane (uint64 keys of permutation, shuffle and choice; domain 23).
@@ -467,6 +526,7 @@ kernel void random_bits(global T* out, random_layout L) {
         v[j] = (T)r.v[j];
 #endif
     RANDOM_STORE_BLOCK(v)
+    RANDOM_BLOCK_TAIL
 }
 
 #endif

@@ -143,6 +143,12 @@ const char* kernel_name(distribution d) {
     return "?";
 }
 
+// Counter blocks a work-item computes (RANDOM_ITEM_BLOCKS of kernels/random.cl; the tuning table
+// says why 8 on CPUs and 1 elsewhere).
+std::size_t item_blocks(const device& dev) {
+    return dev.tuning().random_item_blocks;
+}
+
 struct random_program_tag {};
 struct random_kernel_tag {};
 
@@ -182,7 +188,8 @@ kernel random_kernel(const context& ctx, algorithm algo, distribution d, dtype t
                     " -DRANDOM_THREEFRY=" + (algo == algorithm::threefry4x32_20 ? "1" : "0") +
                     " -DRANDOM_WIDE=" + (wide ? "1" : "0") +
                     " -DRANDOM_REAL=" + (real ? "1" : "0") +
-                    " -DRANDOM_PER_POSITION=" + (per_position ? "1" : "0");
+                    " -DRANDOM_PER_POSITION=" + (per_position ? "1" : "0") +
+                    " -DRANDOM_ITEM_BLOCKS=" + std::to_string(item_blocks(ctx.device()));
                 return program_source{std::move(source), std::move(options)};
             });
         });
@@ -329,8 +336,9 @@ event fill(const array_ref& a, const draw_state& state, distribution d, const vo
     const kernel k = random_kernel(q.context(), state.algo, d, a.type);
     const cl_ulong last_block = (state.position + n - 1) / per_block;
     const std::size_t blocks = static_cast<std::size_t>(last_block - L.first_block + 1);
+    const std::size_t per_item = item_blocks(q.context().device());
     const std::size_t g = elementwise_group_size(q.context().device());
-    const ndrange global{round_up(blocks, g)}, local{g};
+    const ndrange global{round_up((blocks + per_item - 1) / per_item, g)}, local{g};
     launch_arg args[5] = {memory_arg(a.kind, a.alloc, access::write), value_of(L)};
     std::size_t count = 2;
     for (std::size_t i = 0; i < 3; ++i)
@@ -433,8 +441,11 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
         draw_layout(a, state, n, blocked ? state.position / per_block : state.position, domain);
 
     const kernel k = random_kernel(q.context(), state.algo, d, program_type);
+    const std::size_t per_item = blocked ? item_blocks(q.context().device()) : 1;
     const std::size_t items =
-        blocked ? static_cast<std::size_t>((state.position + n - 1) / per_block - L.first_block + 1)
+        blocked ? (static_cast<std::size_t>((state.position + n - 1) / per_block -
+                                            L.first_block + 1) +
+                   per_item - 1) / per_item
                 : n;
     const std::size_t g = elementwise_group_size(q.context().device());
     const ndrange global{round_up(items, g)}, local{g};

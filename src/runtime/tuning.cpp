@@ -31,6 +31,7 @@ device::tuning_t make_tuning(const tuning_basis& basis, env_lookup env) {
     // in docs/internals/tuning.md, whose table lists them per device kind.
     t.function_vector_width = count("CLARRAY_VECTOR_WIDTH", cpu ? 8 : 1, 1, 16, true);
     t.half_vector_width = count("CLARRAY_HALF_VECTOR_WIDTH", gpu || cpu ? 4 : 1, 1, 16, true);
+    t.random_item_blocks = count("CLARRAY_RANDOM_ITEM_BLOCKS", cpu ? 8 : 1, 1, 16, true);
     t.index32 = on("CLARRAY_INDEX32", gpu);
 
     t.reduce_lanes = count("CLARRAY_GPU_REDUCE_LANES", 4, 1, 8, true);

@@ -181,6 +181,12 @@ public:
         // (docs/internals/tuning.md, performance.md). Other devices: 1 (default, not measured).
         // CLARRAY_HALF_VECTOR_WIDTH: 1, 2, 4, 8 or 16.
         std::size_t half_vector_width = 1;
+        // Counter blocks of a random draw per work-item (kernels/random.cl). CPU: 8, where
+        // Philox's rounds then run on 8-lane vectors (pocl left its work-item loop around the
+        // rounds scalar): a uniform draw of 2^20 float32 on pocl took 2.0-2.4 ms instead of
+        // 4.2 (with the rounds inlined, 2.7). GPUs and other devices: 1 (a GPU's stores stay
+        // coalesced; default, not measured). CLARRAY_RANDOM_ITEM_BLOCKS: 1, 2, 4, 8 or 16.
+        std::size_t random_item_blocks = 1;
         // Strided and row element-wise kernels do their row arithmetic (unravelling the row
         // index, the row offsets) in 32 bits where the element count and every operand's
         // reachable offset fit below 2^31, as CuPy indexes; else, and with it off, in 64 bits
