@@ -442,11 +442,10 @@ event fill_distribution(const array_ref& a, const draw_state& state, distributio
 
     const kernel k = random_kernel(q.context(), state.algo, d, program_type);
     const std::size_t per_item = blocked ? item_blocks(q.context().device()) : 1;
-    const std::size_t items =
-        blocked ? (static_cast<std::size_t>((state.position + n - 1) / per_block -
-                                            L.first_block + 1) +
-                   per_item - 1) / per_item
+    const std::size_t units =
+        blocked ? static_cast<std::size_t>((state.position + n - 1) / per_block - L.first_block + 1)
                 : n;
+    const std::size_t items = (units + per_item - 1) / per_item;
     const std::size_t g = elementwise_group_size(q.context().device());
     const ndrange global{round_up(items, g)}, local{g};
     const float f0 = static_cast<float>(k0), f1 = static_cast<float>(k1);
