@@ -14,6 +14,31 @@
 # messages are printed) or a file has no cpp block.
 set -euo pipefail
 
+# A translation unit of fragments (FILE.md BLOCK...): the headers, then each block as the body of
+# a function with `ctx` and `q` (named by the block's line, which #line gives its messages), and a
+# main that calls them.
+fragments_tu() {
+    local md=$1 block line
+    shift
+    printf '#include <clarray/clarray.hpp>\n#include <cmath>\n#include <complex>\n'
+    printf '#include <iostream>\n#include <numeric>\n#include <vector>\n'
+    printf 'namespace ca = clarray;\n'
+    for block in "$@"; do
+        line=${block##*_}
+        line=${line%.cpp}
+        printf 'static void block_%s() {\n    ca::context ctx = ca::context::from_env();\n' "$line"
+        printf '    ca::queue q(ctx);\n#line %s "%s"\n' "$line" "$md"
+        cat "$block"
+        printf '}\n'
+    done
+    printf 'int main() {\n'
+    for block in "$@"; do
+        line=${block##*_}
+        printf '    block_%s();\n' "${line%.cpp}"
+    done
+    printf '}\n'
+}
+
 compile_blocks() { # compile_blocks CXX FLAGS... -- FILES...
     local cxx=() files=() seen_sep=0
     for arg in "$@"; do
@@ -56,44 +81,26 @@ compile_blocks() { # compile_blocks CXX FLAGS... -- FILES...
         # in a function of its own; #line makes a message name the block's file and line.
         if ((${#fragments[@]})); then
             local tu=$tmp/$(basename "$f" .md).fragments.cpp
-            {
-                printf '#include <clarray/clarray.hpp>\n#include <cmath>\n#include <complex>\n'
-                printf '#include <iostream>\n#include <numeric>\n#include <vector>\n'
-                printf 'namespace ca = clarray;\n'
-                for block in "${fragments[@]}"; do
-                    local line=${block##*_}
-                    line=${line%.cpp}
-                    printf 'static void block_%s() {\n    ca::context ctx = ca::context::from_env();\n' "$line"
-                    printf '    ca::queue q(ctx);\n#line %s "%s"\n' "$line" "$f"
-                    cat "$block"
-                    printf '}\n'
-                done
-                printf 'int main() {\n'
-                for block in "${fragments[@]}"; do
-                    local line=${block##*_}
-                    printf '    block_%s();\n' "${line%.cpp}"
-                done
-                printf '}\n'
-            } >"$tu"
+            fragments_tu "$f" "${fragments[@]}" >"$tu"
             # On a failure each fragment is compiled alone, to name the blocks that fail.
-            if ! "${cxx[@]}" -fsyntax-only -x c++ "$tu" 2>/dev/null; then
+            if ! "${cxx[@]}" -fsyntax-only -x c++ "$tu" 2>"$tmp/err_all"; then
+                local failed_alone=0
                 for block in "${fragments[@]}"; do
                     local line=${block##*_}
                     line=${line%.cpp}
-                    {
-                        head -n 2 "$tu" # the includes
-                        printf 'namespace ca = clarray;\nint main() {\n'
-                        printf '    ca::context ctx = ca::context::from_env();\n    ca::queue q(ctx);\n'
-                        printf '#line %s "%s"\n' "$line" "$f"
-                        cat "$block"
-                        printf '}\n'
-                    } >"${block%.cpp}.tu.cpp"
+                    fragments_tu "$f" "$block" >"${block%.cpp}.tu.cpp"
                     if ! "${cxx[@]}" -fsyntax-only -x c++ "${block%.cpp}.tu.cpp" 2>"$tmp/err"; then
                         echo "$f:$line: this cpp block does not compile:"
                         cat "$tmp/err"
-                        failures=$((failures + 1))
+                        failed_alone=$((failed_alone + 1))
                     fi
                 done
+                if ((failed_alone == 0)); then # only together: the whole translation unit's messages
+                    echo "$f: the cpp blocks compile alone but not together:"
+                    cat "$tmp/err_all"
+                    failed_alone=1
+                fi
+                failures=$((failures + failed_alone))
             fi
         fi
         if ((n == 0)); then
