@@ -58,14 +58,8 @@ while(NOT rest STREQUAL "")
   string(APPEND names_text "${line}\n")
 endwhile()
 
-execute_process(COMMAND "${CTEST_COMMAND}" --test-dir "${BUILD_DIR}" --show-only=json-v1
-                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "check_test_names: ctest --show-only=json-v1 failed (${rc})")
-endif()
-# Each string(JSON) call parses its whole input: take the array once, then one entry at a time.
-string(JSON tests_json GET "${json}" tests)
-string(JSON ntests LENGTH "${tests_json}")
+include(${CMAKE_CURRENT_LIST_DIR}/ctest_json.cmake)
+ctest_entries(check_test_names "${CTEST_COMMAND}" "${BUILD_DIR}" tests_json ntests)
 set(entry_names_text "\n")
 set(entries_checked 0)
 if(ntests GREATER 0)
@@ -84,15 +78,7 @@ if(ntests GREATER 0)
       continue()
     endif()
     string(APPEND entry_names_text "${name}\n")
-    # The entry's arguments, minus empty ones (catch_discover_tests passes "" for unset options).
-    set(args "")
-    math(EXPR lastarg "${ncmd} - 1")
-    foreach(k RANGE 1 ${lastarg})
-      string(JSON arg GET "${entry}" command ${k})
-      if(NOT arg STREQUAL "")
-        list(APPEND args "${arg}")
-      endif()
-    endforeach()
+    ctest_entry_arguments("${entry}" args)
     # Only entries made by catch_discover_tests (their spec is their escaped name); entries such
     # as gpu_plans_on_this_device select tests by tag and may select none in a partial build.
     set(escaped "${name}")
