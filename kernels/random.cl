@@ -36,7 +36,8 @@ typedef philox4x32_key_t rng_key;
 // The four words of block b: counter {b low, b high, stream, domain << 24 | attempt}. Always
 // inlined: pocl's inliner found the ten rounds one unit too costly, and the call left the
 // work-item loop of the CPU device scalar (not vectorized across work-items).
-inline __attribute__((always_inline)) rng_ctr block_words(const random_layout* L, ulong b, uint attempt) {
+inline __attribute__((always_inline)) rng_ctr block_words(const random_layout* L, ulong b,
+                                                         uint attempt) {
     rng_ctr c = {{(uint)b, (uint)(b >> 32), L->counter_hi[0], L->counter_hi[1] | attempt}};
 #if RANDOM_THREEFRY
     rng_key k = {{L->key[0], L->key[1], L->key[2], L->key[3]}};
