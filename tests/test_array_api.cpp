@@ -30,6 +30,9 @@ template <class T> std::vector<T> host_of(const xt::xarray<T>& a) {
 
 using api_configs = std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<double, ca::buffer>,
                                test::cfg<std::int32_t, ca::svm_fine>>;
+using unique_configs =
+    std::tuple<test::cfg<float, ca::svm_coarse>, test::cfg<double, ca::buffer>,
+               test::cfg<std::int32_t, ca::svm_fine>, test::cfg<std::complex<float>, ca::buffer>>;
 
 } // namespace
 
@@ -253,30 +256,50 @@ TEMPLATE_LIST_TEST_CASE("array API: broadcast_to, broadcast_arrays, unstack and 
 }
 
 TEMPLATE_LIST_TEST_CASE("array API: unique_values, unique_inverse and unique_all", "[array_api]",
-                        api_configs) {
+                        unique_configs) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     ca::queue& q = test::q();
     xt::xarray<T> h = xt::xarray<T>::from_shape({6, 7});
     std::vector<T> pool{T(3), T(-2), T(7), T(0), T(3), T(11)};
+    if constexpr (ca::is_complex_v<T>) // equal real parts, imaginary parts apart; -0.0 and +0.0
+        pool = {T(3, 1), T(-2, 0), T(3, -1), T(-0.0f, 0), T(0, -0.0f), T(7, 2)};
     for (std::size_t i = 0; i < h.size(); ++i)
         h.flat(i) = pool[(i * 5 + i / 3) % pool.size()];
-    if constexpr (std::is_floating_point_v<T>) {
-        h.flat(4) = std::numeric_limits<T>::quiet_NaN();
-        h.flat(20) = std::numeric_limits<T>::quiet_NaN();
+    constexpr bool inexact = std::is_floating_point_v<T> || ca::is_complex_v<T>;
+    using R = ca::real_of_t<T>;
+    const R nan = std::numeric_limits<R>::quiet_NaN();
+    if constexpr (ca::is_complex_v<T>) { // NaN parts: one value, after every number
+        h.flat(4) = T(nan, 1);
+        h.flat(20) = T(2, nan);
+        h.flat(33) = T(nan, nan);
+    } else if constexpr (std::is_floating_point_v<T>) {
+        h.flat(4) = nan;
+        h.flat(20) = nan;
     }
     const auto a = ca::to_device<S>(q, h);
-    // The host reference: sorted distinct values (NaNs as one, last), first positions, counts.
-    auto less = [](T x, T y) {
-        if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(double(x)) || std::isnan(double(y)))
-                return !std::isnan(double(x)) && std::isnan(double(y));
-        return x < y;
+    // The host reference: sorted distinct values (NaNs as one, last; complex: real part, then
+    // imaginary part), first positions, counts.
+    auto has_nan = [](T x) {
+        if constexpr (ca::is_complex_v<T>)
+            return std::isnan(x.real()) || std::isnan(x.imag());
+        else if constexpr (std::is_floating_point_v<T>)
+            return std::isnan(x);
+        else
+            return false;
     };
-    auto same = [](T x, T y) {
-        if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(double(x)) && std::isnan(double(y))) return true;
+    auto less = [&](T x, T y) {
+        if constexpr (inexact)
+            if (has_nan(x) || has_nan(y)) return !has_nan(x) && has_nan(y);
+        if constexpr (ca::is_complex_v<T>)
+            return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
+        else
+            return x < y;
+    };
+    auto same = [&](T x, T y) {
+        if constexpr (inexact)
+            if (has_nan(x) && has_nan(y)) return true;
         return x == y;
     };
     std::vector<T> values(h.begin(), h.end());
@@ -400,6 +423,81 @@ TEST_CASE("array API: FFT helpers", "[array_api][fft]") {
     REQUIRE(round_trip.size() == hh.size());
     for (std::size_t k = 0; k < hh.size(); ++k)
         CHECK(std::abs(round_trip[k] - hh[k]) < 1e-12);
+}
+
+// The DFT of v (sign -1) or its inverse without scaling (sign +1), v completed to n values with
+// Hermitian symmetry when `hermitian` (v holds the first n/2 + 1).
+static std::vector<std::complex<double>> host_dft(const std::vector<std::complex<double>>& v,
+                                                  std::size_t n, int sign, bool hermitian) {
+    std::vector<std::complex<double>> out(n);
+    const double two_pi = 2 * std::acos(-1.0);
+    for (std::size_t m = 0; m < n; ++m)
+        for (std::size_t k = 0; k < n; ++k) {
+            std::complex<double> x = !hermitian ? v[k] : k <= n / 2 ? v[k] : std::conj(v[n - k]);
+            if (hermitian && (k == 0 || 2 * k == n)) x = x.real(); // NumPy drops those parts
+            out[m] += x * std::polar(1.0, sign * two_pi * double(k * m) / double(n));
+        }
+    return out;
+}
+
+TEST_CASE("array API: FFTs of real and float16 input, as NumPy's", "[array_api][fft]") {
+    ca::queue& q = test::q();
+    using ca::half;
+    using cf = std::complex<float>;
+    const std::size_t n = 8;
+    std::vector<float> re(n / 2 + 1);
+    for (std::size_t k = 0; k < re.size(); ++k)
+        re[k] = static_cast<float>(std::cos(0.4 * double(k)) + 0.25 * double(k));
+    std::vector<std::complex<double>> as_complex(re.begin(), re.end());
+    const auto dre = test::device_array<float, ca::buffer>(q, re);
+    // Real input to irfft and hfft: zero imaginary parts.
+    static_assert(std::is_same_v<decltype(ca::fft::irfft(dre, n))::value_type, float>);
+    const auto inv = test::host_vector(ca::fft::irfft(dre, n));
+    const auto want_inv = host_dft(as_complex, n, +1, true);
+    REQUIRE(inv.size() == n);
+    for (std::size_t m = 0; m < n; ++m)
+        CHECK(inv[m] == Approx(want_inv[m].real() / double(n)).margin(1e-5));
+    const auto spec = test::host_vector(ca::fft::hfft(dre, n));
+    const auto want_spec = host_dft(as_complex, n, -1, true);
+    for (std::size_t m = 0; m < n; ++m)
+        CHECK(spec[m] == Approx(want_spec[m].real()).margin(1e-4));
+    // irfftn of real 2-d input: the same as of that input made complex on the host.
+    const xt::xarray<float> r2 = test::random_array<float>({3, 5}, 21);
+    const xt::xarray<cf> c2 = xt::cast<cf>(r2);
+    const xt::xarray<float> from_real = ca::fft::irfftn(ca::to_device<ca::buffer>(q, r2)).get();
+    const xt::xarray<float> from_complex = ca::fft::irfftn(ca::to_device<ca::buffer>(q, c2)).get();
+    REQUIRE(from_real.shape() == (std::vector<std::size_t>{3, 8}));
+    CHECK(xt::allclose(from_real, from_complex, 1e-6, 1e-6));
+    // float16: computed in float32 (complex64 results); irfft and hfft give float16 back.
+    std::vector<half> h(n);
+    std::vector<std::complex<double>> hd(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        h[k] = half(static_cast<float>(0.5 * double(k) - 1.25));
+        hd[k] = static_cast<float>(h[k]);
+    }
+    const auto dh = test::device_array<half, ca::buffer>(q, h);
+    static_assert(std::is_same_v<decltype(ca::fft::fft(dh))::value_type, cf>);
+    static_assert(std::is_same_v<decltype(ca::fft::rfftn(dh))::value_type, cf>);
+    static_assert(std::is_same_v<decltype(ca::fft::ihfft(dh))::value_type, cf>);
+    static_assert(std::is_same_v<decltype(ca::fft::irfft(dh))::value_type, half>);
+    static_assert(std::is_same_v<decltype(ca::fft::hfft(dh))::value_type, half>);
+    static_assert(
+        std::is_same_v<decltype(ca::fft::irfft2(ca::fft::rfft2(dh.reshape({2, 4}))))::value_type,
+                       float>);
+    const auto full = test::host_vector(ca::fft::fft(dh));
+    const auto half_spec = test::host_vector(ca::fft::rfftn(dh));
+    const auto want = host_dft(hd, n, -1, false);
+    REQUIRE(half_spec.size() == n / 2 + 1);
+    for (std::size_t m = 0; m < n; ++m) {
+        CHECK(std::abs(std::complex<double>(full[m]) - want[m]) < 1e-4);
+        if (m <= n / 2) CHECK(std::abs(std::complex<double>(half_spec[m]) - want[m]) < 1e-4);
+    }
+    const auto back = test::host_vector(ca::fft::irfft(ca::fft::rfft(dh), n));
+    for (std::size_t m = 0; m < n; ++m) // float16 results: within a float16 rounding
+        CHECK(static_cast<float>(back[m]) == Approx(static_cast<float>(h[m])).margin(2e-3));
+    const auto ih = test::host_vector(ca::fft::ihfft(dh));
+    for (std::size_t m = 0; m <= n / 2; ++m) // ihfft: conj(rfft) / n
+        CHECK(std::abs(std::complex<double>(ih[m]) - std::conj(want[m]) / double(n)) < 1e-5);
 }
 
 TEMPLATE_LIST_TEST_CASE("array API: take_along_axis, put_along_axis, descending sorts, sorter, "

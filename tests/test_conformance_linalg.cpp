@@ -5,8 +5,7 @@ using namespace conf;
 
 // CLBlast's types; float16 computes in float32.
 template <class T> inline constexpr bool blas_v = ca::is_inexact_v<T>;
-// VkFFT's types; bool and integers compute in float64 (as NumPy), float16 is refused.
-template <class T> inline constexpr bool fft_v = !std::is_same_v<T, ca::half>;
+// VkFFT takes every dtype: bool and integers compute in float64, float16 in float32 (as NumPy).
 
 #define CONF_PRODUCT(NAME, ACCEPTS, EXPR)                                                          \
     CONF_FUNCTION(NAME, ACCEPTS, transform_tol) {                                                  \
@@ -26,11 +25,11 @@ CONF_PRODUCT(tensordot, true,
     CONF_FUNCTION(NAME, ACCEPTS, transform_tol) {                                                  \
         c.check(0, ca::fft::NAME(c.in<T, S>(0)));                                                  \
     }
-CONF_FFT(fft, fft_v<T>)
-CONF_FFT(ifft, fft_v<T>)
-CONF_FFT(rfft, fft_v<T> && !is_cplx<T>)
-CONF_FFT(irfft, is_cplx<T>)
-CONF_FFT(fft2, fft_v<T>)
-CONF_FFT(ifft2, fft_v<T>)
-CONF_FFT(fftn, fft_v<T>)
-CONF_FFT(ifftn, fft_v<T>)
+CONF_FFT(fft, true)
+CONF_FFT(ifft, true)
+CONF_FFT(rfft, !is_cplx<T>)
+CONF_FFT(irfft, true)
+CONF_FFT(fft2, true)
+CONF_FFT(ifft2, true)
+CONF_FFT(fftn, true)
+CONF_FFT(ifftn, true)

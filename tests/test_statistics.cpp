@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -444,6 +445,69 @@ TEST_CASE("stats: views, expressions, large inputs and extremes", "[stats]") {
         CHECK(std::isnan(test::host_vector(ca::median(dd))[0]));
         CHECK(std::isnan(
             test::host_vector(ca::quantile(dd, 0.0, std::nullopt, ca::quantile_method::lower))[0]));
+    }
+}
+
+TEST_CASE("stats: median of complex values and pad's median mode, as NumPy's", "[stats]") {
+    using C = std::complex<float>;
+    ca::queue& q = test::q();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    // NumPy's order: real part, then imaginary part; values with a NaN part after every number.
+    auto nan_class = [](C x) { return 2 * std::isnan(x.real()) + std::isnan(x.imag()); };
+    auto less = [&](C x, C y) {
+        if (nan_class(x) != nan_class(y)) return nan_class(x) < nan_class(y);
+        const float xr = std::isnan(x.real()) ? 0 : x.real(),
+                    yr = std::isnan(y.real()) ? 0 : y.real();
+        const float xi = std::isnan(x.imag()) ? 0 : x.imag(),
+                    yi = std::isnan(y.imag()) ? 0 : y.imag();
+        return xr < yr || (xr == yr && xi < yi);
+    };
+    // The host median of a line: the middle value or the mean of the two; a line with a NaN part
+    // gives its last value in that order.
+    auto host_median = [&](std::vector<C> v) {
+        std::stable_sort(v.begin(), v.end(), less);
+        if (nan_class(v.back()) != 0) return v.back();
+        const std::size_t n = v.size();
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0f;
+    };
+    // Rows of 5 and 6 values with ties in the real part; row 2 holds a NaN part.
+    xt::xarray<C> h = xt::xarray<C>::from_shape({4, 6});
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> part(-3, 3);
+    for (auto& x : h)
+        x = C(float(part(rng)), float(part(rng)));
+    h(2, 3) = C(1, nan);
+    const auto a = ca::to_device<ca::buffer>(q, h);
+    static_assert(std::is_same_v<ca::median_t<C>, C>);
+    const xt::xarray<C> along = ca::median(a, 1).get();
+    const xt::xarray<C> five = ca::median(a(ca::all(), ca::range(0, 5)), 1).get();
+    REQUIRE(along.size() == 4);
+    for (std::size_t r = 0; r < 4; ++r) {
+        INFO("row " << r);
+        std::vector<C> line(h.begin() + r * 6, h.begin() + r * 6 + 6);
+        const C want = host_median(line), want5 = host_median({line.begin(), line.begin() + 5});
+        if (nan_class(want) != 0) {
+            CHECK(nan_class(along(r)) == nan_class(want));
+        } else {
+            CHECK(along(r) == want);
+            CHECK(five(r) == want5);
+        }
+    }
+    std::vector<C> rows01(h.begin(), h.begin() + 12);
+    CHECK(ca::median(a(ca::range(0, 2))).get()() == host_median(rows01));
+    // Empty: NaN in both parts (NumPy's mean of nothing).
+    const C empty = ca::median(ca::empty<C, ca::buffer>(q, {0})).get()();
+    CHECK((std::isnan(empty.real()) && std::isnan(empty.imag())));
+    // pad's median mode: each line's median spread to the widths.
+    const xt::xarray<C> padded =
+        ca::pad(a(ca::range(0, 2)), {{0, 0}, {2, 1}}, ca::pad_mode::median).get();
+    REQUIRE(padded.shape() == (std::vector<std::size_t>{2, 9}));
+    for (std::size_t r = 0; r < 2; ++r) {
+        const C m = host_median({h.begin() + r * 6, h.begin() + r * 6 + 6});
+        for (std::size_t c : {0u, 1u, 8u})
+            CHECK(padded(r, c) == m);
+        for (std::size_t c = 0; c < 6; ++c)
+            CHECK(padded(r, c + 2) == h(r, c));
     }
 }
 

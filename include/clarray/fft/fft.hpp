@@ -12,9 +12,9 @@
 // operand may be any view (strided, transposed, offset) of any storage policy. Everything is
 // enqueued, nothing blocks (except building a VkFFT plan on first use of a shape: docs/fft.md).
 // Element types: std::complex<float> / <double>; float and double promote to complex64 /
-// complex128 (fft, ifft and their n-d forms), rfft takes float or double, irfft complex.
-// Bool and integer inputs compute in float64 (complex128 results), as NumPy's; float16 is refused
-// at compile time (convert it first).
+// complex128 (fft, ifft and their n-d forms), rfft takes real input, irfft complex (real input:
+// zero imaginary parts). As NumPy's, bool and integer inputs compute in float64 (complex128
+// results) and float16 in float32 (complex64 results; irfft and hfft give float16 back).
 #include <complex>
 #include <cstddef>
 #include <string>
@@ -72,15 +72,16 @@ void fft_execute(const fft_request& r, const array_ref& out, const array_ref& in
 // not take become unsupported, failed allocations out_of_memory, the rest clarray::error.
 void check_vkfft(int result, const char* call, const char* name, const std::string& detail);
 
-// The transform types of an input type: bool and integers compute in float64, as NumPy's.
+// The transform types of an input type, as NumPy's: bool and integers compute in float64,
+// float16 in float32 (complex64 results). real_output: the result of irfft and hfft, NumPy's
+// result_type(input's real type, 1.0), which keeps float16.
 template <class T> struct fft_traits {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                      std::is_same_v<T, std::complex<float>> ||
-                      std::is_same_v<T, std::complex<double>> || is_integer_v<T> || is_boolean_v<T>,
-                  "clarray::fft: the input must be float, double, complex, integer or bool "
-                  "(convert float16 first, e.g. astype<float>)");
-    using real = std::conditional_t<is_inexact_v<T>, real_of_t<T>, double>;
+    static_assert(is_inexact_v<T> || is_integer_v<T> || is_boolean_v<T>,
+                  "clarray::fft: the input must be a number or bool");
+    using real = std::conditional_t<std::is_same_v<T, half>, float,
+                                    std::conditional_t<is_inexact_v<T>, real_of_t<T>, double>>;
     using complex = std::complex<real>;
+    using real_output = std::conditional_t<std::is_same_v<T, half>, half, real>;
 };
 
 template <class R, class T, class S>
@@ -88,9 +89,11 @@ cl_array<R, S> fft_call(fft_op op, const char* name, const cl_array<T, S>& a,
                         const std::vector<std::ptrdiff_t>& sizes,
                         const std::vector<std::ptrdiff_t>& axes, bool all_axes,
                         std::string_view norm) {
-    if constexpr (!is_inexact_v<T>) { // bool and integers: float64 first, as NumPy
-        return fft_call<R>(op, name, cl_array<double, S>(astype<double>(a)), sizes, axes, all_axes,
-                           norm);
+    if constexpr (!std::is_same_v<T, typename fft_traits<T>::real> &&
+                  !std::is_same_v<T, typename fft_traits<T>::complex>) {
+        // bool and integers (float64 first) and float16 (float32 first), as NumPy
+        using P = typename fft_traits<T>::real;
+        return fft_call<R>(op, name, cl_array<P, S>(astype<P>(a)), sizes, axes, all_axes, norm);
     } else {
         const array_ref in = array_ref_of(a);
         const fft_request r = make_fft_request(op, name, in, sizes, axes, all_axes, norm);
@@ -162,17 +165,25 @@ rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
                                         norm);
 }
 // The inverse of rfft: n real values (-1: 2 * (m - 1) for m input values along `axis`); the
-// input is truncated or padded with zeros to n/2+1 values first.
+// input is truncated or padded with zeros to n/2+1 values first. Real input counts as complex
+// with zero imaginary parts (NumPy's); float16 input gives float16, as NumPy's.
 template <class T, class S>
-cl_array<typename clarray::detail::fft_traits<T>::real, S>
+cl_array<typename clarray::detail::fft_traits<T>::real_output, S>
 irfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
       std::string_view norm = "backward") {
-    static_assert(std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>,
-                  "clarray::fft::irfft: the input must be std::complex<float> or "
-                  "std::complex<double>");
-    using R = typename clarray::detail::fft_traits<T>::real;
-    return clarray::detail::fft_call<R>(clarray::detail::fft_op::c2r, "irfft", a, {n}, {axis},
-                                        false, norm);
+    using traits = clarray::detail::fft_traits<T>;
+    using C = typename traits::complex;
+    using O = typename traits::real_output;
+    if constexpr (std::is_same_v<T, C>) {
+        return clarray::detail::fft_call<O>(clarray::detail::fft_op::c2r, "irfft", a, {n}, {axis},
+                                            false, norm);
+    } else {
+        cl_array<typename traits::real, S> r = irfft(cl_array<C, S>(astype<C>(a)), n, axis, norm);
+        if constexpr (std::is_same_v<O, typename traits::real>)
+            return r;
+        else
+            return cl_array<O, S>(astype<O>(r));
+    }
 }
 // The n-d transform over `axes` (empty: every axis when s is empty, else the last s.size()
 // axes); s: the lengths along those axes (empty: the extents; -1 entries likewise). Repeated
@@ -327,15 +338,22 @@ rfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
     return fftn(last, detail::all_but_last(s), detail::all_but_last(ax), norm);
 }
 // NumPy's irfftn: the inverse of rfftn (s: the real output's lengths; the last one defaults to
-// 2 (m - 1) for m input values).
+// 2 (m - 1) for m input values). Real input counts as complex with zero imaginary parts; float16
+// input gives float32 (NumPy's result over several axes; a C++ result type cannot depend on the
+// number of axes, so one axis gives float32 too, where NumPy's irfft gives float16).
 template <class T, class S>
 cl_array<typename clarray::detail::fft_traits<T>::real, S>
 irfftn(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
        const std::vector<std::ptrdiff_t>& axes = {}, std::string_view norm = "backward") {
-    const auto ax = detail::transform_axes("irfftn", a.dimension(), s, axes);
-    if (ax.size() == 1) return irfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
-    return irfft(ifftn(a, detail::all_but_last(s), detail::all_but_last(ax), norm),
-                 s.empty() ? -1 : s.back(), ax.back(), norm);
+    using C = typename clarray::detail::fft_traits<T>::complex;
+    if constexpr (!std::is_same_v<T, C>) {
+        return irfftn(cl_array<C, S>(astype<C>(a)), s, axes, norm);
+    } else {
+        const auto ax = detail::transform_axes("irfftn", a.dimension(), s, axes);
+        if (ax.size() == 1) return irfft(a, s.empty() ? -1 : s.back(), ax.back(), norm);
+        return irfft(ifftn(a, detail::all_but_last(s), detail::all_but_last(ax), norm),
+                     s.empty() ? -1 : s.back(), ax.back(), norm);
+    }
 }
 // rfftn over two axes, by default the last two.
 template <class T, class S>
@@ -354,10 +372,13 @@ irfft2(const cl_array<T, S>& a, const std::vector<std::ptrdiff_t>& s = {},
 // NumPy's hfft: the real spectrum of a signal with Hermitian symmetry, given its first half
 // (irfft of the conjugate with the normalisation reversed); n real values (-1: 2 (m - 1)).
 template <class T, class S>
-cl_array<typename clarray::detail::fft_traits<T>::real, S>
+cl_array<typename clarray::detail::fft_traits<T>::real_output, S>
 hfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
      std::string_view norm = "backward") {
-    return irfft(cl_array<T, S>(conj(a)), n, axis, detail::swapped_norm(norm));
+    if constexpr (is_complex_v<T>)
+        return irfft(cl_array<T, S>(conj(a)), n, axis, detail::swapped_norm(norm));
+    else // real input is its own conjugate
+        return irfft(a, n, axis, detail::swapped_norm(norm));
 }
 // NumPy's ihfft: the inverse of hfft (the conjugate of rfft with the normalisation reversed).
 template <class T, class S>

@@ -129,7 +129,8 @@ ranked<T, S> rank_values(const cl_array<T, S>& a, const stat_shape& sh,
                          const std::vector<std::uint64_t>& ranks, bool poison) {
     ranked<T, S> r;
     r.ranks = ranks;
-    if (sh.n == a.size() && sh.n < select_limit && select_passes(ranks) <= select_most) {
+    if (!is_complex_v<T> && sh.n == a.size() && sh.n < select_limit &&
+        select_passes(ranks) <= select_most) {
         r.selected = true;
         r.data = wrap_result<T, S>(a.get_queue(), select_impl(array_ref_of(a), ranks, poison),
                                    {ranks.size()});
@@ -150,8 +151,8 @@ template <class R> using stat_scalar_t = std::conditional_t<std::is_same_v<R, ha
 // value where the slice holds no NaN, else NaN (the sorted path; the select path poisons).
 template <class R, class T, class S, class E>
 void store_stat(cl_array<R, S> dst, const ranked<T, S>& r, const E& value) {
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
-        if (!r.selected) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || is_complex_v<T>) {
+        if (!r.selected) { // (complex: NaN in either part; the sort puts those last)
             dst = where(isnan(r.last()), astype<R>(r.last()), value);
             return;
         }
@@ -387,20 +388,27 @@ auto percentile(const cl_array<T, S>& a, const P& p, std::optional<long> axis,
     return percentile(a, p, axis, detail::quantile_method_named(method), keep_dims);
 }
 
+// The result type of median: stat_float_t, complex types unchanged (NumPy's).
+template <class T> using median_t = std::conditional_t<is_complex_v<T>, T, stat_float_t<T>>;
+
 // NumPy's median along axis (none: flattened): the middle element, or the mean of the two
-// middle ones, in stat_float_t<T>; NaN where a slice holds a NaN or is empty (NumPy's result for
-// an empty slice). Never blocks.
+// middle ones, in median_t<T>; NaN where a slice holds a NaN or is empty (NumPy's result for
+// an empty slice). Complex values are ordered as sort orders them (real part, then imaginary
+// part); a slice with a NaN part gives its last value in that order, as NumPy's. Never blocks.
 template <class T, class S>
-cl_array<stat_float_t<T>, S>
-median(const cl_array<T, S>& a, std::optional<long> axis = std::nullopt, bool keep_dims = false) {
-    static_assert(!is_complex_v<T>, "clarray::median: complex arrays are not supported");
-    using R = stat_float_t<T>;
+cl_array<median_t<T>, S> median(const cl_array<T, S>& a, std::optional<long> axis = std::nullopt,
+                                bool keep_dims = false) {
+    using R = median_t<T>;
     const queue& q = detail::queue_of(a, "median");
     const detail::stat_shape sh = detail::stat_shape_of(a, axis, "median");
     cl_array<R, S> result = empty<R, S>(q, keep_dims ? sh.kept : sh.rest);
     if (result.size() == 0) return result;
     if (sh.n == 0) {
-        result.fill(static_cast<R>(std::numeric_limits<float>::quiet_NaN()));
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        if constexpr (is_complex_v<R>)
+            result.fill(R(nan, nan)); // NumPy's mean of nothing
+        else
+            result.fill(static_cast<R>(nan));
         return result;
     }
     const std::uint64_t hi = sh.n / 2, lo = (sh.n - 1) / 2;
@@ -409,9 +417,9 @@ median(const cl_array<T, S>& a, std::optional<long> axis = std::nullopt, bool ke
     if (lo == hi)
         detail::store_stat(dst, r, astype<R>(r.at(0)));
     else // NumPy's mean of the two: their sum, divided by 2
-        detail::store_stat(
-            dst, r,
-            astype<R>((astype<R>(r.at(0)) + astype<R>(r.at(1))) / detail::stat_scalar_t<R>(2)));
+        detail::store_stat(dst, r,
+                           astype<R>((astype<R>(r.at(0)) + astype<R>(r.at(1))) /
+                                     real_of_t<detail::stat_scalar_t<R>>(2)));
     return result;
 }
 

@@ -7,7 +7,7 @@
 //   auto u = clarray::unique_all(a);     // u.values, u.indices, u.inverse_indices, u.counts
 //
 // Like unique, each blocks once: the number of distinct values is read back. NaNs count as one
-// value (NumPy 2's equal_nan); complex arrays are not taken (searchsorted's rule).
+// value (NumPy 2's equal_nan; for complex arrays, every value with a NaN part).
 #include <cstdint>
 #include <type_traits>
 
@@ -18,6 +18,36 @@
 #include "clarray/sort/sort.hpp"
 
 namespace clarray {
+
+namespace detail {
+// For each element of the 1-d `flat`, the index of its value among unique(flat) (`values`):
+// searchsorted into them; for complex arrays, which searchsorted does not take, each element's
+// run in a stable sort of flat (a run: equal values, -0.0 equal to +0.0, every value with a NaN
+// part one value, as unique's), scattered back to the element's position.
+template <class T, class S>
+cl_array<std::int64_t, S> inverse_indices_of(const cl_array<T, S>& values,
+                                             const cl_array<T, S>& flat) {
+    if constexpr (!is_complex_v<T>) {
+        return searchsorted(values, flat, side::left);
+    } else {
+        const long n = static_cast<long>(flat.size());
+        cl_array<std::int64_t, S> step(flat.get_queue(), flat.shape(), layout::c,
+                                       flat.data().get());
+        if (n == 0) return step;
+        const cl_array<std::int64_t, S> order = argsort(flat, 0);
+        const cl_array<T, S> sorted = take(flat, order);
+        step(range(0, 1)).fill(0);
+        if (n > 1) {
+            const cl_array<T, S> cur = sorted(range(1, n)), prev = sorted(range(0, n - 1));
+            step(range(1, n)) = astype<std::int64_t>(
+                logical_and(cur != prev, !logical_and(isnan(cur), isnan(prev))));
+        }
+        cl_array<std::int64_t, S> inverse = empty_like(step);
+        put(inverse, order, cumsum(step, 0));
+        return inverse;
+    }
+}
+} // namespace detail
 
 /// The result of unique_inverse: the sorted distinct values and, for each element of the input
 /// (its shape), the index of its value in `values`.
@@ -48,10 +78,9 @@ template <class E> auto unique_values(const E& e) {
 
 /// The sorted distinct values and where each element's value is among them.
 template <class T, class S> unique_inverse_result<T, S> unique_inverse(const cl_array<T, S>& a) {
-    static_assert(!is_complex_v<T>, "unique_inverse: complex arrays are not supported");
     cl_array<T, S> values = unique(a);
     cl_array<T, S> flat = a.ravel();
-    cl_array<std::int64_t, S> inverse = searchsorted(values, flat, side::left);
+    cl_array<std::int64_t, S> inverse = detail::inverse_indices_of(values, flat);
     return {std::move(values), inverse.reshape(a.shape())};
 }
 
@@ -63,10 +92,9 @@ auto unique_inverse(const E& e) {
 
 /// Values, first indices, inverse indices and counts (the standard's unique_all).
 template <class T, class S> unique_all_result<T, S> unique_all(const cl_array<T, S>& a) {
-    static_assert(!is_complex_v<T>, "unique_all: complex arrays are not supported");
     auto [values, counts] = unique_counts(a);
     cl_array<T, S> flat = a.ravel();
-    cl_array<std::int64_t, S> inverse = searchsorted(values, flat, side::left);
+    cl_array<std::int64_t, S> inverse = detail::inverse_indices_of(values, flat);
     // The stable argsort lists equal values in input order: each run starts at its first
     // occurrence, and the runs start at the exclusive running sum of the counts.
     const cl_array<std::int64_t, S> order = argsort(flat, 0);
