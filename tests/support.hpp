@@ -109,6 +109,30 @@ using dtype_matrix =
 #endif
                >;
 
+// A third of the dtype matrix for a test case of the default build: TEMPLATE_LIST_TEST_CASEs
+// whose subject is not the dtypes themselves (views, host views, factories) take
+// CLARRAY_DTYPE_SAMPLE, the third its line picks: entries of dtype_matrix, every storage policy
+// in each third, every dtype in one (float in two), so a file of such cases meets every dtype; a
+// CLARRAY_TEST_FULL=1 build gives each case the whole matrix.
+template <int K> struct dtype_third;
+template <> struct dtype_third<0> {
+    using type = std::tuple<cfg<bool, ca::svm_coarse>, cfg<std::int16_t, ca::svm_fine>,
+                            cfg<std::int32_t, ca::buffer>, cfg<float, ca::svm_fine>>;
+};
+template <> struct dtype_third<1> {
+    using type = std::tuple<cfg<std::int8_t, ca::svm_coarse>, cfg<std::uint32_t, ca::svm_fine>,
+                            cfg<std::uint64_t, ca::buffer>, cfg<double, ca::svm_coarse>>;
+};
+template <> struct dtype_third<2> {
+    using type = std::tuple<cfg<std::uint8_t, ca::buffer>, cfg<std::uint16_t, ca::svm_coarse>,
+                            cfg<std::int64_t, ca::svm_coarse>, cfg<float, ca::svm_fine>>;
+};
+#if CLARRAY_TEST_FULL_MATRIX
+#define CLARRAY_DTYPE_SAMPLE test::dtype_matrix
+#else
+#define CLARRAY_DTYPE_SAMPLE test::dtype_third<__LINE__ % 3>::type
+#endif
+
 // Deterministic random host data of any dtype (values small enough for exact integer math).
 template <class T> xt::xarray<T> random_array(const ca::shape_type& shape, unsigned seed = 1) {
     std::mt19937_64 rng(seed);

@@ -18,7 +18,9 @@ template <class T, class S> std::string cfg_name() {
     return std::string(ca::dtype_name(ca::dtype_traits<T>::id)) + "/" + S::name;
 }
 
-std::string shape_str(const ca::shape_type& s) { return ca::shape_to_string(s); }
+std::string shape_str(const ca::shape_type& s) {
+    return ca::shape_to_string(s);
+}
 
 // The shapes most factory tests run over: 0-d, zero-size, 1-d, 2-d, 3-d, unit axes.
 std::vector<ca::shape_type> factory_shapes() {
@@ -30,7 +32,8 @@ std::vector<ca::shape_type> factory_shapes() {
 
 std::size_t product(const ca::shape_type& s) {
     std::size_t n = 1;
-    for (std::size_t e : s) n *= e;
+    for (std::size_t e : s)
+        n *= e;
     return n;
 }
 
@@ -57,10 +60,12 @@ void check_memory_order(const ca::cl_array<T, S>& a, const xt::xarray<T>& ref, c
     std::vector<U> expected;
     if (l == ca::layout::c) {
         xt::xarray<T, xt::layout_type::row_major> r = ref;
-        for (std::size_t k = 0; k < r.size(); ++k) expected.push_back(static_cast<U>(r.data()[k]));
+        for (std::size_t k = 0; k < r.size(); ++k)
+            expected.push_back(static_cast<U>(r.data()[k]));
     } else {
         xt::xarray<T, xt::layout_type::column_major> r = ref;
-        for (std::size_t k = 0; k < r.size(); ++k) expected.push_back(static_cast<U>(r.data()[k]));
+        for (std::size_t k = 0; k < r.size(); ++k)
+            expected.push_back(static_cast<U>(r.data()[k]));
     }
     std::vector<U> memory;
     {
@@ -84,18 +89,25 @@ void check_contiguous_layout(const ca::cl_array<T, S>& a, const ca::shape_type& 
     CHECK(a.offset() == 0);
     REQUIRE(a.strides().size() == shape.size());
     if (product(shape) > 0) CHECK(a.strides() == reference_strides(shape, l));
-    if (l == ca::layout::c) CHECK(a.is_c_contiguous());
-    else CHECK(a.is_f_contiguous());
+    if (l == ca::layout::c)
+        CHECK(a.is_c_contiguous());
+    else
+        CHECK(a.is_f_contiguous());
 }
 
 template <class T> T big_value() {
-    if constexpr (std::is_same_v<T, bool>) return true;
-    else return std::numeric_limits<T>::max();
+    if constexpr (std::is_same_v<T, bool>)
+        return true;
+    else
+        return std::numeric_limits<T>::max();
 }
 template <class T> T low_value() {
-    if constexpr (std::is_same_v<T, bool>) return false;
-    else if constexpr (std::is_floating_point_v<T>) return T(-1.5e3);
-    else return std::numeric_limits<T>::lowest();
+    if constexpr (std::is_same_v<T, bool>)
+        return false;
+    else if constexpr (std::is_floating_point_v<T>)
+        return T(-1.5e3);
+    else
+        return std::numeric_limits<T>::lowest();
 }
 
 // NumPy's arange from its definition: length ceil((stop - start) / step) (at least 0), values
@@ -146,7 +158,7 @@ template <class T> void check_close(const xt::xarray<T>& got, const xt::xarray<T
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("empty: shape / size / C and F contiguous strides", "[factories]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -166,7 +178,8 @@ TEMPLATE_LIST_TEST_CASE("empty: shape / size / C and F contiguous strides", "[fa
     CHECK(d.strides() == reference_strides({2, 5}, ca::layout::c));
 }
 
-TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]",
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -199,7 +212,7 @@ TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]", te
 }
 
 TEMPLATE_LIST_TEST_CASE("full on a reused allocation overwrites every element", "[factories]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -216,7 +229,7 @@ TEMPLATE_LIST_TEST_CASE("full on a reused allocation overwrites every element", 
     CHECK_ARRAY_EQ(a.get(), xt::xarray<T>(xt::zeros<T>(shape)));
 }
 
-TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -227,15 +240,17 @@ TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", test::d
         };
         std::vector<case_t> cases;
         if constexpr (std::is_floating_point_v<T>) {
-            cases = {{T(0), T(10), T(1)},       {T(0.5), T(7.25), T(0.75)},
-                     {T(-3), T(3), T(0.25)},    {T(5), T(-5), T(-0.5)},
-                     {T(1), T(2), T(0.1)},      {T(-2.5), T(100.5), T(1.5)},
+            cases = {{T(0), T(10), T(1)},      {T(0.5), T(7.25), T(0.75)},
+                     {T(-3), T(3), T(0.25)},   {T(5), T(-5), T(-0.5)},
+                     {T(1), T(2), T(0.1)},     {T(-2.5), T(100.5), T(1.5)},
                      {T(0), T(1000), T(0.125)}};
         } else if constexpr (std::is_signed_v<T>) {
-            cases = {{T(0), T(10), T(1)}, {T(2), T(50), T(3)}, {T(-100), T(100), T(9)},
+            cases = {{T(0), T(10), T(1)},    {T(2), T(50), T(3)},    {T(-100), T(100), T(9)},
                      {T(10), T(-10), T(-3)}, {T(5), T(-100), T(-7)}, {T(-5), T(5), T(10)}};
         } else {
-            cases = {{T(0), T(10), T(1)}, {T(2), T(50), T(3)}, {T(0), T(200), T(7)},
+            cases = {{T(0), T(10), T(1)},
+                     {T(2), T(50), T(3)},
+                     {T(0), T(200), T(7)},
                      {T(1), T(255), T(254)}};
         }
         for (const auto& c : cases) {
@@ -287,7 +302,7 @@ TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", test::d
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -299,9 +314,9 @@ TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", tes
             bool endpoint;
         };
         std::vector<case_t> cases = {
-            {T(0), T(1), 50, true},    {T(0), T(1), 50, false},  {T(-3), T(7), 11, true},
-            {T(-3), T(7), 11, false},  {T(5), T(-5), 21, true},  {T(2), T(3), 2, true},
-            {T(2), T(3), 2, false},    {T(1), T(9), 1, true},    {T(1), T(9), 1, false},
+            {T(0), T(1), 50, true},    {T(0), T(1), 50, false},    {T(-3), T(7), 11, true},
+            {T(-3), T(7), 11, false},  {T(5), T(-5), 21, true},    {T(2), T(3), 2, true},
+            {T(2), T(3), 2, false},    {T(1), T(9), 1, true},      {T(1), T(9), 1, false},
             {T(0.1), T(0.7), 7, true}, {T(-1), T(1), 100000, true}};
         for (const auto& c : cases) {
             INFO("linspace(" << c.start << ", " << c.stop << ", " << c.num << ", "
@@ -326,7 +341,7 @@ TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", tes
 }
 
 TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[factories]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using A = typename TestType::array;
@@ -338,7 +353,7 @@ TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[
     A c = ca::to_device<S>(test::q(), r);
     A f = ca::empty<T, S>(test::q(), shape, ca::layout::f);
     f.set(r);
-    A tr = c.transpose();                                        // F-contiguous view
+    A tr = c.transpose();                                          // F-contiguous view
     A strided = c(ca::all(), ca::range(0, 6, 2), ca::range(1, 5)); // neither C nor F
     A zero_d = ca::to_device<S>(test::q(), test::random_array<T>(ca::shape_type{}, 9));
     A zero_size = ca::empty<T, S>(test::q(), {0, 3});
@@ -348,12 +363,10 @@ TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[
         A a;
         ca::layout expect;
     };
-    std::vector<src_t> sources = {{"C array", c, ca::layout::c},
-                                  {"F array", f, ca::layout::f},
-                                  {"transposed view", tr, ca::layout::f},
-                                  {"strided view", strided, ca::layout::c},
-                                  {"0-d", zero_d, ca::layout::c},
-                                  {"zero-size", zero_size, ca::layout::c}};
+    std::vector<src_t> sources = {
+        {"C array", c, ca::layout::c},          {"F array", f, ca::layout::f},
+        {"transposed view", tr, ca::layout::f}, {"strided view", strided, ca::layout::c},
+        {"0-d", zero_d, ca::layout::c},         {"zero-size", zero_size, ca::layout::c}};
     for (auto& s : sources) {
         INFO(s.name);
         xt::xarray<T> before = s.a.get();
@@ -384,7 +397,7 @@ TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[
 }
 
 TEMPLATE_LIST_TEST_CASE("to_device copies xtensor expressions and vectors", "[factories]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);

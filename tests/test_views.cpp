@@ -20,7 +20,9 @@ template <class T, class S> std::string cfg_name() {
     return std::string(ca::dtype_name(ca::dtype_traits<T>::id)) + "/" + S::name;
 }
 
-template <class Sh> ca::shape_type as_shape(const Sh& s) { return ca::shape_type(s.begin(), s.end()); }
+template <class Sh> ca::shape_type as_shape(const Sh& s) {
+    return ca::shape_type(s.begin(), s.end());
+}
 
 // v.get() equals the xtensor expression xv (evaluated on the host).
 template <class A, class X> void check_view(const A& v, const X& xv, const char* desc) {
@@ -34,9 +36,12 @@ template <class A, class X> void check_view(const A& v, const X& xv, const char*
 #define VIEW_CASE(ca_view, xt_view) check_view(ca_view, xt_view, #ca_view)
 
 template <class T> T other_value() {
-    if constexpr (std::is_same_v<T, bool>) return true;
-    else if constexpr (std::is_floating_point_v<T>) return T(123.25);
-    else return T(117);
+    if constexpr (std::is_same_v<T, bool>)
+        return true;
+    else if constexpr (std::is_floating_point_v<T>)
+        return T(123.25);
+    else
+        return T(117);
 }
 
 // ---- random views: the same view arguments for clarray and for xt::strided_view ----
@@ -49,19 +54,33 @@ struct view_spec {
 
 template <class A> A apply_spec(const A& a, const std::vector<ca::slice_arg>& s) {
     switch (s.size()) {
-    case 0: return a();
-    case 1: return a(s[0]);
-    case 2: return a(s[0], s[1]);
-    case 3: return a(s[0], s[1], s[2]);
-    case 4: return a(s[0], s[1], s[2], s[3]);
-    case 5: return a(s[0], s[1], s[2], s[3], s[4]);
-    case 6: return a(s[0], s[1], s[2], s[3], s[4], s[5]);
-    case 7: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
-    case 8: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
-    case 9: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
-    case 10: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]);
-    case 11: return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10]);
-    default: FAIL("too many view arguments in the test generator"); return a;
+    case 0:
+        return a();
+    case 1:
+        return a(s[0]);
+    case 2:
+        return a(s[0], s[1]);
+    case 3:
+        return a(s[0], s[1], s[2]);
+    case 4:
+        return a(s[0], s[1], s[2], s[3]);
+    case 5:
+        return a(s[0], s[1], s[2], s[3], s[4]);
+    case 6:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5]);
+    case 7:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    case 8:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+    case 9:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
+    case 10:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]);
+    case 11:
+        return a(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10]);
+    default:
+        FAIL("too many view arguments in the test generator");
+        return a;
     }
 }
 
@@ -75,7 +94,8 @@ long python_slice_length(long n, bool has_start, long start, bool has_stop, long
     long b = step > 0 ? norm(has_start, start, 0, 0, n) : norm(has_start, start, n - 1, -1, n - 1);
     long e = step > 0 ? norm(has_stop, stop, n, 0, n) : norm(has_stop, stop, -1, -1, n - 1);
     long count = 0;
-    for (long i = b; step > 0 ? i < e : i > e; i += step) ++count;
+    for (long i = b; step > 0 ? i < e : i > e; i += step)
+        ++count;
     return count;
 }
 
@@ -146,10 +166,14 @@ private:
         std::ptrdiff_t s0 = start, s1 = stop, st = step;
         if (python_slice_length(n, has_start, start, has_stop, stop, step) == 0)
             v.xt_args.push_back(xt::range(0, 0)); // xtensor 0.24 mis-sizes empty stepped ranges
-        else if (has_start && has_stop) v.xt_args.push_back(xt::range(s0, s1, st));
-        else if (has_start) v.xt_args.push_back(xt::range(s0, _, st));
-        else if (has_stop) v.xt_args.push_back(xt::range(_, s1, st));
-        else v.xt_args.push_back(xt::range(_, _, st));
+        else if (has_start && has_stop)
+            v.xt_args.push_back(xt::range(s0, s1, st));
+        else if (has_start)
+            v.xt_args.push_back(xt::range(s0, _, st));
+        else if (has_stop)
+            v.xt_args.push_back(xt::range(_, s1, st));
+        else
+            v.xt_args.push_back(xt::range(_, _, st));
         v.text += (has_start ? std::to_string(start) : std::string()) + ":" +
                   (has_stop ? std::to_string(stop) : std::string()) + ":" + std::to_string(step) +
                   ", ";
@@ -161,7 +185,7 @@ private:
 // ---------------------------------------------------------------------------------------------
 
 TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal xtensor's",
-                        "[views]", test::dtype_matrix) {
+                        "[views]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -173,11 +197,13 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
 
     VIEW_CASE(a(), r);
     VIEW_CASE(a(ca::range(1, 5)), xt::view(r, xt::range(1, 5)));
-    VIEW_CASE(a(ca::range(1, 5), ca::range(2, 8, 3)), xt::view(r, xt::range(1, 5), xt::range(2, 8, 3)));
+    VIEW_CASE(a(ca::range(1, 5), ca::range(2, 8, 3)),
+              xt::view(r, xt::range(1, 5), xt::range(2, 8, 3)));
     VIEW_CASE(a(ca::range(-5, -1)), xt::view(r, xt::range(-5, -1)));
     VIEW_CASE(a(ca::range(ca::none, 4)), xt::view(r, xt::range(_, 4)));
     VIEW_CASE(a(ca::range(3, ca::none)), xt::view(r, xt::range(3, _)));
-    VIEW_CASE(a(ca::all(), ca::range(ca::none, ca::none, 2)), xt::view(r, xt::all(), xt::range(_, _, 2)));
+    VIEW_CASE(a(ca::all(), ca::range(ca::none, ca::none, 2)),
+              xt::view(r, xt::all(), xt::range(_, _, 2)));
     VIEW_CASE(a(ca::range(ca::none, ca::none, -1)), xt::view(r, xt::range(_, _, -1)));
     VIEW_CASE(a(ca::range(5, 1, -2), ca::range(ca::none, ca::none, -1)),
               xt::view(r, xt::range(5, 1, -2), xt::range(_, _, -1)));
@@ -186,7 +212,8 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
     VIEW_CASE(a(ca::range(-2, -6, -1)), xt::view(r, xt::range(-2, -6, -1)));
     VIEW_CASE(a(ca::range(ca::none, -8, -1)), xt::view(r, xt::range(_, -8, -1))); // down to row 0
     VIEW_CASE(a(ca::range(0, 7, 10)), xt::view(r, xt::range(0, 7, 10)));
-    VIEW_CASE(a(ca::range(1, 7, 4), ca::range(8, -10, -4)), xt::view(r, xt::range(1, 7, 4), xt::range(8, -10, -4)));
+    VIEW_CASE(a(ca::range(1, 7, 4), ca::range(8, -10, -4)),
+              xt::view(r, xt::range(1, 7, 4), xt::range(8, -10, -4)));
     // Empty ranges.
     VIEW_CASE(a(ca::range(3, 3)), xt::view(r, xt::range(3, 3)));
     VIEW_CASE(a(ca::range(5, 2)), xt::view(r, xt::range(5, 2)));
@@ -199,19 +226,23 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
     VIEW_CASE(a(-1), xt::view(r, n0 - 1));
     VIEW_CASE(a(ca::all(), 3), xt::view(r, xt::all(), 3));
     VIEW_CASE(a(ca::range(ca::none, ca::none, -2), -9), xt::view(r, xt::range(_, _, -2), n1 - 9));
-    VIEW_CASE(a(1, 2), xt::view(r, 1, 2));    // 0-d
-    VIEW_CASE(a(-7, -9), xt::view(r, 0, 0));  // 0-d, first element
+    VIEW_CASE(a(1, 2), xt::view(r, 1, 2));   // 0-d
+    VIEW_CASE(a(-7, -9), xt::view(r, 0, 0)); // 0-d, first element
     VIEW_CASE(a(-1, -1), xt::view(r, n0 - 1, n1 - 1));
     // newaxis and ellipsis.
     VIEW_CASE(a(ca::newaxis()), xt::view(r, xt::newaxis()));
-    VIEW_CASE(a(ca::newaxis(), ca::all(), ca::newaxis()), xt::view(r, xt::newaxis(), xt::all(), xt::newaxis()));
-    VIEW_CASE(a(ca::all(), ca::all(), ca::newaxis()), xt::view(r, xt::all(), xt::all(), xt::newaxis()));
-    VIEW_CASE(a(3, ca::newaxis(), ca::range(1, 7, 2)), xt::view(r, 3, xt::newaxis(), xt::range(1, 7, 2)));
+    VIEW_CASE(a(ca::newaxis(), ca::all(), ca::newaxis()),
+              xt::view(r, xt::newaxis(), xt::all(), xt::newaxis()));
+    VIEW_CASE(a(ca::all(), ca::all(), ca::newaxis()),
+              xt::view(r, xt::all(), xt::all(), xt::newaxis()));
+    VIEW_CASE(a(3, ca::newaxis(), ca::range(1, 7, 2)),
+              xt::view(r, 3, xt::newaxis(), xt::range(1, 7, 2)));
     VIEW_CASE(a(ca::ellipsis()), xt::strided_view(r, {xt::ellipsis()}));
     VIEW_CASE(a(ca::ellipsis(), 4), xt::strided_view(r, {xt::ellipsis(), 4}));
     VIEW_CASE(a(2, ca::ellipsis()), xt::strided_view(r, {2, xt::ellipsis()}));
     VIEW_CASE(a(2, ca::ellipsis(), 4), xt::strided_view(r, {2, xt::ellipsis(), 4}));
-    VIEW_CASE(a(ca::ellipsis(), ca::newaxis()), xt::strided_view(r, {xt::ellipsis(), xt::newaxis()}));
+    VIEW_CASE(a(ca::ellipsis(), ca::newaxis()),
+              xt::strided_view(r, {xt::ellipsis(), xt::newaxis()}));
     VIEW_CASE(a(ca::newaxis(), ca::ellipsis(), ca::range(ca::none, ca::none, -3)),
               xt::strided_view(r, {xt::newaxis(), xt::ellipsis(), xt::range(_, _, -3)}));
 
@@ -222,7 +253,8 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
     // 3-d, and views of views.
     xt::xarray<T> r3 = test::random_array<T>({4, 5, 6}, 102);
     auto b = ca::to_device<S>(test::q(), r3);
-    VIEW_CASE(b(ca::ellipsis(), ca::range(1, 4)), xt::strided_view(r3, {xt::ellipsis(), xt::range(1, 4)}));
+    VIEW_CASE(b(ca::ellipsis(), ca::range(1, 4)),
+              xt::strided_view(r3, {xt::ellipsis(), xt::range(1, 4)}));
     VIEW_CASE(b(1, ca::ellipsis(), ca::range(ca::none, ca::none, -2)),
               xt::strided_view(r3, {1, xt::ellipsis(), xt::range(_, _, -2)}));
     VIEW_CASE(b(ca::range(ca::none, ca::none, -1), ca::newaxis(), 2, ca::range(1, ca::none, 2)),
@@ -234,14 +266,18 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
     {
         xt::xarray<T> s1 = xt::view(r3, xt::range(1, 4));
         xt::xarray<T> s2 = xt::view(s1, xt::all(), xt::range(4, 0, -1));
-        VIEW_CASE(b(ca::range(1, 4))(ca::all(), ca::range(4, 0, -1))(ca::range(ca::none, ca::none, -1), 2),
+        VIEW_CASE(b(ca::range(1, 4))(ca::all(),
+                                     ca::range(4, 0, -1))(ca::range(ca::none, ca::none, -1), 2),
                   xt::view(s2, xt::range(_, _, -1), 2));
         VIEW_CASE(b(ca::range(1, 4))(ca::all(), ca::range(4, 0, -1)), s2);
     }
-    VIEW_CASE(b.transpose()(ca::range(1, 5), 2), xt::view(xt::xarray<T>(xt::transpose(r3)), xt::range(1, 5), 2));
-    VIEW_CASE(b(ca::range(ca::none, ca::none, -1)).transpose({2, 0, 1})(ca::range(ca::none, ca::none, 2)),
-              xt::view(xt::xarray<T>(xt::transpose(xt::xarray<T>(xt::view(r3, xt::range(_, _, -1))), {2, 0, 1})),
-                       xt::range(_, _, 2)));
+    VIEW_CASE(b.transpose()(ca::range(1, 5), 2),
+              xt::view(xt::xarray<T>(xt::transpose(r3)), xt::range(1, 5), 2));
+    VIEW_CASE(
+        b(ca::range(ca::none, ca::none, -1)).transpose({2, 0, 1})(ca::range(ca::none, ca::none, 2)),
+        xt::view(xt::xarray<T>(
+                     xt::transpose(xt::xarray<T>(xt::view(r3, xt::range(_, _, -1))), {2, 0, 1})),
+                 xt::range(_, _, 2)));
 
     // 0-d and zero-size arrays.
     xt::xarray<T> r0 = test::random_array<T>(ca::shape_type{}, 103);
@@ -252,19 +288,22 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
     xt::xarray<T> re = xt::xarray<T>::from_shape({0, 3});
     auto e = ca::empty<T, S>(test::q(), {0, 3});
     VIEW_CASE(e(ca::all(), 1), xt::view(re, xt::all(), 1));
-    VIEW_CASE(e(ca::range(ca::none, ca::none, -1), ca::range(0, 2)), xt::view(re, xt::range(_, _, -1), xt::range(0, 2)));
-    VIEW_CASE(e(ca::newaxis(), ca::ellipsis()), xt::strided_view(re, {xt::newaxis(), xt::ellipsis()}));
+    VIEW_CASE(e(ca::range(ca::none, ca::none, -1), ca::range(0, 2)),
+              xt::view(re, xt::range(_, _, -1), xt::range(0, 2)));
+    VIEW_CASE(e(ca::newaxis(), ca::ellipsis()),
+              xt::strided_view(re, {xt::newaxis(), xt::ellipsis()}));
 }
 
 TEMPLATE_LIST_TEST_CASE("random views and views of views equal xtensor's strided_view", "[views]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
     INFO((cfg_name<T, S>()));
     view_generator gen(7 + static_cast<unsigned>(ca::dtype_traits<T>::id) * 31 +
                        static_cast<unsigned>(S::kind));
-    const std::vector<ca::shape_type> shapes = {{6, 5, 7}, {1, 8, 3}, {11}, {3, 0, 4}, {2, 3, 2, 3}};
+    const std::vector<ca::shape_type> shapes = {
+        {6, 5, 7}, {1, 8, 3}, {11}, {3, 0, 4}, {2, 3, 2, 3}};
     for (const auto& shape : shapes) {
         xt::xarray<T> r = test::random_array<T>(shape, 104);
         auto a = ca::to_device<S>(test::q(), r);
@@ -291,7 +330,7 @@ TEMPLATE_LIST_TEST_CASE("random views and views of views equal xtensor's strided
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set / fill / copy through random views", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("set / fill / copy through random views", "[views]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -353,10 +392,10 @@ TEMPLATE_LIST_TEST_CASE("out-of-range views and too many indices throw index_err
     CHECK_THROWS_AS(a(ca::range(-5, 2)), ca::index_error);
     CHECK_THROWS_AS(a(ca::range(5, ca::none)), ca::index_error);
     CHECK_THROWS_AS(a(ca::all(), ca::range(0, 6)), ca::index_error);
-    CHECK_THROWS_AS(a(ca::range(4, 0, -1)), ca::index_error);      // start past the last element
+    CHECK_THROWS_AS(a(ca::range(4, 0, -1)), ca::index_error); // start past the last element
     CHECK_THROWS_AS(a(ca::range(2, -6, -1)), ca::index_error);
-    CHECK_THROWS_AS(a(ca::range(0, 3, 0)), ca::index_error);       // zero step
-    CHECK_THROWS_AS(a(0, 0, 0), ca::index_error);                  // too many indices
+    CHECK_THROWS_AS(a(ca::range(0, 3, 0)), ca::index_error); // zero step
+    CHECK_THROWS_AS(a(0, 0, 0), ca::index_error);            // too many indices
     CHECK_THROWS_AS(a(ca::all(), ca::all(), ca::all()), ca::index_error);
     CHECK_THROWS_AS(a(ca::ellipsis(), 0, 0, 0), ca::index_error);
     CHECK_THROWS_AS(a(ca::newaxis(), 1, ca::range(0, 2), 0), ca::index_error);
@@ -376,7 +415,7 @@ TEMPLATE_LIST_TEST_CASE("out-of-range views and too many indices throw index_err
     CHECK(z(ca::newaxis(), ca::ellipsis()).shape() == ca::shape_type{1});
 }
 
-TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -410,7 +449,8 @@ TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", test::dtype
     CHECK_THROWS_AS(a.transpose({0, 1, 2, 3}), ca::index_error);
 }
 
-TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]",
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -424,7 +464,8 @@ TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]", 
     VIEW_CASE(a.reshape({2, 1, 3, 20}), xt::reshape_view(r, {2, 1, 3, 20}));
     VIEW_CASE(a.reshape({1, 120, 1}), xt::reshape_view(r, {1, 120, 1}));
     VIEW_CASE(a.reshape({ca::infer, 8}), xt::reshape_view(r, {r.size() / 8, std::size_t(8)}));
-    VIEW_CASE(a.reshape({3, ca::infer, 5}), xt::reshape_view(r, {std::size_t(3), r.size() / 15, std::size_t(5)}));
+    VIEW_CASE(a.reshape({3, ca::infer, 5}),
+              xt::reshape_view(r, {std::size_t(3), r.size() / 15, std::size_t(5)}));
     VIEW_CASE(a.reshape({ca::infer}), xt::reshape_view(r, {r.size()}));
     CHECK(a.reshape({6, 20}).data() == a.data());
     CHECK(a.reshape({6, 20}).is_c_contiguous());
@@ -553,7 +594,7 @@ TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]", 
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -561,7 +602,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
     xt::xarray<T> ref = test::random_array<T>({6, 8}, 120);
     auto a = ca::to_device<S>(test::q(), ref);
 
-    {   // full-shape host array into a stepped, reversed view
+    { // full-shape host array into a stepped, reversed view
         auto v = a(ca::range(1, 6, 2), ca::range(ca::none, ca::none, -3));
         auto rv = xt::view(ref, xt::range(1, 6, 2), xt::range(_, _, -3));
         xt::xarray<T> h = test::random_array<T>(v.shape(), 121);
@@ -570,7 +611,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
         CHECK_ARRAY_EQ(a.get(), ref);
         CHECK_ARRAY_EQ(v.get(), h);
     }
-    {   // a row broadcast down a column range
+    { // a row broadcast down a column range
         auto v = a(ca::range(2, 5), ca::range(1, 7));
         auto rv = xt::view(ref, xt::range(2, 5), xt::range(1, 7));
         xt::xarray<T> h = test::random_array<T>({6}, 122);
@@ -578,7 +619,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
         rv = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // a column broadcast across a transposed view
+    { // a column broadcast across a transposed view
         auto v = a.transpose()(ca::range(ca::none, ca::none, 2));
         auto rv = xt::view(xt::transpose(ref), xt::range(_, _, 2));
         xt::xarray<T> h = test::random_array<T>({v.shape(0), 1}, 123);
@@ -586,7 +627,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
         rv = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // a 0-d host array broadcast to a strided view
+    { // a 0-d host array broadcast to a strided view
         auto v = a(ca::all(), ca::range(0, 8, 4));
         auto rv = xt::view(ref, xt::all(), xt::range(0, 8, 4));
         xt::xarray<T> h = test::random_array<T>(ca::shape_type{}, 124);
@@ -594,7 +635,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
         rv = h;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // a lazy xtensor expression, and a single element (0-d view)
+    { // a lazy xtensor expression, and a single element (0-d view)
         auto v = a(ca::range(0, 2), ca::range(0, 3));
         xt::xarray<T> src = test::random_array<T>({3, 2}, 125);
         v.set(xt::transpose(src));
@@ -605,7 +646,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
         xt::view(ref, 5, 7) = one;
         CHECK_ARRAY_EQ(a.get(), ref);
     }
-    {   // std::vector into a view, in the view's row-major order
+    { // std::vector into a view, in the view's row-major order
         auto v = a(ca::range(ca::none, ca::none, -5), 3);
         xt::xarray<T> h = test::random_array<T>(v.shape(), 127);
         v.set(std::vector<T>(h.begin(), h.end()));
@@ -624,7 +665,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", test::dtype
 }
 
 TEMPLATE_LIST_TEST_CASE("fill on strided / reversed / transposed views", "[views]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -673,7 +714,7 @@ TEMPLATE_LIST_TEST_CASE("fill on strided / reversed / transposed views", "[views
 }
 
 TEMPLATE_LIST_TEST_CASE("copy of views is C-contiguous and independent", "[views]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -708,7 +749,8 @@ TEMPLATE_LIST_TEST_CASE("copy of views is C-contiguous and independent", "[views
     CHECK(ce.get().size() == 0);
 }
 
-TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]", test::dtype_matrix) {
+TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]",
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using A = typename TestType::array;
@@ -731,7 +773,8 @@ TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]", t
     }
     // View = view of another array.
     a(ca::range(1, 4), ca::range(ca::none, ca::none, -2)) = b(ca::range(3, 6), ca::range(0, 4));
-    xt::view(ra, xt::range(1, 4), xt::range(_, _, -2)) = xt::xarray<T>(xt::view(rb, xt::range(3, 6), xt::range(0, 4)));
+    xt::view(ra, xt::range(1, 4), xt::range(_, _, -2)) =
+        xt::xarray<T>(xt::view(rb, xt::range(3, 6), xt::range(0, 4)));
     CHECK_ARRAY_EQ(a.get(), ra);
     // A named view is a handle: assigning to it writes into a.
     {
@@ -745,7 +788,8 @@ TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]", t
     xt::view(ra, xt::range(0, 3)) = xt::xarray<T>(xt::view(rb, 5));
     CHECK_ARRAY_EQ(a.get(), ra);
     a(ca::range(3, 6), ca::range(1, 5)) = b(ca::range(0, 3), ca::range(6, 7));
-    xt::view(ra, xt::range(3, 6), xt::range(1, 5)) = xt::xarray<T>(xt::view(rb, xt::range(0, 3), xt::range(6, 7)));
+    xt::view(ra, xt::range(3, 6), xt::range(1, 5)) =
+        xt::xarray<T>(xt::view(rb, xt::range(0, 3), xt::range(6, 7)));
     CHECK_ARRAY_EQ(a.get(), ra);
     a(ca::all(), ca::range(ca::none, ca::none, 3)) = b(2, 2);
     xt::view(ra, xt::all(), xt::range(_, _, 3)) = xt::xarray<T>(xt::view(rb, 2, 2));
@@ -782,7 +826,7 @@ TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]", t
 }
 
 TEMPLATE_LIST_TEST_CASE("overlapping assignment within one array behaves as NumPy", "[views]",
-                        test::dtype_matrix) {
+                        CLARRAY_DTYPE_SAMPLE) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -836,7 +880,8 @@ TEMPLATE_LIST_TEST_CASE("overlapping assignment within one array behaves as NumP
         assign_ref(xt::view(r, xt::range(1, 33)), xt::view(r, xt::range(0, 32)));
         CHECK_ARRAY_EQ(a.get(), r);
         a(ca::all(), ca::range(0, 30)) = a(ca::all(), ca::range(3, 33));
-        assign_ref(xt::view(r, xt::all(), xt::range(0, 30)), xt::view(r, xt::all(), xt::range(3, 33)));
+        assign_ref(xt::view(r, xt::all(), xt::range(0, 30)),
+                   xt::view(r, xt::all(), xt::range(3, 33)));
         CHECK_ARRAY_EQ(a.get(), r);
         // Broadcast from inside the destination: row 0 everywhere, then column 5 everywhere.
         a(ca::range(0, 10)) = a(0);
