@@ -64,7 +64,9 @@ for c in "${configs[@]}"; do
       seed=${CLARRAY_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
       secs=${CLARRAY_FUZZ_SECONDS:-600}
       echo "fuzz: CLARRAY_FUZZ_SEED=$seed, $secs s"
-      cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      # CLARRAY_TEST_FULL=1: every dtype combination of the fuzz compiled (the default build
+      # compiles a sample of them).
+      CLARRAY_TEST_FULL=1 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCLARRAY_TEST_FILES=test_fuzz.cpp >/dev/null &&
       cmake --build build-fuzz --target clarray_tests &&
       run fuzz env POCL_CACHE_DIR=$PWD/build-fuzz/pocl-cache CLARRAY_FUZZ_SEED=$seed \
@@ -77,9 +79,14 @@ for c in "${configs[@]}"; do
         CLARRAY_FUZZ_SECONDS=60 build-fuzz/tests/clarray_tests "[fuzz_stress]"
       echo "fuzz: CLARRAY_FUZZ_SEED=$seed" ;;
     conformance)
-      cmake -S . -B build-tests -G Ninja >/dev/null && cmake --build build-tests --target clarray_tests &&
-      run conformance env POCL_CACHE_DIR=$PWD/build-tests/pocl-cache CLARRAY_CONFORMANCE=full \
-        build-tests/tests/clarray_tests "[conformance]" ;;
+      # Every pair instantiated (CLARRAY_TEST_FULL=1; the default build compiles a sample), in a
+      # build of the conformance files only.
+      conf_files=$(cd tests && ls test_conformance*.cpp | paste -sd';')
+      CLARRAY_TEST_FULL=1 cmake -S . -B build-conformance -G Ninja \
+        "-DCLARRAY_TEST_FILES=$conf_files" >/dev/null &&
+      cmake --build build-conformance --target clarray_tests &&
+      run conformance env POCL_CACHE_DIR=$PWD/build-conformance/pocl-cache CLARRAY_CONFORMANCE=full \
+        build-conformance/tests/clarray_tests "[conformance]" ;;
     *) echo "unknown config $c"; status=1 ;;
   esac
 done

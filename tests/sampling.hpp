@@ -1,7 +1,7 @@
 #pragma once
 // Sampling of the big test matrices. The default run takes a fixed subset: a configuration runs
 // every `every`-th case from an offset of its own, so the configurations of a matrix together
-// still run every case once. CLARRAY_TEST_FULL=1 (scripts/run-all-checks.sh full) runs every case
+// run every case once when `every` is at most their number (a part of the cases otherwise). CLARRAY_TEST_FULL=1 (scripts/run-all-checks.sh full) runs every case
 // in every configuration.
 #include <cstddef>
 #include <cstdlib>

@@ -110,10 +110,10 @@ using dtype_matrix =
                >;
 
 // A third of the dtype matrix for a test case of the default build: TEMPLATE_LIST_TEST_CASEs
-// whose subject is not the dtypes themselves (views, host views, factories) take
-// CLARRAY_DTYPE_SAMPLE, the third its line picks: entries of dtype_matrix, every storage policy
-// in each third, every dtype in one (float in two), so a file of such cases meets every dtype; a
-// CLARRAY_TEST_FULL=1 build gives each case the whole matrix.
+// whose subject is not the dtypes (views, host views, factories) take CLARRAY_DTYPE_THIRD(k),
+// k = 0, 1, 2 in turn through a file: entries of dtype_matrix, every storage policy in each
+// third, every dtype in one (float in two), so a file of three or more such cases meets every
+// dtype; a CLARRAY_TEST_FULL=1 build gives each case the whole matrix.
 template <int K> struct dtype_third;
 template <> struct dtype_third<0> {
     using type = std::tuple<cfg<bool, ca::svm_coarse>, cfg<std::int16_t, ca::svm_fine>,
@@ -128,9 +128,9 @@ template <> struct dtype_third<2> {
                             cfg<std::int64_t, ca::svm_coarse>, cfg<float, ca::svm_fine>>;
 };
 #if CLARRAY_TEST_FULL_MATRIX
-#define CLARRAY_DTYPE_SAMPLE test::dtype_matrix
+#define CLARRAY_DTYPE_THIRD(k) test::dtype_matrix
 #else
-#define CLARRAY_DTYPE_SAMPLE test::dtype_third<__LINE__ % 3>::type
+#define CLARRAY_DTYPE_THIRD(k) test::dtype_third<k>::type
 #endif
 
 // Deterministic random host data of any dtype (values small enough for exact integer math).

@@ -158,7 +158,7 @@ template <class T> void check_close(const xt::xarray<T>& got, const xt::xarray<T
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("empty: shape / size / C and F contiguous strides", "[factories]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -179,7 +179,7 @@ TEMPLATE_LIST_TEST_CASE("empty: shape / size / C and F contiguous strides", "[fa
 }
 
 TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -212,7 +212,7 @@ TEMPLATE_LIST_TEST_CASE("zeros / ones / full equal xtensor's", "[factories]",
 }
 
 TEMPLATE_LIST_TEST_CASE("full on a reused allocation overwrites every element", "[factories]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -229,7 +229,7 @@ TEMPLATE_LIST_TEST_CASE("full on a reused allocation overwrites every element", 
     CHECK_ARRAY_EQ(a.get(), xt::xarray<T>(xt::zeros<T>(shape)));
 }
 
-TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", CLARRAY_DTYPE_SAMPLE) {
+TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -302,7 +302,8 @@ TEMPLATE_LIST_TEST_CASE("arange equals xtensor's arange", "[factories]", CLARRAY
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", CLARRAY_DTYPE_SAMPLE) {
+TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]",
+                        CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -341,7 +342,7 @@ TEMPLATE_LIST_TEST_CASE("linspace equals xtensor's linspace", "[factories]", CLA
 }
 
 TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[factories]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using A = typename TestType::array;
@@ -397,7 +398,7 @@ TEMPLATE_LIST_TEST_CASE("*_like: shape, layout and values follow the source", "[
 }
 
 TEMPLATE_LIST_TEST_CASE("to_device copies xtensor expressions and vectors", "[factories]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);

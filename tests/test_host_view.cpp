@@ -90,7 +90,7 @@ kernel void read_sum(global const float* a, global float* out, uint n) {
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("map(read) sees the values get() returns", "[host_view]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using U = host_t<T>;
@@ -172,7 +172,7 @@ TEST_CASE("host_view of a bool array has element type uint8_t", "[host_view]") {
 }
 
 TEMPLATE_LIST_TEST_CASE("writes through a read_write map land on the view's elements only",
-                        "[host_view]", CLARRAY_DTYPE_SAMPLE) {
+                        "[host_view]", CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using U = host_t<T>;
@@ -205,7 +205,7 @@ TEMPLATE_LIST_TEST_CASE("writes through a read_write map land on the view's elem
 }
 
 TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views keep the gaps",
-                        "[host_view]", CLARRAY_DTYPE_SAMPLE) {
+                        "[host_view]", CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -266,7 +266,7 @@ TEMPLATE_LIST_TEST_CASE("map(write) on dense arrays and views, strided views kee
 }
 
 TEMPLATE_LIST_TEST_CASE("host views work with xtensor functions", "[host_view]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using U = host_t<T>;

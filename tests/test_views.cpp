@@ -185,7 +185,7 @@ private:
 // ---------------------------------------------------------------------------------------------
 
 TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal xtensor's",
-                        "[views]", CLARRAY_DTYPE_SAMPLE) {
+                        "[views]", CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -295,7 +295,7 @@ TEMPLATE_LIST_TEST_CASE("views with ranges / indices / newaxis / ellipsis equal 
 }
 
 TEMPLATE_LIST_TEST_CASE("random views and views of views equal xtensor's strided_view", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -330,7 +330,8 @@ TEMPLATE_LIST_TEST_CASE("random views and views of views equal xtensor's strided
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set / fill / copy through random views", "[views]", CLARRAY_DTYPE_SAMPLE) {
+TEMPLATE_LIST_TEST_CASE("set / fill / copy through random views", "[views]",
+                        CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -415,7 +416,7 @@ TEMPLATE_LIST_TEST_CASE("out-of-range views and too many indices throw index_err
     CHECK(z(ca::newaxis(), ca::ellipsis()).shape() == ca::shape_type{1});
 }
 
-TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", CLARRAY_DTYPE_SAMPLE) {
+TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -450,7 +451,7 @@ TEMPLATE_LIST_TEST_CASE("transpose equals xt::transpose", "[views]", CLARRAY_DTY
 }
 
 TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -594,7 +595,7 @@ TEMPLATE_LIST_TEST_CASE("reshape / ravel / squeeze equal xtensor's", "[views]",
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", CLARRAY_DTYPE_SAMPLE) {
+TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -665,7 +666,7 @@ TEMPLATE_LIST_TEST_CASE("set on views with broadcasting", "[views]", CLARRAY_DTY
 }
 
 TEMPLATE_LIST_TEST_CASE("fill on strided / reversed / transposed views", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -714,7 +715,7 @@ TEMPLATE_LIST_TEST_CASE("fill on strided / reversed / transposed views", "[views
 }
 
 TEMPLATE_LIST_TEST_CASE("copy of views is C-contiguous and independent", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(1)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);
@@ -750,7 +751,7 @@ TEMPLATE_LIST_TEST_CASE("copy of views is C-contiguous and independent", "[views
 }
 
 TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(2)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     using A = typename TestType::array;
@@ -826,7 +827,7 @@ TEMPLATE_LIST_TEST_CASE("x = y assigns elements with broadcasting", "[views]",
 }
 
 TEMPLATE_LIST_TEST_CASE("overlapping assignment within one array behaves as NumPy", "[views]",
-                        CLARRAY_DTYPE_SAMPLE) {
+                        CLARRAY_DTYPE_THIRD(0)) {
     using T = typename TestType::value_type;
     using S = typename TestType::storage;
     CLARRAY_REQUIRE_CFG(TestType);

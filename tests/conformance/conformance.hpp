@@ -271,7 +271,7 @@ template <class F, int K> constexpr bool in_build(unsigned d) {
     unsigned taken = 0;
     for (unsigned j = 0; j < 14 && taken < sample_dtypes_per_function; ++j) {
         const unsigned e = (5u * static_cast<unsigned>(K) + j) % 14u;
-        if (!(mask >> e & 1u)) continue;
+        if (!(mask >> e & 1u) || (F::numpy_refused >> e & 1u)) continue; // (refusals: above)
         if (e == d) return true;
         ++taken;
     }

@@ -159,7 +159,7 @@ cl_array<typename clarray::detail::fft_traits<T>::complex, S>
 rfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
      std::string_view norm = "backward") {
     static_assert(!is_complex_v<T>, "clarray::fft::rfft: the input must be real (float, double, "
-                                    "integer or bool)");
+                                    "float16, integer or bool)");
     using C = typename clarray::detail::fft_traits<T>::complex;
     return clarray::detail::fft_call<C>(clarray::detail::fft_op::r2c, "rfft", a, {n}, {axis}, false,
                                         norm);
