@@ -22,11 +22,13 @@ namespace clarray {
 namespace detail {
 // For each element of the 1-d `flat`, the index of its value among unique(flat) (`values`):
 // searchsorted into them; for complex arrays, which searchsorted does not take, each element's
-// run in a stable sort of flat (a run: equal values, -0.0 equal to +0.0, every value with a NaN
-// part one value, as unique's), scattered back to the element's position.
+// run in flat's stable argsort `order` (a run: equal values, -0.0 equal to +0.0, every value
+// with a NaN part one value, as unique's), scattered back to the element's position. `order`
+// is made here when the caller has none (unique_all has it already).
 template <class T, class S>
 cl_array<std::int64_t, S> inverse_indices_of(const cl_array<T, S>& values,
-                                             const cl_array<T, S>& flat) {
+                                             const cl_array<T, S>& flat,
+                                             const cl_array<std::int64_t, S>* order = nullptr) {
     if constexpr (!is_complex_v<T>) {
         return searchsorted(values, flat, side::left);
     } else {
@@ -34,8 +36,10 @@ cl_array<std::int64_t, S> inverse_indices_of(const cl_array<T, S>& values,
         cl_array<std::int64_t, S> step(flat.get_queue(), flat.shape(), layout::c,
                                        flat.data().get());
         if (n == 0) return step;
-        const cl_array<std::int64_t, S> order = argsort(flat, 0);
-        const cl_array<T, S> sorted = take(flat, order);
+        const cl_array<std::int64_t, S> own =
+            order ? cl_array<std::int64_t, S>() : argsort(flat, 0);
+        const cl_array<std::int64_t, S>& sort_order = order ? *order : own;
+        const cl_array<T, S> sorted = take(flat, sort_order);
         step(range(0, 1)).fill(0);
         if (n > 1) {
             const cl_array<T, S> cur = sorted(range(1, n)), prev = sorted(range(0, n - 1));
@@ -43,7 +47,7 @@ cl_array<std::int64_t, S> inverse_indices_of(const cl_array<T, S>& values,
                 logical_and(cur != prev, !logical_and(isnan(cur), isnan(prev))));
         }
         cl_array<std::int64_t, S> inverse = empty_like(step);
-        put(inverse, order, cumsum(step, 0));
+        put(inverse, sort_order, cumsum(step, 0));
         return inverse;
     }
 }
@@ -94,10 +98,10 @@ auto unique_inverse(const E& e) {
 template <class T, class S> unique_all_result<T, S> unique_all(const cl_array<T, S>& a) {
     auto [values, counts] = unique_counts(a);
     cl_array<T, S> flat = a.ravel();
-    cl_array<std::int64_t, S> inverse = detail::inverse_indices_of(values, flat);
     // The stable argsort lists equal values in input order: each run starts at its first
     // occurrence, and the runs start at the exclusive running sum of the counts.
     const cl_array<std::int64_t, S> order = argsort(flat, 0);
+    cl_array<std::int64_t, S> inverse = detail::inverse_indices_of(values, flat, &order);
     const cl_array<std::int64_t, S> starts = cumsum(counts, 0, true);
     cl_array<std::int64_t, S> first = take(order, starts);
     return {std::move(values), std::move(first), inverse.reshape(a.shape()), std::move(counts)};
