@@ -141,10 +141,8 @@ std::vector<conf::case_t> read_manifest(const std::string& dir) {
     return cases;
 }
 
-const char* const dtype_names[] = {"bool",    "int8",    "int16",     "int32",     "int64",
-                                   "uint8",   "uint16",  "uint32",    "uint64",    "float16",
-                                   "float32", "float64", "complex64", "complex128"};
-constexpr std::size_t n_dtypes = 14;
+const auto& dtype_names = conf::matrix_dtype_names;
+constexpr std::size_t n_dtypes = std::size(conf::matrix_dtype_names);
 
 bool needs_fp64(const std::string& d) {
     return d == "float64" || d == "complex128";

@@ -12,6 +12,7 @@
 // the default build instantiates a sample of the pairs (in_build), CLARRAY_TEST_FULL=1 all.
 #include <complex>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <string>
 #include <string_view>
@@ -232,7 +233,10 @@ template <> struct policy_at<0> { using type = ca::svm_coarse; };
 template <> struct policy_at<1> { using type = ca::svm_fine; };
 template <> struct policy_at<2> { using type = ca::buffer; };
 
-// The dtypes of the matrix in the manifest's order (bit D of a mask: dtype D).
+// The dtypes of the matrix in the manifest's order (bit D of a mask: dtype D), and their names.
+inline constexpr const char* matrix_dtype_names[] = {
+    "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
+    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
 using matrix_dtypes =
     std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                std::uint16_t, std::uint32_t, std::uint64_t, ca::half, float, double,
@@ -267,10 +271,12 @@ template <class F, int K> constexpr bool in_build(unsigned d) {
     return true;
 #else
     if (F::numpy_refused >> d & 1u) return true;
-    const unsigned mask = accepted_mask<F>(std::make_index_sequence<14>());
+    const unsigned mask =
+        accepted_mask<F>(std::make_index_sequence<std::size(matrix_dtype_names)>());
     unsigned taken = 0;
-    for (unsigned j = 0; j < 14 && taken < sample_dtypes_per_function; ++j) {
-        const unsigned e = (5u * static_cast<unsigned>(K) + j) % 14u;
+    constexpr unsigned n = std::size(matrix_dtype_names);
+    for (unsigned j = 0; j < n && taken < sample_dtypes_per_function; ++j) {
+        const unsigned e = (5u * static_cast<unsigned>(K) + j) % n;
         if (!(mask >> e & 1u) || (F::numpy_refused >> e & 1u)) continue; // (refusals: above)
         if (e == d) return true;
         ++taken;
@@ -298,26 +304,20 @@ template <class F, int K, int D, class T> pair_build run_typed(ctx& c, bool prob
 }
 
 // The element types of the matrix, in the manifest's names.
-template <class F, int K> pair_build dispatch(ctx& c, bool probe) {
+template <class F, int K, std::size_t... D>
+pair_build dispatch_over(ctx& c, bool probe, std::index_sequence<D...>) {
     const std::string& d = c.the_case().dtype;
-    using std::int16_t, std::int32_t, std::int64_t, std::int8_t, std::uint16_t, std::uint32_t,
-        std::uint64_t, std::uint8_t;
-    if (d == "bool") return run_typed<F, K, 0, bool>(c, probe);
-    if (d == "int8") return run_typed<F, K, 1, int8_t>(c, probe);
-    if (d == "int16") return run_typed<F, K, 2, int16_t>(c, probe);
-    if (d == "int32") return run_typed<F, K, 3, int32_t>(c, probe);
-    if (d == "int64") return run_typed<F, K, 4, int64_t>(c, probe);
-    if (d == "uint8") return run_typed<F, K, 5, uint8_t>(c, probe);
-    if (d == "uint16") return run_typed<F, K, 6, uint16_t>(c, probe);
-    if (d == "uint32") return run_typed<F, K, 7, uint32_t>(c, probe);
-    if (d == "uint64") return run_typed<F, K, 8, uint64_t>(c, probe);
-    if (d == "float16") return run_typed<F, K, 9, ca::half>(c, probe);
-    if (d == "float32") return run_typed<F, K, 10, float>(c, probe);
-    if (d == "float64") return run_typed<F, K, 11, double>(c, probe);
-    if (d == "complex64") return run_typed<F, K, 12, std::complex<float>>(c, probe);
-    if (d == "complex128") return run_typed<F, K, 13, std::complex<double>>(c, probe);
-    FAIL("conformance: unknown dtype " << d);
-    return pair_build::rejected;
+    pair_build r = pair_build::rejected;
+    const bool found =
+        ((d == matrix_dtype_names[D] &&
+          (r = run_typed<F, K, int(D), std::tuple_element_t<D, matrix_dtypes>>(c, probe), true)) ||
+         ...);
+    if (!found) FAIL("conformance: unknown dtype " << d);
+    return r;
+}
+template <class F, int K> pair_build dispatch(ctx& c, bool probe) {
+    static_assert(std::size(matrix_dtype_names) == std::tuple_size_v<matrix_dtypes>);
+    return dispatch_over<F, K>(c, probe, std::make_index_sequence<std::size(matrix_dtype_names)>());
 }
 
 // Compile-time dtype classes of the predicates.
