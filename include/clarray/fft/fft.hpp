@@ -292,7 +292,6 @@ auto ifft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
     return clarray::detail::fft_call_owned<C>(clarray::detail::fft_op::inverse, "ifft2",
                                               std::move(work), s, axes, false, norm);
 }
-#undef CLARRAY_FFT_EXPRESSION
 
 // Plans the context keeps (one per shape and axis configuration, precision and kind), for
 // tests and diagnostics.
@@ -387,6 +386,32 @@ ihfft(const cl_array<T, S>& a, std::ptrdiff_t n = -1, std::ptrdiff_t axis = -1,
       std::string_view norm = "backward") {
     using C = typename clarray::detail::fft_traits<T>::complex;
     return cl_array<C, S>(conj(rfft(a, n, axis, detail::swapped_norm(norm))));
+}
+
+// ---- the helpers of expressions (evaluated first, as above)
+// hfft of an expression.
+CLARRAY_FFT_EXPRESSION(hfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// ihfft of an expression.
+CLARRAY_FFT_EXPRESSION(ihfft, std::ptrdiff_t, -1, std::ptrdiff_t, -1)
+// rfftn of an expression.
+CLARRAY_FFT_EXPRESSION(rfftn, const std::vector<std::ptrdiff_t>&, {},
+                       const std::vector<std::ptrdiff_t>&, {})
+// irfftn of an expression.
+CLARRAY_FFT_EXPRESSION(irfftn, const std::vector<std::ptrdiff_t>&, {},
+                       const std::vector<std::ptrdiff_t>&, {})
+#undef CLARRAY_FFT_EXPRESSION
+// rfft2 of an expression.
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto rfft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+           const std::vector<std::ptrdiff_t>& axes = {-2, -1}, std::string_view norm = "backward") {
+    return rfft2(clarray::detail::materialize(a), s, axes, norm);
+}
+// irfft2 of an expression.
+template <class E, class = clarray::detail::expression_argument_t<E>>
+auto irfft2(const E& a, const std::vector<std::ptrdiff_t>& s = {},
+            const std::vector<std::ptrdiff_t>& axes = {-2, -1},
+            std::string_view norm = "backward") {
+    return irfft2(clarray::detail::materialize(a), s, axes, norm);
 }
 
 // The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -1] / (d n)
